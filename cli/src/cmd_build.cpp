@@ -1,0 +1,58 @@
+// tlbf build: a filter sized for n items at rate p, filled from lines of input.
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "files.hpp"
+#include "items.hpp"
+#include "tlbf/oracle.hpp"
+
+namespace tlbf::cli {
+namespace {
+
+struct BuildOptions {
+  std::uint64_t n = 0;
+  double p = 0;
+  std::string output;
+  std::string input = "-";
+  bool hex = false;
+};
+
+int run_build(const BuildOptions& opt) {
+  auto made = Bloom::with_rate(opt.n, opt.p);
+  if (!made) {
+    std::cerr << "tlbf build: " << made.error().describe() << "\n";
+    return kRefused;
+  }
+  Bloom& filter = made.value();
+  Input input(opt.input);
+  if (!input.ok()) return kIo;
+  const bool read_all = for_each_item(input.stream(), opt.hex, opt.input,
+                                      [&](std::span<const std::uint8_t> item) { filter.insert(item); });
+  if (!read_all) return kRefused;  // nothing is written from a partial input
+  if (filter.n_inserted() > opt.n) {
+    std::cerr << "tlbf build: warning: " << filter.n_inserted()
+              << " items in a filter designed for n = " << opt.n
+              << "; its false-positive rate will be above p = " << opt.p << "\n";
+  }
+  return write_file(opt.output, filter.to_bytes()) ? kOk : kIo;
+}
+
+}  // namespace
+
+void add_build(CLI::App& app, int& rc) {
+  auto opt = std::make_shared<BuildOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "build", "Build a filter for N items at false-positive rate P from input lines");
+  cmd->add_option("--n", opt->n, "Items the filter is designed for (>= 1)")
+      ->required()
+      ->check(kUnsigned64);
+  cmd->add_option("--p", opt->p, "Target false-positive rate, in (0, 1)")->required();
+  cmd->add_option("-o,--output", opt->output, "File to write the filter to (- for stdout)")->required();
+  cmd->add_option("input", opt->input, "Items, one a line (default: standard input)");
+  cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");
+  add_version(*cmd);
+  cmd->callback([opt, &rc] { rc = run_build(*opt); });
+}
+
+}  // namespace tlbf::cli

@@ -1,0 +1,72 @@
+#include "files.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+namespace tlbf::cli {
+namespace {
+
+void complain(const char* verb, const std::string& path) {
+  std::cerr << "tlbf: cannot " << verb << " " << path << ": " << std::strerror(errno) << "\n";
+}
+
+}  // namespace
+
+std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    std::cerr << "tlbf: cannot read " << path << ": it is a directory\n";
+    return std::nullopt;
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    complain("open", path);
+    return std::nullopt;
+  }
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    complain("read", path);
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
+  errno = 0;
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (path != "-") {
+    file.open(path, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      complain("open", path);
+      return false;
+    }
+    out = &file;
+  }
+  out->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out->flush();
+  if (!*out) {
+    complain("write", path);
+    return false;
+  }
+  return true;
+}
+
+Input::Input(const std::string& path) : from_stdin_(path == "-"), ok_(true) {
+  if (from_stdin_) return;
+  errno = 0;
+  file_.open(path, std::ios::binary);
+  if (!file_) {
+    complain("open", path);
+    ok_ = false;
+  }
+}
+
+std::istream& Input::stream() noexcept { return from_stdin_ ? std::cin : file_; }
+
+}  // namespace tlbf::cli

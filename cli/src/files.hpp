@@ -1,0 +1,34 @@
+// Whole-file reads and writes with error messages that name the file.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <istream>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tlbf::cli {
+
+// The bytes of the file, or nullopt after printing "tlbf: cannot read PATH: reason".
+std::optional<std::vector<std::uint8_t>> read_file(const std::string& path);
+
+// Writes bytes to PATH ("-" is standard output); false after printing why not.
+bool write_file(const std::string& path, std::span<const std::uint8_t> bytes);
+
+// A stream of lines to read: PATH, or standard input for "-".
+class Input {
+ public:
+  // Opens PATH; ok() is false, after printing why, when it cannot.
+  explicit Input(const std::string& path);
+  bool ok() const noexcept { return ok_; }
+  std::istream& stream() noexcept;
+
+ private:
+  std::ifstream file_;
+  bool from_stdin_;
+  bool ok_;
+};
+
+}  // namespace tlbf::cli

@@ -1,0 +1,48 @@
+// tlbf: the TLBF v1 oracle and conformance harness. Subcommands are thin
+// wrappers over the libraries; docs/cli.md documents each and the exit codes.
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace tlbf::cli {
+
+void add_version(CLI::App& app) {
+  app.set_version_flag("--version", "tlbf " TLBF_VERSION_STRING " (TLBF format v1)");
+}
+
+const CLI::Validator kUnsigned64(
+    [](std::string& text) -> std::string {
+      std::uint64_t value = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        return "'" + text + "' is not a decimal integer in 0 ..= 18446744073709551615";
+      }
+      return {};
+    },
+    "UINT64");
+
+}  // namespace tlbf::cli
+
+int main(int argc, char** argv) {
+  using namespace tlbf::cli;
+  CLI::App app{"tlbf: reference implementation and test harness for the TLBF v1 Bloom filter format"};
+  app.name("tlbf");
+  app.require_subcommand(1);
+  add_version(app);
+
+  int rc = kOk;
+  add_inspect(app, rc);
+  add_build(app, rc);
+  add_query(app, rc);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version arrive here too, with exit code 0.
+    return app.exit(e) == 0 ? kOk : kUsage;
+  }
+  return rc;
+}

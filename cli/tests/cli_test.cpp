@@ -1,0 +1,230 @@
+// Tests of the built `tlbf` binary, run as a user would run it.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int rc;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void spit(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::string quoted(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("tlbf_cli_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  // Runs `tlbf ARGS...` with `input` on standard input.
+  Outcome tlbf(const std::vector<std::string>& args, const std::string& input = "") {
+    spit(path("stdin"), input);
+    std::string command = quoted(TLBF_BINARY);
+    for (const auto& arg : args) command += " " + quoted(arg);
+    command += " <" + quoted(path("stdin")) + " >" + quoted(path("stdout")) + " 2>" + quoted(path("stderr"));
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status)) << "tlbf did not exit normally: " << command;
+    return {WEXITSTATUS(status), slurp(path("stdout")), slurp(path("stderr"))};
+  }
+
+  fs::path dir_;
+};
+
+// The spec's section 3: to_bytes of with_rate(4, 0.1) after cat and dog.
+const std::string kWorkedExample(
+    "\x54\x4c\x42\x46\x01\x00\x00\x00\x14\x00\x00\x00\x00\x00\x00\x00"
+    "\x03\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00"
+    "\x09\x68\x02",
+    35);
+
+TEST_F(Cli, BuildWritesTheWorkedExample) {
+  const auto r = tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "cat\ndog\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(slurp(path("f.tlbf")), kWorkedExample);
+}
+
+TEST_F(Cli, BuildReadsAFileAndHex) {
+  spit(path("items.hex"), "636174\n646f67\n");  // "cat", "dog"
+  const auto r = tlbf({"build", "--hex", "--n", "4", "--p", "0.1", "-o", path("f.tlbf"), path("items.hex")});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(slurp(path("f.tlbf")), kWorkedExample);
+}
+
+TEST_F(Cli, BuildToleratesCrlfAndAMissingLastNewline) {
+  const auto r = tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "cat\r\ndog");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(slurp(path("f.tlbf")), kWorkedExample);
+}
+
+TEST_F(Cli, BuildRefusesBadParametersWithExit1) {
+  for (const char* p : {"0", "1", "nan", "-0.5"}) {
+    const auto r = tlbf({"build", "--n", "4", "--p", p, "-o", path("f.tlbf")}, "cat\n");
+    EXPECT_EQ(r.rc, 1) << p;
+    EXPECT_NE(r.err.find("BadParams: p = "), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(path("f.tlbf")));
+  }
+  const auto zero = tlbf({"build", "--n", "0", "--p", "0.1", "-o", path("f.tlbf")}, "cat\n");
+  EXPECT_EQ(zero.rc, 1);
+  EXPECT_NE(zero.err.find("n = 0"), std::string::npos) << zero.err;
+}
+
+TEST_F(Cli, BuildRefusesBadHexAndWritesNothing) {
+  const auto r = tlbf({"build", "--hex", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "636174\nzz\n");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("line 2: not hex"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("f.tlbf")));
+}
+
+TEST_F(Cli, BuildWarnsWhenOverfilled) {
+  const auto r = tlbf({"build", "--n", "1", "--p", "0.1", "-o", path("f.tlbf")}, "a\nb\nc\n");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.err.find("3 items in a filter designed for n = 1"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, UsageErrorsExitWith2) {
+  EXPECT_EQ(tlbf({}).rc, 2);
+  EXPECT_EQ(tlbf({"frobnicate"}).rc, 2);
+  EXPECT_EQ(tlbf({"build", "--n", "4", "--p", "0.1"}).rc, 2);  // no -o
+  EXPECT_EQ(tlbf({"build", "--n", "-4", "--p", "0.1", "-o", path("f")}).rc, 2);
+  EXPECT_EQ(tlbf({"build", "--n", "four", "--p", "0.1", "-o", path("f")}).rc, 2);
+  EXPECT_EQ(tlbf({"build", "--n", "18446744073709551616", "--p", "0.1", "-o", path("f")}).rc, 2);
+  EXPECT_EQ(tlbf({"build", "--n", "4", "--p", "0.1x", "-o", path("f")}).rc, 2);
+  EXPECT_EQ(tlbf({"inspect"}).rc, 2);
+}
+
+TEST_F(Cli, HelpAndVersionEverywhere) {
+  for (const std::vector<std::string>& prefix : {std::vector<std::string>{}, {"build"}, {"query"}, {"inspect"}}) {
+    auto help = prefix;
+    help.push_back("--help");
+    const auto h = tlbf(help);
+    EXPECT_EQ(h.rc, 0);
+    EXPECT_NE(h.out.find("Usage"), std::string::npos) << h.out;
+    auto version = prefix;
+    version.push_back("--version");
+    const auto v = tlbf(version);
+    EXPECT_EQ(v.rc, 0);
+    EXPECT_NE(v.out.find("tlbf " TLBF_VERSION_STRING_FOR_TEST), std::string::npos) << v.out;
+  }
+}
+
+TEST_F(Cli, QueryAnswersEachLine) {
+  spit(path("f.tlbf"), kWorkedExample);
+  const auto r = tlbf({"query", path("f.tlbf")}, "cat\nbird\ndog\n\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  // The empty item probes bits 17, 4, 11 (fnv1a64("") is the offset basis):
+  // bit 4 is clear in 09 68 02, so it is absent.
+  EXPECT_EQ(r.out, "present\nabsent\npresent\nabsent\n");
+}
+
+TEST_F(Cli, QueryHex) {
+  spit(path("f.tlbf"), kWorkedExample);
+  const auto r = tlbf({"query", "--hex", path("f.tlbf")}, "636174\n62697264\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "present\nabsent\n");
+}
+
+TEST_F(Cli, QueryRefusesAMalformedFilter) {
+  spit(path("f.tlbf"), kWorkedExample.substr(0, 34));
+  const auto r = tlbf({"query", path("f.tlbf")}, "cat\n");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("Format: length"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, MissingFilesExitWith3) {
+  EXPECT_EQ(tlbf({"inspect", path("nope")}).rc, 3);
+  EXPECT_EQ(tlbf({"inspect", dir_.string()}).rc, 3);
+  EXPECT_EQ(tlbf({"query", path("nope")}, "cat\n").rc, 3);
+  EXPECT_EQ(tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f"), path("nope")}).rc, 3);
+  EXPECT_EQ(tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("no/such/dir/f")}, "cat\n").rc, 3);
+}
+
+TEST_F(Cli, InspectShowsTheWorkedExample) {
+  spit(path("f.tlbf"), kWorkedExample);
+  const auto r = tlbf({"inspect", path("f.tlbf")});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  for (const char* line : {"(35 bytes)", "TLBF v1", "20 bits (3 bytes)", "k               3",
+                           "n_inserted      2", "6 (fill 0.3)", "fp rate now     0.027"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << "missing '" << line << "' in\n" << r.out;
+  }
+}
+
+TEST_F(Cli, InspectJson) {
+  spit(path("f.tlbf"), kWorkedExample);
+  const auto r = tlbf({"inspect", "--json", path("f.tlbf")});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  for (const char* field : {"\"valid\": true", "\"m\": 20", "\"k\": 3", "\"n_inserted\": 2", "\"ones\": 6",
+                            "\"fill\": 0.3"}) {
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << " in\n" << r.out;
+  }
+}
+
+// Each malformed class gets its own message, and exit code 1.
+TEST_F(Cli, InspectRefusesEachMalformedClass) {
+  auto with = [](std::size_t at, char value) {
+    std::string copy = kWorkedExample;
+    copy[at] = value;
+    return copy;
+  };
+  struct Case {
+    const char* name;
+    std::string bytes;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"magic", with(0, 'X'), "Format: magic = 58 4c 42 46"},
+      {"version", with(4, 2), "Format: version = 2"},
+      {"m = 0", with(8, 0), "Format: m = 0 in header"},
+      {"k = 0", with(16, 0), "Format: k = 0 in header"},
+      {"reserved", with(21, 1), "Format: reserved = 256"},
+      {"short", kWorkedExample.substr(0, 20), "Format: short: the input is 20 bytes"},
+      {"truncated", kWorkedExample.substr(0, 34), "has 2 (truncated)"},
+      {"long", kWorkedExample + "x", "has 4 (1 bytes too many)"},
+      {"inconsistent", with(8, 40), "m = 40 needs 5 bytes"},
+      {"padding", with(34, '\x12'), "Format: padding: bits 20 .. 23"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    spit(path("bad.tlbf"), c.bytes);
+    const auto r = tlbf({"inspect", path("bad.tlbf")});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    const auto j = tlbf({"inspect", "--json", path("bad.tlbf")});
+    EXPECT_EQ(j.rc, 1);
+    EXPECT_NE(j.out.find("\"kind\": \"Format\""), std::string::npos) << j.out;
+  }
+}
+
+}  // namespace

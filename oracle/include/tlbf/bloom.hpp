@@ -1,0 +1,115 @@
+// The TLBF v1 Bloom filter: m bits, k probes per item by double hashing, and
+// the portable byte layout of docs/format.md.
+//
+// Names follow the specification's interface, except where C++ reserves the
+// word: the spec's `new` is `Bloom::create` and its `union` is `union_with`.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tlbf/error.hpp"
+#include "tlbf/hash.hpp"
+
+namespace tlbf {
+
+inline constexpr std::uint8_t MAGIC[4] = {'T', 'L', 'B', 'F'};
+inline constexpr std::uint32_t VERSION = 1;
+inline constexpr std::size_t HEADER_LEN = 32;
+inline constexpr std::uint64_t MAX_BITS = std::uint64_t{1} << 40;
+// Not in the specification: TLBF v1 as this project decides it caps k, so that
+// a forged header cannot make every query take billions of probes. with_rate
+// never asks for more than 1075 (docs/format.md, "The range of k").
+inline constexpr std::uint32_t MAX_K = std::uint32_t{1} << 16;
+
+using ByteView = std::span<const std::uint8_t>;
+
+// The probe positions of one item: g_i = ((h1 + i*h2) mod 2^64) mod m, with
+// h1 = fnv1a64(item) and h2 = mix64(h1) | 1. next() returns g_0, g_1, ... in
+// order, without limit; callers take k of them. Allocates nothing.
+class ProbeSequence {
+ public:
+  // Precondition: m >= 1.
+  ProbeSequence(std::uint64_t h1, std::uint64_t m) noexcept
+      : h_(h1), h2_(mix64(h1) | 1U), m_(m) {}  // odd h2 keeps probes apart when m is a power of two
+
+  std::uint64_t next() noexcept {
+    const std::uint64_t g = h_ % m_;
+    h_ += h2_;  // unsigned arithmetic wraps modulo 2^64, as the format requires
+    return g;
+  }
+
+ private:
+  std::uint64_t h_;
+  std::uint64_t h2_;
+  std::uint64_t m_;
+};
+
+// Same positions as a vector, for callers that need them all (the protocol's
+// stateless positions_for, tests). Precondition: m >= 1.
+std::vector<std::uint64_t> positions_for(std::uint64_t m, std::uint32_t k, ByteView item);
+
+class Bloom {
+ public:
+  // A filter sized for n items at false-positive rate p: m = optimal_m(n, p),
+  // k = optimal_k(m, n). BadParams unless n >= 1, 0 < p < 1 (so not NaN), and
+  // m <= MAX_BITS.
+  static Result<Bloom> with_rate(std::uint64_t n, double p);
+
+  // An empty filter of m bits and k probes (the spec's `new`). BadParams unless
+  // 1 <= m <= MAX_BITS and 1 <= k <= MAX_K, or if the bits cannot be allocated.
+  static Result<Bloom> create(std::uint64_t m, std::uint32_t k);
+
+  std::uint64_t m() const noexcept { return m_; }
+  std::uint32_t k() const noexcept { return k_; }
+  // Insert calls so far, plus the counts of filters merged in; saturates at 2^64 - 1.
+  std::uint64_t n_inserted() const noexcept { return n_inserted_; }
+
+  std::vector<std::uint64_t> bit_positions(ByteView item) const;
+  std::vector<std::uint64_t> bit_positions(std::string_view item) const;
+
+  // Sets the item's k bits and counts the call. Allocates nothing.
+  void insert(ByteView item) noexcept;
+  void insert(std::string_view item) noexcept;
+
+  // True when all k of the item's bits are set. Allocates nothing.
+  bool contains(ByteView item) const noexcept;
+  bool contains(std::string_view item) const noexcept;
+
+  // This filter becomes the bitwise OR of itself and other, and the counts add
+  // (saturating). Mismatch, and no change, when m or k differ.
+  Status union_with(const Bloom& other);
+
+  // The number of set bits, at most m.
+  std::uint64_t count_ones() const noexcept;
+
+  // The 32-byte header followed by ceil(m/8) bytes of bits.
+  std::vector<std::uint8_t> to_bytes() const;
+
+  // The inverse of to_bytes, and nothing else: Format for any input that
+  // to_bytes could not have written. Checks run in the order of
+  // docs/format.md ("Reading"), and the length is checked before anything is
+  // allocated, so a forged header costs nothing.
+  static Result<Bloom> from_bytes(ByteView bytes);
+
+  // The bit array as stored: byte g/8, bit g%8 (least significant first).
+  ByteView bits() const noexcept { return bits_; }
+
+  friend bool operator==(const Bloom&, const Bloom&) = default;
+
+ private:
+  Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted,
+        std::vector<std::uint8_t> bits) noexcept;
+
+  std::uint64_t m_;
+  std::uint32_t k_;
+  std::uint64_t n_inserted_;
+  std::vector<std::uint8_t> bits_;
+};
+
+// Number of bytes the bit array of an m-bit filter takes: ceil(m / 8).
+constexpr std::uint64_t bit_array_len(std::uint64_t m) noexcept { return m / 8 + (m % 8 != 0); }
+
+}  // namespace tlbf

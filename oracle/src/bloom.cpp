@@ -1,0 +1,206 @@
+#include "tlbf/bloom.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "describe.hpp"
+#include "tlbf/hash.hpp"
+#include "tlbf/sizing.hpp"
+
+namespace tlbf {
+namespace {
+
+using detail::hex_bytes;
+using detail::shortest;
+
+ByteView bytes_of(std::string_view text) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
+  const std::uint64_t sum = a + b;
+  return sum < a ? std::numeric_limits<std::uint64_t>::max() : sum;
+}
+
+// Header field offsets (docs/format.md, "Header").
+constexpr std::size_t OFF_MAGIC = 0;
+constexpr std::size_t OFF_VERSION = 4;
+constexpr std::size_t OFF_M = 8;
+constexpr std::size_t OFF_K = 16;
+constexpr std::size_t OFF_RESERVED = 20;
+constexpr std::size_t OFF_N = 24;
+
+template <typename Int>
+void put_le(std::vector<std::uint8_t>& out, std::size_t at, Int value) {
+  for (std::size_t i = 0; i < sizeof(Int); ++i) {
+    out[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+  }
+}
+
+template <typename Int>
+Int get_le(ByteView in, std::size_t at) {
+  Int value = 0;
+  for (std::size_t i = 0; i < sizeof(Int); ++i) {
+    value = static_cast<Int>(value | (static_cast<Int>(in[at + i]) << (8 * i)));
+  }
+  return value;
+}
+
+Error format_error(std::string message) { return Error{ErrorKind::Format, std::move(message)}; }
+Error bad_params(std::string message) { return Error{ErrorKind::BadParams, std::move(message)}; }
+
+}  // namespace
+
+std::vector<std::uint64_t> positions_for(std::uint64_t m, std::uint32_t k, ByteView item) {
+  std::vector<std::uint64_t> out;
+  out.reserve(k);
+  ProbeSequence probes(fnv1a64(item), m);
+  for (std::uint32_t i = 0; i < k; ++i) out.push_back(probes.next());
+  return out;
+}
+
+Bloom::Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted,
+             std::vector<std::uint8_t> bits) noexcept
+    : m_(m), k_(k), n_inserted_(n_inserted), bits_(std::move(bits)) {}
+
+Result<Bloom> Bloom::with_rate(std::uint64_t n, double p) {
+  if (n < 1) return bad_params("n = 0; the expected item count must be at least 1");
+  // Written so that NaN fails too: every comparison with NaN is false.
+  if (!(p > 0.0 && p < 1.0)) {
+    return bad_params("p = " + shortest(p) + "; the false-positive rate must lie in (0, 1)");
+  }
+  const std::uint64_t m = optimal_m(n, p);
+  if (m > MAX_BITS) {
+    return bad_params("n = " + std::to_string(n) + ", p = " + shortest(p) + " need m = " +
+                      std::to_string(m) + " bits; at most 2^40 are allowed");
+  }
+  return create(m, optimal_k(m, n));
+}
+
+Result<Bloom> Bloom::create(std::uint64_t m, std::uint32_t k) {
+  if (m < 1 || m > MAX_BITS) {
+    return bad_params("m = " + std::to_string(m) + "; must be 1 ..= 2^40");
+  }
+  if (k < 1 || k > MAX_K) {
+    return bad_params("k = " + std::to_string(k) + "; must be 1 ..= 65536");
+  }
+  try {
+    return Bloom(m, k, 0, std::vector<std::uint8_t>(bit_array_len(m), 0));
+  } catch (const std::bad_alloc&) {
+    return bad_params("m = " + std::to_string(m) + " needs " + std::to_string(bit_array_len(m)) +
+                      " bytes of bits, which this machine could not allocate");
+  }
+}
+
+std::vector<std::uint64_t> Bloom::bit_positions(ByteView item) const {
+  return positions_for(m_, k_, item);
+}
+std::vector<std::uint64_t> Bloom::bit_positions(std::string_view item) const {
+  return bit_positions(bytes_of(item));
+}
+
+void Bloom::insert(ByteView item) noexcept {
+  ProbeSequence probes(fnv1a64(item), m_);
+  for (std::uint32_t i = 0; i < k_; ++i) {
+    const std::uint64_t g = probes.next();
+    bits_[g / 8] = static_cast<std::uint8_t>(bits_[g / 8] | (1U << (g % 8)));
+  }
+  n_inserted_ = saturating_add(n_inserted_, 1);
+}
+void Bloom::insert(std::string_view item) noexcept { insert(bytes_of(item)); }
+
+bool Bloom::contains(ByteView item) const noexcept {
+  ProbeSequence probes(fnv1a64(item), m_);
+  for (std::uint32_t i = 0; i < k_; ++i) {
+    const std::uint64_t g = probes.next();
+    if (((bits_[g / 8] >> (g % 8)) & 1U) == 0) return false;  // one clear bit settles it
+  }
+  return true;
+}
+bool Bloom::contains(std::string_view item) const noexcept { return contains(bytes_of(item)); }
+
+Status Bloom::union_with(const Bloom& other) {
+  if (m_ != other.m_ || k_ != other.k_) {
+    return Error{ErrorKind::Mismatch, "m = " + std::to_string(m_) + ", k = " + std::to_string(k_) +
+                                          " cannot merge with m = " + std::to_string(other.m_) +
+                                          ", k = " + std::to_string(other.k_)};
+  }
+  for (std::size_t i = 0; i < bits_.size(); ++i) {
+    bits_[i] = static_cast<std::uint8_t>(bits_[i] | other.bits_[i]);
+  }
+  n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);
+  return success();
+}
+
+std::uint64_t Bloom::count_ones() const noexcept {
+  std::uint64_t ones = 0;
+  for (std::uint8_t b : bits_) ones += static_cast<std::uint64_t>(std::popcount(b));
+  return ones;  // padding bits are zero by construction, so this is at most m
+}
+
+std::vector<std::uint8_t> Bloom::to_bytes() const {
+  std::vector<std::uint8_t> out(HEADER_LEN + bits_.size(), 0);
+  for (std::size_t i = 0; i < 4; ++i) out[OFF_MAGIC + i] = MAGIC[i];
+  put_le<std::uint32_t>(out, OFF_VERSION, VERSION);
+  put_le<std::uint64_t>(out, OFF_M, m_);
+  put_le<std::uint32_t>(out, OFF_K, k_);
+  put_le<std::uint32_t>(out, OFF_RESERVED, 0);
+  put_le<std::uint64_t>(out, OFF_N, n_inserted_);
+  std::copy(bits_.begin(), bits_.end(), out.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN));
+  return out;
+}
+
+Result<Bloom> Bloom::from_bytes(ByteView bytes) {
+  // The order of these checks is part of docs/format.md ("Reading").
+  if (bytes.size() < HEADER_LEN) {
+    return format_error("short: the input is " + std::to_string(bytes.size()) +
+                        " bytes; the header alone is 32");
+  }
+  if (!std::equal(std::begin(MAGIC), std::end(MAGIC), bytes.begin() + OFF_MAGIC)) {
+    return format_error("magic = " + hex_bytes(bytes.subspan(OFF_MAGIC, 4)) +
+                        "; must be 54 4c 42 46 (\"TLBF\")");
+  }
+  const auto version = get_le<std::uint32_t>(bytes, OFF_VERSION);
+  if (version != VERSION) {
+    return format_error("version = " + std::to_string(version) + "; only 1 is known");
+  }
+  const auto m = get_le<std::uint64_t>(bytes, OFF_M);
+  if (m < 1 || m > MAX_BITS) {
+    return format_error("m = " + std::to_string(m) + " in header; must be 1 ..= 2^40");
+  }
+  const auto k = get_le<std::uint32_t>(bytes, OFF_K);
+  if (k < 1 || k > MAX_K) {
+    return format_error("k = " + std::to_string(k) + " in header; must be 1 ..= 65536");
+  }
+  const auto reserved = get_le<std::uint32_t>(bytes, OFF_RESERVED);
+  if (reserved != 0) {
+    return format_error("reserved = " + std::to_string(reserved) + "; must be 0");
+  }
+  // m <= 2^40 here, so neither side of this comparison can overflow.
+  const std::uint64_t body = bytes.size() - HEADER_LEN;
+  const std::uint64_t want = bit_array_len(m);
+  if (body != want) {
+    const std::string how = body < want ? "truncated" : std::to_string(body - want) + " bytes too many";
+    return format_error("length: m = " + std::to_string(m) + " needs " + std::to_string(want) +
+                        " bytes of bits after the header, the input has " + std::to_string(body) +
+                        " (" + how + ")");
+  }
+  if (m % 8 != 0) {
+    const std::uint8_t last = bytes[bytes.size() - 1];
+    const auto padding_mask = static_cast<std::uint8_t>(0xFFU << (m % 8));
+    if ((last & padding_mask) != 0) {
+      return format_error("padding: bits " + std::to_string(m) + " .. " +
+                          std::to_string(want * 8 - 1) + " lie beyond m = " + std::to_string(m) +
+                          " and must be 0 (last byte is " + hex_bytes(bytes.last(1)) + ")");
+    }
+  }
+  const auto n_inserted = get_le<std::uint64_t>(bytes, OFF_N);
+  std::vector<std::uint8_t> bits(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end());
+  return Bloom(m, k, n_inserted, std::move(bits));
+}
+
+}  // namespace tlbf

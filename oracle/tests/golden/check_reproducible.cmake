@@ -1,0 +1,10 @@
+# Re-runs make_golden.py and fails unless its output equals the committed file.
+execute_process(COMMAND ${PYTHON} ${SCRIPT} ${FRESH} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "make_golden.py failed with ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${COMMITTED} ${FRESH} RESULT_VARIABLE differ)
+if(NOT differ EQUAL 0)
+  message(FATAL_ERROR "${COMMITTED} differs from a fresh run of make_golden.py (${FRESH})")
+endif()
+message(STATUS "golden cases reproduce byte for byte")

@@ -1,0 +1,121 @@
+// RapidCheck properties over small random filters: the laws any correct
+// TLBF implementation obeys, whatever the items and parameters.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tlbf/oracle.hpp"
+
+namespace tlbf {
+namespace {
+
+using Items = std::vector<std::string>;
+
+// Small m and k keep filters dense enough that collisions, padding bits and
+// odd sizes are exercised on every run.
+Bloom arbitrary_empty_filter() {
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, 2049);
+  const auto k = *rc::gen::inRange<std::uint32_t>(1, 17);
+  auto made = Bloom::create(m, k);
+  RC_ASSERT(made.ok());
+  return std::move(made).value();
+}
+
+Bloom filled(Bloom filter, const Items& items) {
+  for (const auto& item : items) filter.insert(item);
+  return filter;
+}
+
+std::vector<std::uint8_t> bits_of(const Bloom& filter) {
+  return {filter.bits().begin(), filter.bits().end()};
+}
+
+RC_GTEST_PROP(Properties, EveryInsertedItemIsPresent, (const Items& items)) {
+  const Bloom filter = filled(arbitrary_empty_filter(), items);
+  for (const auto& item : items) RC_ASSERT(filter.contains(item));
+  RC_ASSERT(filter.n_inserted() == items.size());
+  RC_ASSERT(filter.count_ones() <= filter.m());
+  RC_ASSERT(filter.count_ones() <= items.size() * filter.k());
+}
+
+RC_GTEST_PROP(Properties, BytesRoundTrip, (const Items& items)) {
+  const Bloom filter = filled(arbitrary_empty_filter(), items);
+  const auto bytes = filter.to_bytes();
+  RC_ASSERT(bytes.size() == HEADER_LEN + (filter.m() + 7) / 8);
+  const auto reloaded = Bloom::from_bytes(bytes);
+  RC_ASSERT(reloaded.ok());
+  RC_ASSERT(reloaded.value() == filter);
+  RC_ASSERT(reloaded.value().to_bytes() == bytes);
+}
+
+RC_GTEST_PROP(Properties, UnionEqualsOneFilterOfBothSets, (const Items& left, const Items& right)) {
+  const Bloom empty = arbitrary_empty_filter();
+  Bloom merged = filled(empty, left);
+  RC_ASSERT(merged.union_with(filled(empty, right)).ok());
+  Items both = left;
+  both.insert(both.end(), right.begin(), right.end());
+  RC_ASSERT(merged == filled(empty, both));
+}
+
+RC_GTEST_PROP(Properties, UnionIsCommutativeOnBits, (const Items& a, const Items& b)) {
+  const Bloom empty = arbitrary_empty_filter();
+  Bloom ab = filled(empty, a);
+  Bloom ba = filled(empty, b);
+  RC_ASSERT(ab.union_with(filled(empty, b)).ok());
+  RC_ASSERT(ba.union_with(filled(empty, a)).ok());
+  RC_ASSERT(bits_of(ab) == bits_of(ba));
+  RC_ASSERT(ab.n_inserted() == ba.n_inserted());
+}
+
+RC_GTEST_PROP(Properties, UnionIsAssociativeOnBits, (const Items& a, const Items& b, const Items& c)) {
+  const Bloom empty = arbitrary_empty_filter();
+  Bloom left = filled(empty, a);  // (a | b) | c
+  RC_ASSERT(left.union_with(filled(empty, b)).ok());
+  RC_ASSERT(left.union_with(filled(empty, c)).ok());
+  Bloom right_tail = filled(empty, b);  // a | (b | c)
+  RC_ASSERT(right_tail.union_with(filled(empty, c)).ok());
+  Bloom right = filled(empty, a);
+  RC_ASSERT(right.union_with(right_tail).ok());
+  RC_ASSERT(bits_of(left) == bits_of(right));
+  RC_ASSERT(left.n_inserted() == right.n_inserted());
+}
+
+RC_GTEST_PROP(Properties, PositionsAreKValuesBelowM, (const std::string& item)) {
+  const Bloom filter = arbitrary_empty_filter();
+  const auto positions = filter.bit_positions(item);
+  RC_ASSERT(positions.size() == filter.k());
+  for (auto g : positions) RC_ASSERT(g < filter.m());
+}
+
+RC_GTEST_PROP(Properties, FromBytesAcceptsExactlyWhatToBytesCouldWrite, ()) {
+  // Random bits behind a valid header, the body sometimes a byte or two short
+  // or long: accepted only when the length fits m and the padding is clear,
+  // and then it round-trips to the same bytes.
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, 200);
+  const auto exact = static_cast<int>((m + 7) / 8);
+  const auto body_len = std::max(0, exact + *rc::gen::inRange(-2, 3));
+  const auto body = *rc::gen::container<std::vector<std::uint8_t>>(
+      static_cast<std::size_t>(body_len), rc::gen::arbitrary<std::uint8_t>());
+  std::vector<std::uint8_t> input = {'T', 'L', 'B', 'F', 1, 0, 0, 0};
+  for (int i = 0; i < 8; ++i) input.push_back(static_cast<std::uint8_t>(m >> (8 * i)));
+  input.insert(input.end(), {2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0});
+  input.insert(input.end(), body.begin(), body.end());
+
+  const bool length_fits = body_len == exact;
+  const bool padding_clear = m % 8 == 0 || (body.empty() ? true : (body.back() >> (m % 8)) == 0);
+  const auto loaded = Bloom::from_bytes(input);
+  RC_ASSERT(loaded.ok() == (length_fits && padding_clear));
+  if (loaded.ok()) {
+    RC_ASSERT(loaded.value().to_bytes() == input);
+  } else {
+    RC_ASSERT(loaded.error().kind == ErrorKind::Format);
+  }
+}
+
+}  // namespace
+}  // namespace tlbf
