@@ -106,8 +106,7 @@ std::vector<std::uint64_t> Bloom::bit_positions(std::string_view item) const {
 void Bloom::insert(ByteView item) noexcept {
   ProbeSequence probes(fnv1a64(item), m_);
   for (std::uint32_t i = 0; i < k_; ++i) {
-    const std::uint64_t g = probes.next();
-    bits_[g / 8] = static_cast<std::uint8_t>(bits_[g / 8] | (1U << (g % 8)));
+    set_bit(probes.next());
   }
   n_inserted_ = saturating_add(n_inserted_, 1);
 }
@@ -116,8 +115,7 @@ void Bloom::insert(std::string_view item) noexcept { insert(bytes_of(item)); }
 bool Bloom::contains(ByteView item) const noexcept {
   ProbeSequence probes(fnv1a64(item), m_);
   for (std::uint32_t i = 0; i < k_; ++i) {
-    const std::uint64_t g = probes.next();
-    if (((bits_[g / 8] >> (g % 8)) & 1U) == 0) return false;  // one clear bit settles it
+    if (!bit_is_set(probes.next())) return false;  // one clear bit settles it
   }
   return true;
 }

@@ -103,6 +103,14 @@ class Bloom {
   Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted,
         std::vector<std::uint8_t> bits) noexcept;
 
+  // Bit g lives in byte g / 8 at bit g % 8, least significant first.
+  bool bit_is_set(std::uint64_t g) const noexcept {
+    return ((static_cast<unsigned>(bits_[g / 8]) >> (g % 8)) & 1U) != 0;
+  }
+  void set_bit(std::uint64_t g) noexcept {
+    bits_[g / 8] = static_cast<std::uint8_t>(bits_[g / 8] | (1U << (g % 8)));
+  }
+
   std::uint64_t m_;
   std::uint32_t k_;
   std::uint64_t n_inserted_;
