@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   add_inspect(app, rc);
   add_build(app, rc);
   add_query(app, rc);
+  add_serve(app, rc);
 
   try {
     app.parse(argc, argv);

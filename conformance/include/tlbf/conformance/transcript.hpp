@@ -1,0 +1,42 @@
+// Transcripts: requests and the responses expected for them, replayed in one
+// session of an implementation (docs/protocol.md, section 7).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlbf::conformance {
+
+struct Exchange {
+  std::string request;  // without the "\n"
+  std::string pattern;  // what the response must match
+  int line = 0;         // of the request in the transcript text
+};
+
+struct Transcript {
+  std::string name;
+  std::vector<Exchange> exchanges;
+};
+
+// Parses transcript text. On a malformed transcript returns nullopt and sets
+// *error to "LINE: what is wrong".
+std::optional<Transcript> parse_transcript(std::string_view text, std::string name, std::string* error);
+
+// nullopt when `response` matches `pattern`, else why not.
+std::optional<std::string> mismatch(std::string_view pattern, std::string_view response);
+
+struct ReplayReport {
+  bool passed = false;
+  std::vector<std::string> failures;  // one a line, naming the transcript line
+  std::string stderr_tail;            // the implementation's last stderr lines, on failure
+};
+
+// Sends every request of the transcript to one run of `command`, pipelined,
+// then closes its input, and checks the responses, their count and a clean exit.
+ReplayReport replay(const Transcript& transcript, const std::string& command,
+                    std::chrono::milliseconds limit);
+
+}  // namespace tlbf::conformance

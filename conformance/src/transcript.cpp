@@ -1,0 +1,149 @@
+#include "tlbf/conformance/transcript.hpp"
+
+#include <cmath>
+
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/hex.hpp"
+#include "tlbf/protocol/values.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+std::vector<std::string_view> split_on_spaces(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t space = text.find(' ', start);
+    words.push_back(text.substr(start, space - start));
+    if (space == std::string_view::npos) break;
+    start = space + 1;
+  }
+  return words;
+}
+
+bool reals_agree(double want, double got) {
+  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+  if (want == got) return true;  // equal infinities included
+  return std::abs(want - got) <= 1e-12 * std::max(std::abs(want), std::abs(got));
+}
+
+// The last `count` lines of text.
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::size_t at = text.size();
+  if (at > 0 && text[at - 1] == '\n') --at;  // the final newline ends the last line
+  for (std::size_t seen = 0; at > 0; --at) {
+    if (text[at - 1] == '\n' && ++seen == count) break;
+  }
+  return text.substr(at);
+}
+
+}  // namespace
+
+std::optional<Transcript> parse_transcript(std::string_view text, std::string name, std::string* error) {
+  Transcript transcript{std::move(name), {}};
+  bool awaiting_response = false;
+  int number = 0;
+  auto fail = [&](const std::string& why) {
+    if (error) *error = std::to_string(number) + ": " + why;
+    return std::nullopt;
+  };
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("> ", 0) == 0 || line.rfind(">x ", 0) == 0) {
+      if (awaiting_response) return fail("a request follows a request with no response line between");
+      std::string request;
+      if (line[1] == 'x') {
+        const std::string_view hex = line.substr(3);
+        const auto bytes = hex == "-" ? std::optional<std::vector<std::uint8_t>>(std::vector<std::uint8_t>{}) : from_hex(hex);
+        if (!bytes) return fail("'>x' needs hex, or - for an empty request");
+        request.assign(bytes->begin(), bytes->end());
+        if (request.find('\n') != std::string::npos) return fail("'>x' bytes may not contain a newline");
+      } else {
+        request = std::string(line.substr(2));
+      }
+      transcript.exchanges.push_back({std::move(request), "", number});
+      awaiting_response = true;
+    } else if (line.rfind("< ", 0) == 0) {
+      if (!awaiting_response) return fail("a response line with no request before it");
+      transcript.exchanges.back().pattern = std::string(line.substr(2));
+      awaiting_response = false;
+    } else {
+      return fail("a line must start with '> ', '>x ', '< ' or '#'");
+    }
+  }
+  if (awaiting_response) return fail("the last request has no response line");
+  return transcript;
+}
+
+std::optional<std::string> mismatch(std::string_view pattern, std::string_view response) {
+  const auto want = split_on_spaces(pattern);
+  const auto got = split_on_spaces(response);
+  if (want.size() == 2 && want[0] == "err") {
+    if (got.size() >= 2 && got[0] == "err" && got[1] == want[1]) return std::nullopt;
+    return "expected err " + std::string(want[1]) + ", got '" + std::string(response) + "'";
+  }
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (want[i] == "*" && i + 1 == want.size()) return std::nullopt;
+    if (i >= got.size()) return "expected '" + std::string(pattern) + "', got '" + std::string(response) + "' (too few words)";
+    if (!want[i].empty() && want[i][0] == '~') {
+      const auto expected = protocol::read_real(want[i].substr(1));
+      const auto actual = protocol::read_real(got[i]);
+      if (expected && actual && reals_agree(*expected, *actual)) continue;
+      return "word " + std::to_string(i + 1) + ": expected a real near " + std::string(want[i].substr(1)) +
+             ", got '" + std::string(got[i]) + "'";
+    }
+    if (want[i] != got[i]) {
+      return "expected '" + std::string(pattern) + "', got '" + std::string(response) + "'";
+    }
+  }
+  if (got.size() != want.size()) {
+    return "expected '" + std::string(pattern) + "', got '" + std::string(response) + "' (extra words)";
+  }
+  return std::nullopt;
+}
+
+ReplayReport replay(const Transcript& transcript, const std::string& command,
+                    std::chrono::milliseconds limit) {
+  std::string input;
+  for (const Exchange& e : transcript.exchanges) input += e.request + "\n";
+  const RunResult run = run_with_input(command, input, limit);
+
+  ReplayReport report;
+  auto fail = [&](std::string why) { report.failures.push_back(transcript.name + ":" + std::move(why)); };
+  if (!run.exited_cleanly()) fail(" the implementation " + run.how_it_ended() + " (want exit 0 at end of input)");
+
+  std::vector<std::string_view> lines;
+  std::string_view out = run.out;
+  while (!out.empty()) {
+    const std::size_t nl = out.find('\n');
+    if (nl == std::string_view::npos) {
+      fail(" output ends without a newline: '" + std::string(out.substr(0, 80)) + "'");
+      break;
+    }
+    lines.push_back(out.substr(0, nl));
+    out.remove_prefix(nl + 1);
+  }
+  for (std::size_t i = 0; i < transcript.exchanges.size(); ++i) {
+    const Exchange& e = transcript.exchanges[i];
+    if (i >= lines.size()) {
+      fail(std::to_string(e.line) + ": no response to '" + e.request + "'");
+      break;
+    }
+    if (auto why = mismatch(e.pattern, lines[i])) fail(std::to_string(e.line) + ": " + e.request + ": " + *why);
+  }
+  if (lines.size() > transcript.exchanges.size()) {
+    fail(" " + std::to_string(lines.size() - transcript.exchanges.size()) +
+         " lines more than requests; the first: '" + std::string(lines[transcript.exchanges.size()]) + "'");
+  }
+  report.passed = report.failures.empty();
+  if (!report.passed) report.stderr_tail = last_lines(run.err, 10);
+  return report;
+}
+
+}  // namespace tlbf::conformance

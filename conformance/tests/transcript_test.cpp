@@ -1,0 +1,142 @@
+// The transcript replayer must fail every broken implementation: a harness
+// that passes a broken implementation is the worst bug this project can ship.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/transcript.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+using namespace std::chrono_literals;
+
+Transcript parse(std::string_view text) {
+  std::string error;
+  auto t = parse_transcript(text, "t", &error);
+  if (!t) throw std::runtime_error(error);
+  return *t;
+}
+
+const char* const kTwoRequests = "> hello\n< ok 1 *\n> fnv1a64 -\n< ok cbf29ce484222325\n";
+
+TEST(TranscriptParse, ReadsRequestsResponsesAndRawBytes) {
+  const Transcript t = parse("# c\n\n> hello\n< ok 1 *\n>x 68690d\n< err Protocol\n>x -\n< err Protocol\n");
+  ASSERT_EQ(t.exchanges.size(), 3U);
+  EXPECT_EQ(t.exchanges[0].request, "hello");
+  EXPECT_EQ(t.exchanges[0].line, 3);
+  EXPECT_EQ(t.exchanges[1].request, "hi\r");
+  EXPECT_EQ(t.exchanges[1].pattern, "err Protocol");
+  EXPECT_EQ(t.exchanges[2].request, "");
+}
+
+TEST(TranscriptParse, RefusesMalformedTranscripts) {
+  for (const char* bad : {"> a\n> b\n< ok\n", "< ok\n", "> a\n", "hello\n", ">x 0a\n< ok\n", ">x zz\n< ok\n"}) {
+    std::string error;
+    EXPECT_FALSE(parse_transcript(bad, "t", &error).has_value()) << bad;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(Patterns, MatchWordByWord) {
+  EXPECT_EQ(mismatch("ok 11 14 17", "ok 11 14 17"), std::nullopt);
+  EXPECT_NE(mismatch("ok 11 14 17", "ok 11 14 16"), std::nullopt);
+  EXPECT_NE(mismatch("ok 11 14 17", "ok 11 14"), std::nullopt);
+  EXPECT_NE(mismatch("ok 11 14", "ok 11 14 17"), std::nullopt);
+  EXPECT_NE(mismatch("ok", "ok "), std::nullopt);
+  EXPECT_NE(mismatch("ok true", "ok  true"), std::nullopt);
+}
+
+TEST(Patterns, ErrorsCompareTheKindOnly) {
+  EXPECT_EQ(mismatch("err Format", "err Format anything at all"), std::nullopt);
+  EXPECT_EQ(mismatch("err Format", "err Format"), std::nullopt);
+  EXPECT_NE(mismatch("err Format", "err BadParams m = 0"), std::nullopt);
+  EXPECT_NE(mismatch("err Format", "ok"), std::nullopt);
+  EXPECT_NE(mismatch("ok", "err Format"), std::nullopt);
+}
+
+TEST(Patterns, WildcardAndReals) {
+  EXPECT_EQ(mismatch("ok 1 *", "ok 1"), std::nullopt);
+  EXPECT_EQ(mismatch("ok 1 *", "ok 1 my impl 2.0"), std::nullopt);
+  EXPECT_NE(mismatch("ok 1 *", "ok 2 x"), std::nullopt);
+  EXPECT_EQ(mismatch("ok ~0.017410586496326586", "ok 1.7410586496326586e-2"), std::nullopt);
+  EXPECT_EQ(mismatch("ok ~1.0", "ok 1"), std::nullopt);
+  EXPECT_EQ(mismatch("ok ~nan", "ok nan"), std::nullopt);
+  EXPECT_NE(mismatch("ok ~0.0174106", "ok 0.017410586496326586"), std::nullopt);  // 6 digits are not enough
+  EXPECT_NE(mismatch("ok ~1.0", "ok nan"), std::nullopt);
+  EXPECT_NE(mismatch("ok ~1.0", "ok one"), std::nullopt);
+}
+
+// Each of these "implementations" is wrong in one way; replay must say so.
+struct Broken {
+  const char* name;
+  const char* command;
+  friend void PrintTo(const Broken& b, std::ostream* os) { *os << b.name; }
+};
+
+class BrokenImplementations : public ::testing::TestWithParam<Broken> {};
+
+TEST_P(BrokenImplementations, AreReportedAsFailing) {
+  const ReplayReport report = replay(parse(kTwoRequests), GetParam().command, 5s);
+  EXPECT_FALSE(report.passed);
+  EXPECT_FALSE(report.failures.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Replay, BrokenImplementations,
+    ::testing::Values(
+        Broken{"Silent", "cat > /dev/null"},
+        Broken{"Echo", "cat"},
+        Broken{"OneAnswerShort", "read a; echo 'ok 1 x'; cat > /dev/null"},
+        Broken{"ExtraLine", "printf 'ok 1 x\\nok cbf29ce484222325\\nok\\n'; cat > /dev/null"},
+        Broken{"WrongValue", "printf 'ok 1 x\\nok cbf29ce484222324\\n'; cat > /dev/null"},
+        Broken{"NoFinalNewline", "printf 'ok 1 x\\nok cbf29ce484222325'; cat > /dev/null"},
+        Broken{"ExitsNonZero", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; cat > /dev/null; exit 1"},
+        Broken{"Crashes", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; cat > /dev/null; kill -SEGV $$"},
+        Broken{"Hangs", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; exec sleep 60"},
+        Broken{"Missing", "/nonexistent/implementation"}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(Replay, AConformingStubPasses) {
+  // The control for the broken ones above: the same shape, answering right.
+  const ReplayReport report =
+      replay(parse(kTwoRequests), "printf 'ok 1 stub\\nok cbf29ce484222325\\n'; cat > /dev/null", 5s);
+  EXPECT_TRUE(report.passed) << (report.failures.empty() ? "" : report.failures[0]);
+}
+
+// Alive and not a zombie: a killed process whose new parent has not reaped it
+// yet still answers kill(pid, 0), so read its state instead.
+bool is_running(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_field, command, state;
+  if (!(stat >> pid_field >> command >> state)) return false;  // gone
+  return state != "Z" && state != "X";
+}
+
+TEST(Process, TimeoutKillsTheWholeGroup) {
+  // The grandchild writes its pid, then would outlive a careless harness.
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult run = run_with_input("sh -c 'echo $$; exec sleep 60' & wait", "", 300ms);
+  EXPECT_TRUE(run.timed_out);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);  // a hang guard, not a speed test
+  const int grandchild = std::stoi(run.out);
+  EXPECT_FALSE(is_running(grandchild)) << "pid " << grandchild << " outlived the run";
+}
+
+TEST(Process, LargeInputAndOutputDoNotDeadlock) {
+  const std::string input(8 << 20, 'x');  // far beyond any pipe buffer
+  const RunResult run = run_with_input("cat", input, 60s);
+  EXPECT_TRUE(run.exited_cleanly()) << run.how_it_ended();
+  EXPECT_EQ(run.out.size(), input.size());
+}
+
+TEST(Process, ReportsSignalsAndExitCodes) {
+  EXPECT_EQ(run_with_input("exit 7", "", 5s).exit_code, 7);
+  EXPECT_EQ(run_with_input("kill -ABRT $$", "", 5s).signal, SIGABRT);
+  EXPECT_EQ(run_with_input("echo oops >&2", "", 5s).err, "oops\n");
+}
+
+}  // namespace
+}  // namespace tlbf::conformance
