@@ -238,11 +238,11 @@ FILTER = "filter"      # a filter that must exist
 class Session:
     def __init__(self):
         self.filters = {}
+        self.table = self.commands()
 
-    # Each command: (capability, argument readers, handler). Handlers get the
-    # parsed arguments, existing filters already looked up, and return words.
+    # Each command: (argument readers, handler). Handlers get the parsed
+    # arguments, with existing filters already looked up, and return words.
     def commands(self):
-        f = self.filters
         return {
             "hello": ([], lambda: ["1", "tlbf-python", "1"]),
             "fnv1a64": ([read_bytes], lambda b: [f"{fnv1a64(b):016x}"]),
@@ -283,7 +283,7 @@ class Session:
         if not REQUEST.match(line):
             raise bad("a request is printable ASCII words separated by single spaces")
         word, *args = line.split(" ")
-        table = self.commands()
+        table = self.table
         if word not in table:
             raise ProtocolError("Unknown", f"no command '{word}'")
         readers, handler = table[word]
