@@ -1,0 +1,101 @@
+// tlbf vectors generate | lint: the test vector files (docs/vectors.md).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "commands.hpp"
+#include "files.hpp"
+#include "tlbf/vectors/vectors.hpp"
+
+namespace tlbf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+int run_generate(const std::string& out_dir) {
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) {
+    std::cerr << "tlbf vectors generate: cannot create " << out_dir << ": " << ec.message() << "\n";
+    return kIo;
+  }
+  for (const auto& file : vectors::generate()) {
+    const std::string text = vectors::serialize(file.doc);
+    const std::string path = (fs::path(out_dir) / file.name).string();
+    if (!write_file(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))) return kIo;
+    std::cout << path << ": " << file.doc["numberOfTests"] << " tests\n";
+  }
+  return kOk;
+}
+
+int run_lint(const std::string& dir) {
+  int problems = 0;
+  auto report = [&](const std::string& text) {
+    std::cout << text << "\n";
+    ++problems;
+  };
+  int tests = 0;
+  const auto files = vectors::generate();
+  for (const auto& file : files) {
+    const fs::path path = fs::path(dir) / file.name;
+    const auto bytes = read_file(path.string());
+    if (!bytes) return kIo;
+    vectors::json doc;
+    try {
+      doc = vectors::json::parse(bytes->begin(), bytes->end());
+    } catch (const std::exception& e) {
+      report(file.name + ": not JSON: " + e.what());
+      continue;
+    }
+    for (const auto& problem : vectors::lint(file.name, doc)) report(problem);
+    if (doc.is_object() && doc.contains("numberOfTests") && doc["numberOfTests"].is_number()) {
+      tests += doc["numberOfTests"].get<int>();
+    }
+  }
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool known = std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.name == name; });
+    if (entry.is_regular_file() && entry.path().extension() == ".json" && !known) {
+      report(name + ": not a vector file of schema v1");
+    }
+  }
+  if (problems == 0) {
+    std::cout << "vectors in " << dir << ": " << tests << " tests, no problems\n";
+    return kOk;
+  }
+  std::cout << problems << " problems\n";
+  return kRefused;
+}
+
+}  // namespace
+
+void add_vectors(CLI::App& app, int& rc) {
+  CLI::App* cmd = app.add_subcommand("vectors", "Generate or lint the test vector files (docs/vectors.md)");
+  cmd->require_subcommand(1);
+  add_version(*cmd);
+
+  auto out_dir = std::make_shared<std::string>("vectors");
+  CLI::App* gen = cmd->add_subcommand("generate", "Write every vector file, the same bytes on every run");
+  gen->add_option("--out", *out_dir, "Folder to write to (default: vectors)");
+  add_version(*gen);
+  gen->callback([out_dir, &rc] { rc = run_generate(*out_dir); });
+
+  CLI::App* stats = cmd->add_subcommand("stats", "Print each file's size and test counts, and each flag's use");
+  add_version(*stats);
+  stats->callback([&rc] {
+    std::cout << vectors::stats_markdown(vectors::generate());
+    rc = kOk;
+  });
+
+  auto dir = std::make_shared<std::string>("vectors");
+  CLI::App* lint = cmd->add_subcommand(
+      "lint", "Check vector files: structure, counts, tcIds, flags, and every expected value by the oracle");
+  lint->add_option("dir", *dir, "Folder holding the vector files (default: vectors)");
+  add_version(*lint);
+  lint->callback([dir, &rc] { rc = run_lint(*dir); });
+}
+
+}  // namespace tlbf::cli
