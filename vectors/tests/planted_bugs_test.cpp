@@ -84,7 +84,7 @@ struct Model {
     f.bits[g / 8] = static_cast<std::uint8_t>(f.bits[g / 8] | (1U << (bug == Bug::s03 ? 7 - g % 8 : g % 8)));
   }
   bool get(const Filter& f, std::uint64_t g) const {
-    return ((f.bits[g / 8] >> (bug == Bug::s03 ? 7 - g % 8 : g % 8)) & 1U) != 0;
+    return ((static_cast<unsigned>(f.bits[g / 8]) >> (bug == Bug::s03 ? 7 - g % 8 : g % 8)) & 1U) != 0;
   }
   static bool params_ok(std::uint64_t m, std::uint64_t k) { return m >= 1 && m <= (1ULL << 40) && k >= 1 && k <= 65536; }
   std::optional<Filter> make(std::uint64_t m, std::uint32_t k) const {
