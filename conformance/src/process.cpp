@@ -10,7 +10,6 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
-#include <vector>
 
 extern char** environ;
 
@@ -19,18 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Pipe {
-  int read = -1;
-  int write = -1;
-};
-
-bool make_pipe(Pipe& p) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
-  p = {fds[0], fds[1]};
-  return true;
-}
-
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
@@ -38,7 +25,20 @@ void close_fd(int& fd) {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-// Reads what is available; returns false at end of file or on error.
+// Writes to a child that quit must fail with EPIPE, not kill the harness.
+// Ignoring SIGPIPE process-wide is what every harness of pipes does.
+void ignore_sigpipe_once() {
+  static const bool done = [] {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
 bool drain(int fd, std::string& into) {
   char buf[1 << 16];
   for (;;) {
@@ -52,30 +52,27 @@ bool drain(int fd, std::string& into) {
   }
 }
 
-}  // namespace
-
-std::string RunResult::how_it_ended() const {
-  if (!started) return "could not be started";
-  if (timed_out) return "timed out and was killed";
-  if (signal != 0) return "killed by signal " + std::to_string(signal);
-  return "exit " + std::to_string(exit_code);
-}
-
-RunResult run_with_input(const std::string& command, const std::string& input,
-                         std::chrono::milliseconds limit) {
-  RunResult result;
-  Pipe in, out, err;
-  if (!make_pipe(in) || !make_pipe(out) || !make_pipe(err)) return result;
-
+std::unique_ptr<Child> Child::start(const std::string& command) {
+  ignore_sigpipe_once();
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return nullptr;
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    return nullptr;
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+    return nullptr;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // A group of its own, so that grandchildren can be ended with it; default
-  // signal handling, whatever the harness ignores.
+  // handling of SIGPIPE, which the harness ignores.
   sigset_t defaults;
   sigemptyset(&defaults);
   sigaddset(&defaults, SIGPIPE);
@@ -88,74 +85,101 @@ RunResult run_with_input(const std::string& command, const std::string& input,
   const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  close_fd(in.read);
-  close_fd(out.write);
-  close_fd(err.write);
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
   if (spawned != 0) {
-    close_fd(in.write);
-    close_fd(out.read);
-    close_fd(err.read);
-    return result;
+    ::close(in[1]), ::close(out[0]), ::close(err[0]);
+    return nullptr;
   }
+  std::unique_ptr<Child> child(new Child());
+  child->pid_ = pid;
+  child->in_ = in[1];
+  child->out_ = out[0];
+  child->err_ = err[0];
+  set_nonblocking(child->in_);
+  set_nonblocking(child->out_);
+  set_nonblocking(child->err_);
+  return child;
+}
+
+Child::~Child() { finish(true); }
+
+void Child::close_input() { close_fd(in_); }
+void Child::close_output() { close_fd(out_); }
+void Child::close_errors() { close_fd(err_); }
+
+bool Child::has_exited() const {
+  if (reaped_) return true;
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+}
+
+Ending Child::finish(bool kill_first) {
+  if (reaped_) return ending_;
+  close_fd(in_);
+  // The child is reaped only after its group is killed: while it is a zombie
+  // its pid, and so the group id, cannot be taken by another process.
+  if (kill_first) ::kill(-pid_, SIGKILL);
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid_, SIGKILL);  // grandchildren too
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  close_fd(out_);
+  close_fd(err_);
+  reaped_ = true;
+  if (WIFEXITED(status)) ending_.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) ending_.signal = WTERMSIG(status);
+  return ending_;
+}
+
+std::string RunResult::how_it_ended() const {
+  if (!started) return "could not be started";
+  if (timed_out) return "timed out and was killed";
+  if (signal != 0) return "killed by signal " + std::to_string(signal);
+  return "exit " + std::to_string(exit_code);
+}
+
+RunResult run_with_input(const std::string& command, const std::string& input,
+                         std::chrono::milliseconds limit) {
+  RunResult result;
+  const auto child = Child::start(command);
+  if (!child) return result;
   result.started = true;
-
-  // Our own writes to a child that quit must fail with EPIPE, not kill us.
-  struct sigaction ignore {}, previous {};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &previous);
-
-  set_nonblocking(in.write);
-  set_nonblocking(out.read);
-  set_nonblocking(err.read);
-  std::size_t written = 0;
-  if (input.empty()) close_fd(in.write);
   const auto deadline = Clock::now() + limit;
+  std::size_t written = 0;
+  if (input.empty()) child->close_input();
 
-  // The child is never reaped before its group is killed: while it is a
-  // zombie its pid, and so the group id, cannot be taken by another process.
-  auto has_exited = [pid] {
-    siginfo_t info{};
-    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == pid;
-  };
-  bool exited = false;
-  while (!exited) {
+  while (!child->has_exited()) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       break;
     }
-    std::array<pollfd, 3> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {in.write, POLLOUT, 0}}};
+    std::array<pollfd, 3> fds{{{child->output(), POLLIN, 0}, {child->errors(), POLLIN, 0}, {child->input(), POLLOUT, 0}}};
     // With both outputs closed there is nothing to wait on but the exit.
-    const long long wait_ms = (out.read < 0 && err.read < 0) ? 1 : std::min<long long>(left.count(), 50);
-    const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
-    if (ready < 0 && errno != EINTR) break;
-    if (fds[0].revents && !drain(out.read, result.out)) close_fd(out.read);
-    if (fds[1].revents && !drain(err.read, result.err)) close_fd(err.read);
-    if (in.write >= 0 && fds[2].revents) {
-      const ssize_t n = ::write(in.write, input.data() + written, input.size() - written);
+    const bool outputs_open = child->output() >= 0 || child->errors() >= 0;
+    const long long wait_ms = outputs_open ? std::min<long long>(left.count(), 50) : 1;
+    if (::poll(fds.data(), fds.size(), static_cast<int>(wait_ms)) < 0 && errno != EINTR) break;
+    if (fds[0].revents && !drain(child->output(), result.out)) child->close_output();
+    if (fds[1].revents && !drain(child->errors(), result.err)) child->close_errors();
+    if (child->input() >= 0 && fds[2].revents) {
+      const ssize_t n = ::write(child->input(), input.data() + written, input.size() - written);
       if (n > 0) written += static_cast<std::size_t>(n);
-      if ((n < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) close_fd(in.write);
+      if ((n < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) child->close_input();
     }
-    exited = has_exited();
   }
   // What the child wrote before it exited is in the pipes now; a grandchild
   // that kept them open gets no more time.
-  if (out.read >= 0) drain(out.read, result.out);
-  if (err.read >= 0) drain(err.read, result.err);
-  close_fd(in.write);
-  close_fd(out.read);
-  close_fd(err.read);
-
-  ::kill(-pid, SIGKILL);  // the whole group: the child if it timed out, and any grandchildren
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::sigaction(SIGPIPE, &previous, nullptr);
-
+  if (child->output() >= 0) drain(child->output(), result.out);
+  if (child->errors() >= 0) drain(child->errors(), result.err);
+  const Ending ending = child->finish(true);
   if (!result.timed_out) {
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    result.exit_code = ending.exit_code;
+    result.signal = ending.signal;
   }
   return result;
 }

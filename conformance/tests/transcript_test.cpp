@@ -2,6 +2,8 @@
 // that passes a broken implementation is the worst bug this project can ship.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <fstream>
 
@@ -122,6 +124,8 @@ TEST(Process, TimeoutKillsTheWholeGroup) {
   EXPECT_TRUE(run.timed_out);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);  // a hang guard, not a speed test
   const int grandchild = std::stoi(run.out);
+  // SIGKILL is delivered asynchronously: allow the kernel a moment to act.
+  for (int i = 0; i < 500 && is_running(grandchild); ++i) ::usleep(10'000);
   EXPECT_FALSE(is_running(grandchild)) << "pid " << grandchild << " outlived the run";
 }
 

@@ -1,10 +1,55 @@
 // Running an implementation under test as a child process.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
+#include <memory>
 #include <string>
 
 namespace tlbf::conformance {
+
+// How a child process ended.
+struct Ending {
+  int exit_code = -1;  // when it exited normally
+  int signal = 0;      // when a signal ended it
+};
+
+// `/bin/sh -c command` running in a process group of its own, with pipes to
+// its standard input, output and error that are non-blocking on our side.
+// Destroying it kills the whole group and reaps the child, so no process of
+// the group outlives it.
+class Child {
+ public:
+  // nullptr when the command cannot be started at all.
+  static std::unique_ptr<Child> start(const std::string& command);
+  ~Child();
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  int input() const { return in_; }    // -1 once closed
+  int output() const { return out_; }  // -1 once closed
+  int errors() const { return err_; }  // -1 once closed
+  void close_input();
+  void close_output();
+  void close_errors();
+
+  // True once the child itself has exited (it is not reaped until finish()).
+  bool has_exited() const;
+  // Kills the group, reaps the child and says how it ended. With `kill_first`
+  // false it waits for the child to exit on its own first.
+  Ending finish(bool kill_first);
+
+ private:
+  Child() = default;
+  pid_t pid_ = -1;
+  int in_ = -1, out_ = -1, err_ = -1;
+  bool reaped_ = false;
+  Ending ending_;
+};
+
+// Appends what is available on a non-blocking fd; false at end of file or error.
+bool drain(int fd, std::string& into);
 
 struct RunResult {
   bool started = false;    // false: the command could not be started at all
@@ -15,15 +60,14 @@ struct RunResult {
   std::string err;
 
   bool exited_cleanly() const { return started && !timed_out && signal == 0 && exit_code == 0; }
-  // "exit 3", "killed by signal 11", "timed out after the limit", ...
+  // "exit 3", "killed by signal 11", "timed out and was killed", ...
   std::string how_it_ended() const;
 };
 
-// Runs `/bin/sh -c command` in a process group of its own, writes `input` to
-// its standard input and closes it, and collects standard output and error
-// until the child exits. Input and output are interleaved, so any amount of
-// either works without deadlock. When `limit` passes first, the whole group
-// is killed. Either way no process of the group outlives the call.
+// Runs the command as a Child, writes `input` to it and closes its input,
+// and collects standard output and error until the child exits. Input and
+// output are interleaved, so any amount of either works without deadlock.
+// When `limit` passes first, the whole group is killed.
 RunResult run_with_input(const std::string& command, const std::string& input,
                          std::chrono::milliseconds limit);
 
