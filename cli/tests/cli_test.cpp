@@ -227,4 +227,47 @@ TEST_F(Cli, InspectRefusesEachMalformedClass) {
   }
 }
 
+TEST_F(Cli, CheckExitCodes) {
+  const auto ok = tlbf({"check"});
+  EXPECT_EQ(ok.rc, 0) << ok.out;
+  EXPECT_NE(ok.out.find("verdict: conforms"), std::string::npos) << ok.out;
+
+  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s10";
+  const auto bad = tlbf({"check", "--impl", broken});
+  EXPECT_EQ(bad.rc, 1);
+  EXPECT_NE(bad.out.find("FAIL vectors/hash/Fnv1a64Test/"), std::string::npos);
+  EXPECT_NE(bad.out.find("reproduce: printf"), std::string::npos);
+  EXPECT_NE(bad.out.find("does NOT conform"), std::string::npos);
+
+  EXPECT_EQ(tlbf({"check", "--impl", "/no/such/implementation"}).rc, 2);
+  EXPECT_EQ(tlbf({"check", "--filter", "nothing/matches/*"}).rc, 2);
+  EXPECT_EQ(tlbf({"check", "--timeout", "0"}).rc, 2);
+
+  const auto list = tlbf({"check", "--list", "--filter", "vectors/union/*"});
+  EXPECT_EQ(list.rc, 0);
+  EXPECT_EQ(list.out.substr(0, 26), "vectors/union/UnionTest/1\n");
+}
+
+TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
+  ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
+  EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);
+  std::string text = slurp(path("v") / "tlbf_hash_v1.json");
+  const auto at = text.find("cbf29ce484222325");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 16, "cbf29ce484222324");
+  spit(path("v") / "tlbf_hash_v1.json", text);
+  const auto r = tlbf({"check", "--vectors", path("v")});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("fail the lint"), std::string::npos) << r.err;
+  EXPECT_EQ(tlbf({"vectors", "lint", path("v")}).rc, 1);
+}
+
+TEST_F(Cli, CheckWritesJson) {
+  const auto r = tlbf({"check", "--filter", "vectors/union/*", "--json", path("report.json")});
+  EXPECT_EQ(r.rc, 0);
+  const std::string json = slurp(path("report.json"));
+  EXPECT_NE(json.find("\"conforms\": true"), std::string::npos) << json.substr(0, 300);
+  EXPECT_NE(json.find("\"name\": \"vectors/union/UnionTest/9\""), std::string::npos);
+}
+
 }  // namespace

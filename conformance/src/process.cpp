@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 
@@ -25,13 +26,51 @@ void close_fd(int& fd) {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-// Writes to a child that quit must fail with EPIPE, not kill the harness.
-// Ignoring SIGPIPE process-wide is what every harness of pipes does.
-void ignore_sigpipe_once() {
+// The process groups of the children alive now, so that a harness stopped by
+// SIGINT, SIGTERM or SIGHUP takes them down with it. A fixed table of atomics:
+// the handler may only touch async-signal-safe state.
+constexpr int kMaxChildren = 64;
+std::atomic<pid_t> g_live_groups[kMaxChildren];
+
+void remember_group(pid_t pgid) {
+  for (auto& slot : g_live_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pgid)) return;
+  }
+}
+
+void forget_group(pid_t pgid) {
+  for (auto& slot : g_live_groups) {
+    pid_t mine = pgid;
+    if (slot.compare_exchange_strong(mine, 0)) return;
+  }
+}
+
+extern "C" void kill_children_and_die(int sig) {
+  for (auto& slot : g_live_groups) {
+    const pid_t pgid = slot.load();
+    if (pgid > 0) ::kill(-pgid, SIGKILL);
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// Writes to a child that quit must fail with EPIPE, not kill the harness
+// (ignoring SIGPIPE is what every harness of pipes does); and a harness that
+// is stopped must not leave its children running.
+void install_handlers_once() {
   static const bool done = [] {
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, nullptr);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      ::sigaction(sig, nullptr, &current);
+      if (current.sa_handler == SIG_IGN) continue;  // a caller that ignores it keeps ignoring it
+      struct sigaction stop {};
+      stop.sa_handler = kill_children_and_die;
+      ::sigaction(sig, &stop, nullptr);
+    }
     return true;
   }();
   (void)done;
@@ -53,7 +92,7 @@ bool drain(int fd, std::string& into) {
 }
 
 std::unique_ptr<Child> Child::start(const std::string& command) {
-  ignore_sigpipe_once();
+  install_handlers_once();
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return nullptr;
   if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -94,6 +133,7 @@ std::unique_ptr<Child> Child::start(const std::string& command) {
   }
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
+  remember_group(pid);
   child->in_ = in[1];
   child->out_ = out[0];
   child->err_ = err[0];
@@ -130,6 +170,7 @@ Ending Child::finish(bool kill_first) {
   }
   close_fd(out_);
   close_fd(err_);
+  forget_group(pid_);
   reaped_ = true;
   if (WIFEXITED(status)) ending_.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) ending_.signal = WTERMSIG(status);

@@ -1,0 +1,45 @@
+// The whole default check (every vector case) against one implementation,
+// pipelined and one request at a time, and the ratio of the two, measured in
+// the same run. Not a test: run it with scripts/bench.
+//
+// Usage: check_speed COMMAND [RUNS]
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "tlbf/conformance/runner.hpp"
+#include "tlbf/vectors/vectors.hpp"
+
+namespace {
+
+double seconds_per_check(const std::string& command, const std::vector<tlbf::conformance::Case>& cases,
+                         bool pipelined, int runs, bool& conforms) {
+  tlbf::conformance::RunnerOptions options;
+  options.pipelined = pipelined;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i) conforms = tlbf::conformance::check(command, cases, options).conforms() && conforms;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / runs;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: check_speed COMMAND [RUNS]\n");
+    return 2;
+  }
+  const std::string command = argv[1];
+  const int runs = argc > 2 ? std::stoi(argv[2]) : 5;
+  const auto cases = tlbf::conformance::cases_from_vectors(tlbf::vectors::generate());
+  std::size_t requests = 0;
+  for (const auto& c : cases) requests += c.steps.size() + 1;
+  bool conforms = true;
+  const double pipelined = seconds_per_check(command, cases, true, runs, conforms);
+  const double serial = seconds_per_check(command, cases, false, runs, conforms);
+  std::printf("%zu cases, %zu requests, mean of %d runs each\n", cases.size(), requests, runs);
+  std::printf("pipelined            %8.3f s\n", pipelined);
+  std::printf("one at a time        %8.3f s\n", serial);
+  std::printf("pipelining speed-up  %8.1fx\n", serial / pipelined);
+  if (!conforms) std::printf("(the implementation did not conform in every run: these times are not comparable)\n");
+  return conforms ? 0 : 1;
+}

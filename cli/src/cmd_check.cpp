@@ -1,0 +1,222 @@
+// tlbf check: does an implementation conform to TLBF v1? (docs/check.md)
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands.hpp"
+#include "files.hpp"
+#include "tlbf/conformance/runner.hpp"
+#include "tlbf/vectors/vectors.hpp"
+
+namespace tlbf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using conformance::CheckReport;
+using conformance::Outcome;
+
+struct CheckOptions {
+  std::vector<std::string> impls;
+  std::string vectors_dir;
+  std::string filter;
+  std::string json_file;
+  long timeout_ms = 10'000;
+  bool no_pipeline = false;
+  bool list = false;
+  bool verbose = false;
+};
+
+// The built-in reference: this very binary, serving.
+std::string reference_command() {
+  std::error_code ec;
+  const auto self = fs::read_symlink("/proc/self/exe", ec);
+  return (ec ? std::string("tlbf") : "'" + self.string() + "'") + " serve";
+}
+
+// The vector files to check against: the ones compiled in, or DIR's after
+// they pass the lint (a corrupt file would make every verdict meaningless).
+bool load_vectors(const std::string& dir, std::vector<vectors::VectorFile>& files) {
+  files = vectors::generate();
+  if (dir.empty()) return true;
+  bool clean = true;
+  for (auto& file : files) {
+    const auto bytes = read_file((fs::path(dir) / file.name).string());
+    if (!bytes) return false;
+    try {
+      file.doc = vectors::json::parse(bytes->begin(), bytes->end());
+    } catch (const std::exception& e) {
+      std::cerr << "tlbf check: " << file.name << " is not JSON: " << e.what() << "\n";
+      return false;
+    }
+    for (const auto& problem : vectors::lint(file.name, file.doc)) {
+      std::cerr << "tlbf check: " << problem << "\n";
+      clean = false;
+    }
+  }
+  if (!clean) std::cerr << "tlbf check: the vector files in " << dir << " fail the lint; not checking with them\n";
+  return clean;
+}
+
+// "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"
+std::string group_of(const std::string& name) {
+  const auto first = name.find('/');
+  const auto second = name.find('/', first + 1);
+  return name.substr(0, second);
+}
+
+void print_failure(const conformance::CaseResult& r) {
+  std::cout << to_string(r.outcome) << " " << r.name << "\n  " << r.reason << "\n";
+  if (!r.request.empty()) {
+    std::cout << "  request:  " << r.request.substr(0, 200) << "\n  expected: " << r.expected.substr(0, 200) << "\n";
+    if (!r.got.empty()) std::cout << "  got:      " << r.got.substr(0, 200) << "\n";
+  }
+  if (!r.stderr_tail.empty()) std::cout << "  stderr (last lines):\n    " << r.stderr_tail.substr(0, 2000) << "\n";
+  if (!r.reproduce.empty() && r.outcome == Outcome::Failed) std::cout << "  reproduce: " << r.reproduce.substr(0, 600) << "\n";
+}
+
+void print_report(const CheckReport& report, bool verbose) {
+  std::cout << "implementation: " << report.command << "\n";
+  if (!report.hello.empty()) std::cout << "hello:          " << report.hello << "\n";
+  for (const auto& r : report.results) {
+    if (r.outcome == Outcome::Failed || (verbose && r.outcome != Outcome::Passed)) print_failure(r);
+  }
+  std::map<std::string, std::map<Outcome, int>> groups;
+  for (const auto& r : report.results) ++groups[group_of(r.name)][r.outcome];
+  std::printf("\n%-22s %7s %7s %11s %8s\n", "group", "passed", "failed", "acceptable", "skipped");
+  for (auto& [group, counts] : groups) {
+    std::printf("%-22s %7d %7d %11d %8d\n", group.c_str(), counts[Outcome::Passed], counts[Outcome::Failed],
+                counts[Outcome::Tolerated], counts[Outcome::Skipped]);
+  }
+  std::string offered, missing;
+  for (auto c : {conformance::Capability::Hashing, conformance::Capability::Sizing, conformance::Capability::Filter,
+                 conformance::Capability::Bytes, conformance::Capability::Union}) {
+    (report.offered.count(c) ? offered : missing) += " " + std::string(to_string(c));
+  }
+  std::cout << "\ncapabilities checked:" << (offered.empty() ? " none" : offered) << "\n";
+  if (!missing.empty()) std::cout << "not offered (not checked, not passed):" << missing << "\n";
+  if (report.restarts > 0) std::cout << "restarts: " << report.restarts << "\n";
+  if (!report.session_problem.empty()) std::cout << "session problem: " << report.session_problem << "\n";
+  std::cout << "verdict: "
+            << (report.conforms() ? "conforms to TLBF v1 on the capabilities checked"
+                                  : "does NOT conform to TLBF v1")
+            << " (" << report.count(Outcome::Passed) << " passed, " << report.count(Outcome::Failed) << " failed, "
+            << report.count(Outcome::Tolerated) << " acceptable differences, " << report.count(Outcome::Skipped)
+            << " skipped)\n";
+}
+
+nlohmann::ordered_json to_json(const CheckReport& report) {
+  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  for (const auto& r : report.results) {
+    nlohmann::ordered_json c = {{"name", r.name}, {"outcome", std::string(to_string(r.outcome))}};
+    if (!r.reason.empty()) c["reason"] = r.reason;
+    if (!r.request.empty()) c["request"] = r.request, c["expected"] = r.expected, c["got"] = r.got;
+    cases.push_back(c);
+  }
+  nlohmann::ordered_json caps = nlohmann::ordered_json::array();
+  for (auto c : report.offered) caps.push_back(std::string(to_string(c)));
+  return {{"implementation", report.command}, {"hello", report.hello}, {"conforms", report.conforms()},
+          {"capabilities", caps}, {"restarts", report.restarts}, {"session", report.session_problem},
+          {"passed", report.count(Outcome::Passed)}, {"failed", report.count(Outcome::Failed)},
+          {"acceptable", report.count(Outcome::Tolerated)}, {"skipped", report.count(Outcome::Skipped)},
+          {"cases", cases}};
+}
+
+int run_check(CheckOptions opt) {
+  std::vector<vectors::VectorFile> files;
+  if (!load_vectors(opt.vectors_dir, files)) return kUsage;
+  auto cases = conformance::cases_from_vectors(files);
+  if (!opt.filter.empty()) {
+    std::erase_if(cases, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
+    if (cases.empty()) {
+      std::cerr << "tlbf check: --filter '" << opt.filter << "' matches no case (see --list)\n";
+      return kUsage;
+    }
+  }
+  if (opt.list) {
+    for (const auto& c : cases) std::cout << c.name << "\n";
+    return kOk;
+  }
+  if (opt.impls.empty()) {
+    const char* from_env = std::getenv("TLBF_IMPL");
+    opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
+  }
+  conformance::RunnerOptions runner;
+  runner.request_timeout = std::chrono::milliseconds(opt.timeout_ms);
+  runner.pipelined = !opt.no_pipeline;
+
+  bool all_conform = true;
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  std::vector<CheckReport> done;
+  for (const auto& impl : opt.impls) {
+    const CheckReport report = conformance::check(impl, cases, runner);
+    if (report.session_problem == "could not be started" || report.not_found) {
+      std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
+      return kUsage;
+    }
+    print_report(report, opt.verbose);
+    if (opt.impls.size() > 1) std::cout << "\n";
+    all_conform = all_conform && report.conforms();
+    reports.push_back(to_json(report));
+    done.push_back(report);
+  }
+  if (done.size() > 1) {
+    // The parity matrix: for each group, how each implementation fared.
+    std::cout << "parity (passed/run per group; - where not offered):\n" << std::string(22, ' ');
+    for (std::size_t i = 0; i < done.size(); ++i) std::printf(" %12s", ("impl " + std::to_string(i + 1)).c_str());
+    std::cout << "\n";
+    std::map<std::string, std::vector<std::pair<int, int>>> matrix;
+    for (std::size_t i = 0; i < done.size(); ++i) {
+      for (const auto& r : done[i].results) {
+        auto& cell = matrix[group_of(r.name)];
+        cell.resize(done.size());
+        cell[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Tolerated;
+        cell[i].second += r.outcome != Outcome::Skipped;
+      }
+    }
+    for (const auto& [group, cells] : matrix) {
+      std::printf("%-22s", group.c_str());
+      for (const auto& [passed, run] : cells) {
+        std::printf(" %12s", run == 0 ? "-" : (std::to_string(passed) + "/" + std::to_string(run)).c_str());
+      }
+      std::cout << "\n";
+    }
+    for (std::size_t i = 0; i < done.size(); ++i) std::cout << "impl " << i + 1 << ": " << done[i].command << "\n";
+  }
+  if (!opt.json_file.empty()) {
+    const std::string text = (done.size() == 1 ? reports[0] : reports).dump(1) + "\n";
+    if (!write_file(opt.json_file, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))) return kIo;
+  }
+  return all_conform ? kOk : kRefused;
+}
+
+}  // namespace
+
+void add_check(CLI::App& app, int& rc) {
+  auto opt = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand("check", "Check an implementation of TLBF v1 over line protocol v1");
+  cmd->footer(
+      "With no --impl, checks $TLBF_IMPL, or else the built-in reference (this binary's serve).\n"
+      "Exit codes: 0 every implementation conforms on the capabilities it offers; 1 one does not;\n"
+      "2 usage or harness error (bad options, an implementation that cannot be started, vector\n"
+      "files that fail the lint); 3 a file could not be written. See docs/check.md.");
+  cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
+  cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones");
+  cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob");
+  cmd->add_option("--timeout", opt->timeout_ms, "Milliseconds without an answer before a request counts as hung")
+      ->check(CLI::Range(1L, 3'600'000L));
+  cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
+  cmd->add_flag("--no-pipeline", opt->no_pipeline, "Send one request at a time (slow; for comparison)");
+  cmd->add_flag("--list", opt->list, "List the case names and exit");
+  cmd->add_flag("-v,--verbose", opt->verbose, "Also show acceptable differences and skipped cases");
+  add_version(*cmd);
+  cmd->callback([opt, &rc] { rc = run_check(*opt); });
+}
+
+}  // namespace tlbf::cli

@@ -1,0 +1,37 @@
+// Conformance cases: what `tlbf check` sends and what it expects back.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tlbf/vectors/vectors.hpp"
+
+namespace tlbf::conformance {
+
+// The command groups of docs/protocol.md, section 4.
+enum class Capability { Hashing, Sizing, Filter, Bytes, Union };
+
+std::string_view to_string(Capability c);
+// The group a command word belongs to; hello (and unknown words) belong to none.
+std::optional<Capability> capability_of(std::string_view command);
+
+struct Step {
+  std::string request;  // one protocol line, without "\n"
+  std::string pattern;  // a transcript pattern (docs/protocol.md, section 7)
+};
+
+struct Case {
+  std::string name;  // hierarchical and stable: vectors/hash/Fnv1a64Test/1
+  std::vector<Step> steps;
+  std::set<Capability> needs;  // derived from the steps' commands
+  bool acceptable = false;     // a difference is reported, not counted as a failure
+  std::string why;             // the flags, for people
+};
+
+// One case for each test of each vector file: the test's inputs as requests,
+// its expected outputs as patterns.
+std::vector<Case> cases_from_vectors(const std::vector<vectors::VectorFile>& files);
+
+}  // namespace tlbf::conformance

@@ -1,0 +1,358 @@
+#include "tlbf/conformance/runner.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <optional>
+
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/transcript.hpp"
+#include "tlbf/protocol/values.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kStderrKept = 64 * 1024;
+const char* const kSync = "hello";  // sent after every case to prove the responses are in step
+
+// Why a session stopped before every request was answered.
+struct Fault {
+  std::string reason;
+};
+
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::size_t at = text.size();
+  if (at > 0 && text[at - 1] == '\n') --at;
+  for (std::size_t seen = 0; at > 0; --at) {
+    if (text[at - 1] == '\n' && ++seen == count) break;
+  }
+  return text.substr(at);
+}
+
+std::string describe(const Ending& e) {
+  if (e.signal != 0) return "was killed by signal " + std::to_string(e.signal);
+  std::string out = "exited with status " + std::to_string(e.exit_code);
+  // A wrapper shell reports its child's death by signal N as status 128 + N.
+  if (e.exit_code > 128 && e.exit_code < 128 + 65) out += " (a shell's report of signal " + std::to_string(e.exit_code - 128) + "?)";
+  return out;
+}
+
+// One running implementation.
+class Connection {
+ public:
+  Connection(const std::string& command, const RunnerOptions& options, bool pipelined)
+      : command_(command), options_(options), pipelined_(pipelined) {
+    child_ = Child::start(command);
+  }
+  bool started() const { return child_ != nullptr; }
+  std::string stderr_tail() const { return last_lines(stderr_, 10); }
+
+  // Sends the requests (all at once when pipelined) and collects one line per
+  // request, stopping early at a fault: an exit, a hang, an overlong line.
+  std::vector<std::string> exchange(const std::vector<std::string>& requests, std::optional<Fault>& fault) {
+    std::vector<std::string> responses;
+    responses.reserve(requests.size());
+    std::size_t sent = 0;       // requests handed to the writer
+    std::string out;            // bytes not yet written
+    std::size_t written = 0;
+    auto last_progress = Clock::now();
+    auto queue = [&] {
+      // Pipelined: everything. Otherwise: the next request once the last is answered.
+      while (sent < requests.size() && (pipelined_ || sent == responses.size())) {
+        out += requests[sent++];
+        out += '\n';
+      }
+    };
+    queue();
+    while (responses.size() < requests.size()) {
+      if (written < out.size() && child_->input() < 0) written = out.size();  // its input is closed: nothing more to say
+      std::array<pollfd, 3> fds{{{child_->output(), POLLIN, 0},
+                                 {child_->errors(), POLLIN, 0},
+                                 {written < out.size() ? child_->input() : -1, POLLOUT, 0}}};
+      if (::poll(fds.data(), fds.size(), 50) < 0 && errno != EINTR) {
+        fault = Fault{"poll failed"};
+        return responses;
+      }
+      if (fds[2].revents) {
+        const ssize_t n = ::write(child_->input(), out.data() + written, std::min<std::size_t>(out.size() - written, 1 << 16));
+        if (n > 0) written += static_cast<std::size_t>(n);
+        if (n < 0 && errno != EAGAIN && errno != EINTR) child_->close_input();  // it stopped reading; an exit follows
+      }
+      if (fds[1].revents && child_->errors() >= 0) {
+        if (!drain(child_->errors(), stderr_)) child_->close_errors();
+        if (stderr_.size() > 2 * kStderrKept) stderr_.erase(0, stderr_.size() - kStderrKept);
+      }
+      bool output_closed = false;
+      if (fds[0].revents && child_->output() >= 0) {
+        const std::size_t before = partial_.size();
+        output_closed = !drain(child_->output(), partial_);
+        if (partial_.size() != before) last_progress = Clock::now();
+        std::size_t start = 0;
+        for (std::size_t nl; (nl = partial_.find('\n', start)) != std::string::npos; start = nl + 1) {
+          if (responses.size() == requests.size()) {
+            // More lines than requests so far: keep them for the next exchange to see.
+            break;
+          }
+          responses.push_back(partial_.substr(start, nl - start));
+        }
+        partial_.erase(0, start);
+        if (partial_.size() >= protocol::MAX_LINE) {
+          fault = Fault{"wrote a line longer than 64 MiB (the protocol's cap); it was not read to its end"};
+          return responses;
+        }
+        queue();
+      }
+      if (output_closed || (child_->has_exited() && !readable(child_->output()))) {
+        if (child_->output() >= 0) drain(child_->output(), partial_);
+        if (child_->errors() >= 0) drain(child_->errors(), stderr_);
+        // An output closed at exit reaches us a moment before the exit does.
+        for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
+        const bool still_running = !child_->has_exited();
+        const Ending e = child_->finish(true);
+        fault = Fault{(still_running ? std::string("closed its output while still running") : describe(e)) +
+                      " with " + std::to_string(requests.size() - responses.size()) + " requests unanswered" +
+                      (partial_.empty() ? "" : "; its last output had no newline: '" + partial_.substr(0, 80) + "'")};
+        return responses;
+      }
+      if (Clock::now() - last_progress > options_.request_timeout) {
+        fault = Fault{"gave no response for " + std::to_string(options_.request_timeout.count()) +
+                      " ms (hung?) and was killed"};
+        return responses;
+      }
+    }
+    return responses;
+  }
+
+  // Closes the input and says what went wrong at the end of the session, if anything.
+  std::string finish() {
+    child_->close_input();
+    const auto deadline = Clock::now() + options_.request_timeout;
+    while (!child_->has_exited() && Clock::now() < deadline) {
+      std::array<pollfd, 2> fds{{{child_->output(), POLLIN, 0}, {child_->errors(), POLLIN, 0}}};
+      ::poll(fds.data(), fds.size(), 20);
+      if (fds[0].revents && !drain(child_->output(), partial_)) child_->close_output();
+      if (fds[1].revents && !drain(child_->errors(), stderr_)) child_->close_errors();
+    }
+    const bool exited = child_->has_exited();
+    if (child_->output() >= 0) drain(child_->output(), partial_);
+    const Ending e = child_->finish(true);
+    if (!exited) return "did not exit within " + std::to_string(options_.request_timeout.count()) + " ms of the end of its input";
+    if (!partial_.empty()) return "wrote output that answers no request: '" + partial_.substr(0, 80) + "'";
+    if (e.signal != 0 || e.exit_code != 0) return "at the end of its input it " + describe(e) + " (want status 0)";
+    return {};
+  }
+
+ private:
+  static bool readable(int fd) {
+    if (fd < 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0;
+  }
+
+  std::string command_;
+  RunnerOptions options_;
+  bool pipelined_;
+  std::unique_ptr<Child> child_;
+  std::string partial_;  // output read but not yet a whole line, or lines beyond the requests
+  std::string stderr_;
+};
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string reproduce_line(const Case& c, const std::string& command) {
+  std::string line = "printf '%s\\n'";
+  for (const auto& step : c.steps) line += " " + shell_quote(step.request.size() > 200 ? step.request.substr(0, 200) + "..." : step.request);
+  return line + " | " + command;
+}
+
+bool looks_like_protocol(const std::string& line) { return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0; }
+
+// Judges one case from its responses (the last one answers the sync hello).
+CaseResult judge(const Case& c, const std::vector<std::string>& responses, std::size_t from, bool& out_of_step) {
+  CaseResult r{c.name, Outcome::Passed, {}, {}, {}, {}, {}, {}};
+  const std::string& sync = responses[from + c.steps.size()];
+  out_of_step = mismatch("ok 1 *", sync).has_value();
+  for (std::size_t i = 0; i < c.steps.size(); ++i) {
+    const std::string& got = responses[from + i];
+    if (auto why = mismatch(c.steps[i].pattern, got)) {
+      r.outcome = c.acceptable ? Outcome::Tolerated : Outcome::Failed;
+      r.reason = *why + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
+      if (c.acceptable) r.reason += "; acceptable: " + c.why;
+      r.request = c.steps[i].request;
+      r.expected = c.steps[i].pattern;
+      r.got = got;
+      break;
+    }
+  }
+  if (out_of_step) {
+    r.outcome = Outcome::Failed;
+    r.reason = "responses out of step: the hello sent after this case was answered '" + sync.substr(0, 80) +
+               "' (an extra or a missing response line?)";
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string_view to_string(Outcome o) {
+  switch (o) {
+    case Outcome::Passed: return "pass";
+    case Outcome::Failed: return "FAIL";
+    case Outcome::Tolerated: return "acceptable difference";
+    case Outcome::Skipped: return "skipped";
+  }
+  return "?";
+}
+
+int CheckReport::count(Outcome o) const {
+  int n = 0;
+  for (const auto& r : results) n += r.outcome == o;
+  return n;
+}
+
+bool CheckReport::conforms() const {
+  return speaks_protocol && count(Outcome::Failed) == 0 && session_problem.empty() && !offered.empty();
+}
+
+CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options) {
+  CheckReport report;
+  report.command = command;
+  auto connection = std::make_unique<Connection>(command, options, options.pipelined);
+  if (!connection->started()) {
+    report.session_problem = "could not be started";
+    return report;
+  }
+
+  // Which groups does it offer? Anything but err Unknown counts as offered.
+  const std::vector<std::pair<std::string, std::optional<Capability>>> probes = {
+      {"hello", std::nullopt},
+      {"fnv1a64 -", Capability::Hashing},
+      {"optimal_m 1 0.5", Capability::Sizing},
+      {"new tlbf_probe 8 1", Capability::Filter},
+      {"to_bytes tlbf_probe", Capability::Bytes},
+      {"union tlbf_probe tlbf_probe", Capability::Union},
+      {"drop tlbf_probe", std::nullopt}};
+  std::vector<std::string> probe_lines;
+  for (const auto& p : probes) probe_lines.push_back(p.first);
+  std::optional<Fault> fault;
+  const auto answers = connection->exchange(probe_lines, fault);
+  if (fault || answers.size() != probes.size() || mismatch("ok 1 *", answers[0])) {
+    report.hello = answers.empty() ? "" : answers[0];
+    report.session_problem = fault ? fault->reason : "does not answer hello with 'ok 1 ...': it does not speak protocol v1";
+    report.session_problem = "before any case: " + report.session_problem;
+    report.not_found = report.session_problem.find("exited with status 127") != std::string::npos ||
+                       report.session_problem.find("exited with status 126") != std::string::npos;
+    report.session_problem += connection->stderr_tail().empty() ? "" : "\nstderr:\n" + connection->stderr_tail();
+    return report;
+  }
+  report.speaks_protocol = true;
+  report.hello = answers[0];
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    if (probes[i].second && answers[i].rfind("err Unknown", 0) != 0) report.offered.insert(*probes[i].second);
+  }
+
+  // Cases it can run, in order; the others are skipped, never passed.
+  std::vector<const Case*> runnable;
+  report.results.resize(cases.size());
+  std::vector<std::size_t> slot;  // runnable index -> results index
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::string missing;
+    for (auto need : cases[i].needs) {
+      if (!report.offered.count(need)) missing += (missing.empty() ? "" : ", ") + std::string(to_string(need));
+    }
+    if (missing.empty()) {
+      runnable.push_back(&cases[i]);
+      slot.push_back(i);
+    } else {
+      report.results[i] = {cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}};
+    }
+  }
+
+  // After a fault in a pipelined exchange, the first unanswered request need
+  // not be the one that caused it (an implementation may buffer its answers),
+  // so the cases from there on are replayed one request at a time until the
+  // fault shows again, and it is pinned on the case then in flight.
+  bool careful = false;
+  // A fault seen while pipelined and not yet pinned: the case then in flight,
+  // and what happened. It is never forgotten: if the careful replay does not
+  // show it again, it is pinned on that case all the same.
+  std::optional<std::pair<std::size_t, std::string>> pending;
+  std::size_t next = 0;  // the first runnable case not yet judged
+  while (next < runnable.size()) {
+    std::vector<std::string> requests;
+    std::vector<std::size_t> starts;  // index of each case's first request
+    for (std::size_t i = next; i < runnable.size(); ++i) {
+      starts.push_back(requests.size());
+      for (const auto& step : runnable[i]->steps) requests.push_back(step.request);
+      requests.push_back(kSync);
+    }
+    fault.reset();
+    const auto responses = connection->exchange(requests, fault);
+    bool restart = false;
+    for (std::size_t i = next; i < runnable.size(); ++i) {
+      const Case& c = *runnable[i];
+      const std::size_t from = starts[i - next];
+      CaseResult& result = report.results[slot[i]];
+      if (from + c.steps.size() < responses.size()) {
+        bool out_of_step = false;
+        result = judge(c, responses, from, out_of_step);
+        if (result.outcome == Outcome::Failed) result.stderr_tail = connection->stderr_tail();
+        result.reproduce = reproduce_line(c, command);
+        if (out_of_step) {
+          restart = true;
+          next = i + 1;
+          break;
+        }
+        continue;
+      }
+      const std::string reason = fault ? fault->reason : "no response";
+      if (!careful && options.pipelined) {
+        careful = true;  // find the case that really caused it
+        pending = {i, reason + " (while this case was in flight in a pipelined run)"};
+        next = i;
+        restart = true;
+        break;
+      }
+      // The fault happened in this case: pin it here.
+      careful = false;
+      pending.reset();
+      result = {c.name, Outcome::Failed, reason, {}, {}, {}, connection->stderr_tail(), reproduce_line(c, command)};
+      const std::size_t answered = responses.size() > from ? responses.size() - from : 0;
+      if (answered < c.steps.size()) {
+        result.request = c.steps[answered].request;
+        result.expected = c.steps[answered].pattern;
+      }
+      restart = true;
+      next = i + 1;
+      break;
+    }
+    if (!restart) {
+      next = runnable.size();
+      break;
+    }
+    ++report.restarts;
+    connection = std::make_unique<Connection>(command, options, options.pipelined && !careful);
+    if (!connection->started()) {
+      report.session_problem = "could not be restarted";
+      return report;
+    }
+  }
+  if (pending) {
+    CaseResult& result = report.results[slot[pending->first]];
+    result.outcome = Outcome::Failed;
+    result.reason = pending->second + "; replayed one request at a time it did not happen again, so it may depend "
+                                      "on load or on earlier requests";
+  }
+  report.session_problem = connection->finish();
+  return report;
+}
+
+}  // namespace tlbf::conformance

@@ -1,0 +1,198 @@
+// tlbf check's runner end to end: the bundled implementations pass; broken
+// ones fail, each in the right group; misbehaving processes are reported
+// correctly, in bounded time, and leave no process behind.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/runner.hpp"
+#include "tlbf/vectors/vectors.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const std::vector<Case>& all_cases() {
+  static const auto cases = cases_from_vectors(vectors::generate());
+  return cases;
+}
+
+std::string misbehaving(const std::string& mode) { return std::string(TLBF_MISBEHAVING_IMPL) + " " + mode; }
+
+RunnerOptions quick() {
+  RunnerOptions o;
+  o.request_timeout = 2s;  // ends a hang; not a speed requirement
+  return o;
+}
+
+// Failed cases by group ("vectors/hash", ...).
+std::map<std::string, int> failed_groups(const CheckReport& r) {
+  std::map<std::string, int> out;
+  for (const auto& c : r.results) {
+    if (c.outcome == Outcome::Failed) ++out[c.name.substr(0, c.name.find('/', 8))];
+  }
+  return out;
+}
+
+// Processes whose command line contains `needle` (NULs read as spaces).
+int processes_with(const std::string& needle) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    std::ifstream stat(entry.path() / "stat");
+    std::string f1, f2, state;
+    stat >> f1 >> f2 >> state;
+    if (state != "Z" && cmdline.find(needle) != std::string::npos) ++count;
+  }
+  return count;
+}
+
+struct Named {
+  const char* name;
+  const char* command;
+  friend void PrintTo(const Named& n, std::ostream* os) { *os << n.name; }
+};
+
+class Bundled : public ::testing::TestWithParam<Named> {};
+
+TEST_P(Bundled, Conforms) {
+  const CheckReport r = check(GetParam().command, all_cases(), RunnerOptions{});
+  EXPECT_TRUE(r.conforms()) << r.session_problem << " " << r.count(Outcome::Failed) << " failed";
+  EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(all_cases().size()));
+  EXPECT_EQ(r.offered.size(), 5U);
+  EXPECT_EQ(r.restarts, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Check, Bundled,
+                         ::testing::Values(Named{"Oracle", TLBF_ORACLE_IMPL}, Named{"Python", TLBF_PYTHON_IMPL},
+                                           Named{"Rust", TLBF_RUST_IMPL}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// A broken implementation and the group where its failures must show.
+struct Broken {
+  const char* mode;
+  const char* group;
+  friend void PrintTo(const Broken& b, std::ostream* os) { *os << b.mode; }
+};
+
+class BrokenImplementation : public ::testing::TestWithParam<Broken> {};
+
+TEST_P(BrokenImplementation, FailsInTheRightGroup) {
+  const CheckReport r = check(misbehaving(GetParam().mode), all_cases(), quick());
+  EXPECT_FALSE(r.conforms());
+  const auto groups = failed_groups(r);
+  EXPECT_TRUE(groups.count(GetParam().group)) << GetParam().mode << " did not fail in " << GetParam().group;
+  for (const auto& c : r.results) {
+    if (c.outcome == Outcome::Failed) {
+      EXPECT_FALSE(c.reproduce.empty()) << c.name;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Check, BrokenImplementation,
+    ::testing::Values(Broken{"s01", "vectors/sizing"}, Broken{"s02", "vectors/positions"}, Broken{"s03", "vectors/filter"},
+                      Broken{"s04", "vectors/sizing"}, Broken{"s05", "vectors/union"}, Broken{"s06", "vectors/filter"},
+                      Broken{"s07", "vectors/positions"}, Broken{"s08", "vectors/union"},
+                      Broken{"s09", "vectors/from_bytes"}, Broken{"s10", "vectors/hash"},
+                      Broken{"wrong_error_kind", "vectors/from_bytes"}, Broken{"wrong_version", "vectors/filter"},
+                      Broken{"empty_item", "vectors/hash"}),
+    [](const auto& param_info) { return std::string(param_info.param.mode); });
+
+// A process that misbehaves once, at its 60th request, and what the report must say.
+struct Misbehaviour {
+  const char* mode;
+  const char* reason;  // a fragment of the failing case's reason, or of the session problem
+  friend void PrintTo(const Misbehaviour& m, std::ostream* os) { *os << m.mode; }
+};
+
+class Misbehaving : public ::testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(Misbehaving, IsReportedAndCleanedUp) {
+  const fs::path marker = fs::temp_directory_path() / ("tlbf_once_" + std::to_string(::getpid()) + GetParam().mode);
+  fs::remove(marker);
+  ::setenv("TLBF_MISBEHAVE_ONCE", marker.c_str(), 1);
+  const auto start = std::chrono::steady_clock::now();
+  const CheckReport r = check(misbehaving(GetParam().mode), all_cases(), quick());
+  ::unsetenv("TLBF_MISBEHAVE_ONCE");
+  fs::remove(marker);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 60s);  // bounded: a hang guard, not a speed test
+
+  EXPECT_FALSE(r.conforms());
+  std::string reasons = r.session_problem;
+  for (const auto& c : r.results) {
+    if (c.outcome == Outcome::Failed) reasons += "\n" + c.name + ": " + c.reason;
+  }
+  EXPECT_NE(reasons.find(GetParam().reason), std::string::npos) << reasons;
+  EXPECT_LE(r.count(Outcome::Failed), 1) << reasons;  // pinned on one case; the run went on
+  for (int i = 0; i < 200 && processes_with(std::string("misbehaving_impl.py ") + GetParam().mode) > 0; ++i) ::usleep(10'000);
+  EXPECT_EQ(processes_with(std::string("misbehaving_impl.py ") + GetParam().mode), 0) << "a process outlived the run";
+  EXPECT_EQ(processes_with("sleep 3600"), 0) << "a grandchild outlived the run";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Check, Misbehaving,
+    ::testing::Values(Misbehaviour{"crash", "exited with status 3"}, Misbehaviour{"signal", "signal 11"},
+                      Misbehaviour{"hang", "gave no response"}, Misbehaviour{"ignore_sigterm", "gave no response"},
+                      Misbehaviour{"garbage", "not a protocol line"}, Misbehaviour{"long_line", "longer than 64 MiB"},
+                      Misbehaviour{"double_response", "out of step"}, Misbehaviour{"extra_words", "extra words"},
+                      Misbehaviour{"close_stdout", "Fnv1a64Test"}, Misbehaviour{"grandchild_holds_pipe", "exited with status 0"},
+                      Misbehaviour{"no_newline", "before any case"}, Misbehaviour{"exit_early", "before any case"}),
+    [](const auto& param_info) { return std::string(param_info.param.mode); });
+
+TEST(Check, AStoppedCheckTakesItsImplementationsDown) {
+  // tlbf check stopped by SIGTERM while its implementation hangs.
+  const std::string check_cmd = std::string(TLBF_BINARY) + " check --timeout 60000 --impl '" + misbehaving("hang") + "'";
+  const RunResult run = run_with_input("( " + check_cmd + " >/dev/null ) & p=$!; sleep 1; kill -TERM $p; wait $p; echo $?", "", 60s);
+  EXPECT_EQ(run.out, "143\n") << run.err;  // 128 + SIGTERM: it died of the signal, as it should
+  for (int i = 0; i < 200 && processes_with("misbehaving_impl.py hang") > 0; ++i) ::usleep(10'000);
+  EXPECT_EQ(processes_with("misbehaving_impl.py hang"), 0) << "the implementation outlived tlbf check";
+}
+
+TEST(Check, AFloodOfStderrIsNoFailure) {
+  // 200 MB on stderr is allowed: stderr is for anything. Only its tail is kept.
+  const CheckReport r = check(misbehaving("stderr_flood"), all_cases(), quick());
+  EXPECT_TRUE(r.conforms()) << r.session_problem;
+}
+
+TEST(Check, FewerCapabilitiesAreSkippedNeverPassed) {
+  const CheckReport r = check(misbehaving("filter_only"), all_cases(), quick());
+  EXPECT_TRUE(r.conforms()) << r.session_problem;
+  EXPECT_EQ(r.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes}));
+  EXPECT_GT(r.count(Outcome::Skipped), 0);
+  for (const auto& c : r.results) {
+    if (c.name.rfind("vectors/hash/", 0) == 0) {
+      EXPECT_EQ(c.outcome, Outcome::Skipped) << c.name;
+    }
+  }
+}
+
+TEST(Check, NotAProtocolEndpoint) {
+  const CheckReport r = check("cat", all_cases(), quick());
+  EXPECT_FALSE(r.speaks_protocol);
+  EXPECT_FALSE(r.conforms());
+  EXPECT_NE(r.session_problem.find("hello"), std::string::npos) << r.session_problem;
+}
+
+TEST(Check, OneRequestAtATimeGivesTheSameVerdicts) {
+  RunnerOptions slow;
+  slow.pipelined = false;
+  const CheckReport a = check(TLBF_ORACLE_IMPL, all_cases(), slow);
+  EXPECT_TRUE(a.conforms());
+  const CheckReport b = check(misbehaving("s05"), all_cases(), slow);
+  EXPECT_EQ(failed_groups(b), failed_groups(check(misbehaving("s05"), all_cases(), RunnerOptions{})));
+}
+
+}  // namespace
+}  // namespace tlbf::conformance

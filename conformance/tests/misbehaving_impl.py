@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The bundled Python implementation, broken on purpose in one way.
+
+Usage: misbehaving_impl.py MODE
+MODE is a planted bug of the specification's pitfall table (s01 .. s10), a
+bug of another kind (wrong_error_kind, wrong_version, empty_item), an
+implementation of fewer capabilities (filter_only), or a way
+of misbehaving as a process (crash, signal, hang, garbage, no_newline,
+long_line, stderr_flood, exit_early, double_response, extra_words,
+close_stdout, grandchild_holds_pipe, ignore_sigterm). The conformance
+runner's tests check that each is reported, correctly and in bounded time.
+"""
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "impls", "python"))
+import tlbf_impl as impl  # noqa: E402
+
+MODE = sys.argv[1]
+MASK = impl.MASK64
+TRIGGER = 60  # the request at which process misbehaviour starts
+# With a marker path in this variable, only the first process to get that
+# far misbehaves (it creates the marker): the runner must recover after it.
+ONCE = os.environ.get("TLBF_MISBEHAVE_ONCE")
+
+
+def first_time():
+    if not ONCE:
+        return True
+    try:
+        os.close(os.open(ONCE, os.O_CREAT | os.O_EXCL))
+        return True
+    except FileExistsError:
+        return False
+
+
+def patch_bugs():
+    B = impl.Bloom
+    if MODE == "s01":
+        impl.optimal_m = lambda n, p: impl.saturate(math.floor((-float(n) * impl.ln(p)) / (impl.LN2 * impl.LN2)), 64)
+    if MODE in ("s02", "s07"):
+        def positions(m, k, item):
+            h1 = impl.fnv1a64(item)
+            h2 = impl.mix64(h1) if MODE == "s02" else 0
+            return [((h1 + i * h2) & MASK) % m for i in range(k)]
+        impl.positions = positions
+        B.contains = lambda self, item: all(self.bits[g >> 3] >> (g & 7) & 1 for g in positions(self.m, self.k, item))
+    if MODE == "s03":
+        def insert(self, item):
+            for g in impl.positions(self.m, self.k, item):
+                self.bits[g >> 3] |= 0x80 >> (g & 7)
+            self.n_inserted += 1
+        B.insert = insert
+        B.contains = lambda self, item: all(self.bits[g >> 3] & (0x80 >> (g & 7)) for g in impl.positions(self.m, self.k, item))
+    if MODE == "s04":
+        impl.optimal_k = lambda m, n: max(1, impl.saturate(math.trunc((float(m) / float(n)) * impl.LN2), 32))
+    if MODE in ("s05", "s08"):
+        def union(self, other):
+            if (self.m, self.k) != (other.m, other.k):
+                raise impl.TlbfError("Mismatch", "m or k differ")
+            a, b = int.from_bytes(self.bits, "little"), int.from_bytes(other.bits, "little")
+            self.bits = bytearray(((a & b) if MODE == "s08" else (a | b)).to_bytes(len(self.bits), "little"))
+            if MODE == "s08":
+                self.n_inserted += other.n_inserted
+        B.union = union
+    if MODE == "s06":
+        def insert(self, item):
+            for g in impl.positions(self.m, self.k, item)[:-1]:
+                self.bits[g >> 3] |= 1 << (g & 7)
+            self.n_inserted += 1
+        B.insert = insert
+    if MODE == "s09":
+        original = B.from_bytes
+        def trusting(data):
+            if len(data) >= 32 and data[:4] == b"TLBF":
+                m = int.from_bytes(data[8:16], "little")
+                k = int.from_bytes(data[16:20], "little")
+                if 1 <= m <= impl.MAX_BITS and 1 <= k <= impl.MAX_K:
+                    return B(m, k, int.from_bytes(data[24:32], "little"), bytearray(data[32:]))
+            return original(data)
+        B.from_bytes = staticmethod(trusting)
+    if MODE == "s10":
+        def fnv1(data):
+            h = 0xCBF29CE484222325
+            for byte in data:
+                h = ((h * 0x100000001B3) & MASK) ^ byte
+            return h
+        impl.fnv1a64 = fnv1
+    if MODE == "wrong_error_kind":
+        original = B.from_bytes
+        def from_bytes(data):
+            try:
+                return original(data)
+            except impl.TlbfError as e:
+                raise impl.TlbfError("BadParams", str(e))
+        B.from_bytes = staticmethod(from_bytes)
+    if MODE == "wrong_version":
+        original = B.to_bytes
+        B.to_bytes = lambda self: original(self)[:4] + b"\x02" + original(self)[5:]
+    if MODE == "empty_item":
+        original = impl.read_bytes
+        def read_bytes(word):
+            if word == "-":
+                raise impl.ProtocolError("Protocol", "no empty items here")
+            return original(word)
+        impl.read_bytes = read_bytes
+
+
+# Not a bug: a screen that offers only the filter and its bytes.
+NOT_OFFERED = ("fnv1a64", "mix64", "positions_for", "optimal_m", "optimal_k", "predicted_fp_rate", "union") \
+    if MODE == "filter_only" else ()
+
+
+class Misbehaving(impl.Session):
+    count = 0
+
+    def __init__(self):
+        super().__init__()
+        for word in NOT_OFFERED:
+            del self.table[word]
+
+    def handle(self, line):
+        self.count += 1
+        answer = super().handle(line)
+        if self.count != TRIGGER or not first_time():
+            return answer
+        if MODE == "crash":
+            sys.stdout.flush()
+            os._exit(3)
+        if MODE == "signal":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if MODE in ("hang", "ignore_sigterm"):
+            if MODE == "ignore_sigterm":
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            time.sleep(3600)
+        if MODE == "garbage":  # a debugging print to stdout instead of stderr
+            return "DEBUG: answering request 60"
+        if MODE == "long_line":
+            return "ok " + "0" * (200 << 20)
+        if MODE == "stderr_flood":
+            chunk = "x" * (1 << 20) + "\n"
+            for _ in range(200):
+                sys.stderr.write(chunk)
+            sys.stderr.flush()
+        if MODE == "double_response":
+            return answer + "\n" + answer
+        if MODE == "extra_words":
+            return answer + " extra"
+        if MODE == "close_stdout":
+            os.close(1)
+            time.sleep(3600)
+        if MODE == "grandchild_holds_pipe":
+            subprocess.Popen(["sleep", "3600"])  # inherits stdout and stderr
+            os._exit(0)
+        return answer
+
+
+def main():
+    patch_bugs()
+    if MODE == "exit_early":
+        return 0
+    if MODE == "no_newline":
+        data = sys.stdin.buffer.read().decode("latin-1").split("\n")
+        session = impl.Session()
+        answers = [session.handle(line) for line in data if line]
+        sys.stdout.write("\n".join(answers))  # no newline after the last
+        return 0
+    try:
+        impl.serve(Misbehaving())
+    except (BrokenPipeError, OSError):
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
