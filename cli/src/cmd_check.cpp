@@ -28,6 +28,8 @@ struct CheckOptions {
   std::string filter;
   std::string json_file;
   long timeout_ms = 10'000;
+  std::string profile = "tlbf";
+  std::uint64_t seed = 20261129;
   bool no_pipeline = false;
   bool list = false;
   bool verbose = false;
@@ -64,7 +66,7 @@ bool load_vectors(const std::string& dir, std::vector<vectors::VectorFile>& file
   return clean;
 }
 
-// "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"
+// "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"; "behaviour/x/y" -> "behaviour/x"
 std::string group_of(const std::string& name) {
   const auto first = name.find('/');
   const auto second = name.find('/', first + 1);
@@ -81,7 +83,7 @@ void print_failure(const conformance::CaseResult& r) {
   if (!r.reproduce.empty() && r.outcome == Outcome::Failed) std::cout << "  reproduce: " << r.reproduce.substr(0, 600) << "\n";
 }
 
-void print_report(const CheckReport& report, bool verbose) {
+void print_report(const CheckReport& report, bool verbose, const std::string& profile) {
   std::cout << "implementation: " << report.command << "\n";
   if (!report.hello.empty()) std::cout << "hello:          " << report.hello << "\n";
   for (const auto& r : report.results) {
@@ -89,9 +91,9 @@ void print_report(const CheckReport& report, bool verbose) {
   }
   std::map<std::string, std::map<Outcome, int>> groups;
   for (const auto& r : report.results) ++groups[group_of(r.name)][r.outcome];
-  std::printf("\n%-22s %7s %7s %11s %8s\n", "group", "passed", "failed", "acceptable", "skipped");
+  std::printf("\n%-40s %7s %7s %11s %8s\n", "group", "passed", "failed", "acceptable", "skipped");
   for (auto& [group, counts] : groups) {
-    std::printf("%-22s %7d %7d %11d %8d\n", group.c_str(), counts[Outcome::Passed], counts[Outcome::Failed],
+    std::printf("%-40s %7d %7d %11d %8d\n", group.c_str(), counts[Outcome::Passed], counts[Outcome::Failed],
                 counts[Outcome::Tolerated], counts[Outcome::Skipped]);
   }
   std::string offered, missing;
@@ -103,9 +105,11 @@ void print_report(const CheckReport& report, bool verbose) {
   if (!missing.empty()) std::cout << "not offered (not checked, not passed):" << missing << "\n";
   if (report.restarts > 0) std::cout << "restarts: " << report.restarts << "\n";
   if (!report.session_problem.empty()) std::cout << "session problem: " << report.session_problem << "\n";
+  const bool tlbf = profile == "tlbf";
   std::cout << "verdict: "
-            << (report.conforms() ? "conforms to TLBF v1 on the capabilities checked"
-                                  : "does NOT conform to TLBF v1")
+            << (report.conforms() ? (tlbf ? "conforms to TLBF v1 on the capabilities checked"
+                                          : "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)")
+                                  : (tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter"))
             << " (" << report.count(Outcome::Passed) << " passed, " << report.count(Outcome::Failed) << " failed, "
             << report.count(Outcome::Tolerated) << " acceptable differences, " << report.count(Outcome::Skipped)
             << " skipped)\n";
@@ -134,13 +138,19 @@ int run_check(CheckOptions opt) {
   auto cases = conformance::cases_from_vectors(files);
   if (!opt.filter.empty()) {
     std::erase_if(cases, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
-    if (cases.empty()) {
-      std::cerr << "tlbf check: --filter '" << opt.filter << "' matches no case (see --list)\n";
-      return kUsage;
-    }
+  }
+  auto behaviour = conformance::behavioural_cases(opt.seed);
+  if (opt.profile == "behavioural") cases.clear();  // another design: its hashes and bytes are its own
+  if (!opt.filter.empty()) {
+    std::erase_if(behaviour, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
+  }
+  if (cases.empty() && behaviour.empty()) {
+    std::cerr << "tlbf check: --filter '" << opt.filter << "' matches no case of profile " << opt.profile << "\n";
+    return kUsage;
   }
   if (opt.list) {
     for (const auto& c : cases) std::cout << c.name << "\n";
+    for (const auto& c : behaviour) std::cout << c.name << "\n";
     return kOk;
   }
   if (opt.impls.empty()) {
@@ -155,12 +165,12 @@ int run_check(CheckOptions opt) {
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
   std::vector<CheckReport> done;
   for (const auto& impl : opt.impls) {
-    const CheckReport report = conformance::check(impl, cases, runner);
+    const CheckReport report = conformance::check(impl, cases, runner, behaviour);
     if (report.session_problem == "could not be started" || report.not_found) {
       std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
       return kUsage;
     }
-    print_report(report, opt.verbose);
+    print_report(report, opt.verbose, opt.profile);
     if (opt.impls.size() > 1) std::cout << "\n";
     all_conform = all_conform && report.conforms();
     reports.push_back(to_json(report));
@@ -209,6 +219,11 @@ void add_check(CLI::App& app, int& rc) {
   cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
   cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones");
   cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob");
+  cmd->add_option("--profile", opt->profile,
+                  "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
+                  "every Bloom filter has, for filters of other designs")
+      ->check(CLI::IsMember({"tlbf", "behavioural"}));
+  cmd->add_option("--seed", opt->seed, "Seed of the behavioural checks' random items (runs repeat for a seed)");
   cmd->add_option("--timeout", opt->timeout_ms, "Milliseconds without an answer before a request counts as hung")
       ->check(CLI::Range(1L, 3'600'000L));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");

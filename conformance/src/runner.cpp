@@ -222,7 +222,8 @@ bool CheckReport::conforms() const {
   return speaks_protocol && count(Outcome::Failed) == 0 && session_problem.empty() && !offered.empty();
 }
 
-CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options) {
+CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options,
+                  const std::vector<InteractiveCase>& interactive) {
   CheckReport report;
   report.command = command;
   auto connection = std::make_unique<Connection>(command, options, options.pipelined);
@@ -350,6 +351,53 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
     result.outcome = Outcome::Failed;
     result.reason = pending->second + "; replayed one request at a time it did not happen again, so it may depend "
                                       "on load or on earlier requests";
+  }
+
+  for (const InteractiveCase& ic : interactive) {
+    CaseResult result{ic.name, Outcome::Passed, {}, {}, {}, {}, {}, {}};
+    std::string missing;
+    for (auto need : ic.needs) {
+      if (!report.offered.count(need)) missing += (missing.empty() ? "" : ", ") + std::string(to_string(need));
+    }
+    if (!missing.empty()) {
+      result.outcome = Outcome::Skipped;
+      result.reason = "not offered: " + missing;
+      report.results.push_back(result);
+      continue;
+    }
+    const Send send = [&](const std::vector<std::string>& requests) {
+      std::optional<Fault> f;
+      auto responses = connection->exchange(requests, f);
+      if (f) throw SessionFault{f->reason};
+      return responses;
+    };
+    bool restart = false;
+    try {
+      if (auto why = ic.run(send)) {
+        result.outcome = Outcome::Failed;
+        result.reason = *why;
+      }
+      const auto sync = send({kSync});
+      if (mismatch("ok 1 *", sync[0])) {
+        result.outcome = Outcome::Failed;
+        result.reason += (result.reason.empty() ? "" : "; ") + std::string("responses out of step after this case");
+        restart = true;
+      }
+    } catch (const SessionFault& fault_in_case) {
+      result.outcome = Outcome::Failed;
+      result.reason = fault_in_case.reason;
+      restart = true;
+    }
+    if (result.outcome == Outcome::Failed) result.stderr_tail = connection->stderr_tail();
+    report.results.push_back(result);
+    if (restart) {
+      ++report.restarts;
+      connection = std::make_unique<Connection>(command, options, options.pipelined);
+      if (!connection->started()) {
+        report.session_problem = "could not be restarted";
+        return report;
+      }
+    }
   }
   report.session_problem = connection->finish();
   return report;

@@ -160,6 +160,56 @@ TEST(Check, AStoppedCheckTakesItsImplementationsDown) {
   EXPECT_EQ(processes_with("misbehaving_impl.py hang"), 0) << "the implementation outlived tlbf check";
 }
 
+const std::vector<InteractiveCase>& behaviour() {
+  static const auto cases = behavioural_cases(20261129);
+  return cases;
+}
+
+TEST(Behavioural, BundledImplementationsBehave) {
+  for (const char* impl : {TLBF_ORACLE_IMPL, TLBF_RUST_IMPL, TLBF_PYTHON_IMPL}) {
+    const CheckReport r = check(impl, {}, RunnerOptions{}, behaviour());
+    EXPECT_TRUE(r.conforms()) << impl;
+    EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(behaviour().size())) << impl;
+  }
+}
+
+TEST(Behavioural, AnotherDesignPassesBehaviouralAndFailsTlbf) {
+  const CheckReport behavioural = check(TLBF_FXBLOOM_IMPL, {}, RunnerOptions{}, behaviour());
+  EXPECT_TRUE(behavioural.conforms());
+  EXPECT_EQ(behavioural.count(Outcome::Passed), static_cast<int>(behaviour().size()));
+  EXPECT_EQ(behavioural.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}));
+
+  const CheckReport tlbf = check(TLBF_FXBLOOM_IMPL, all_cases(), RunnerOptions{}, behaviour());
+  EXPECT_FALSE(tlbf.conforms());
+  EXPECT_GT(failed_groups(tlbf)["vectors/filter"], 0);
+  EXPECT_EQ(tlbf.restarts, 0) << "the design's own implementation should not crash on TLBF's cases";
+}
+
+// Bugs that the behavioural checks catch without knowing the format.
+struct BehaviouralBug {
+  const char* mode;
+  const char* check;
+  friend void PrintTo(const BehaviouralBug& b, std::ostream* os) { *os << b.mode; }
+};
+
+class BehaviouralBugs : public ::testing::TestWithParam<BehaviouralBug> {};
+
+TEST_P(BehaviouralBugs, AreCaught) {
+  const CheckReport r = check(misbehaving(GetParam().mode), {}, quick(), behaviour());
+  EXPECT_FALSE(r.conforms());
+  bool caught = false;
+  for (const auto& c : r.results) caught = caught || (c.outcome == Outcome::Failed && c.name.find(GetParam().check) != std::string::npos);
+  EXPECT_TRUE(caught) << GetParam().mode << " passed " << GetParam().check;
+}
+
+INSTANTIATE_TEST_SUITE_P(Check, BehaviouralBugs,
+                         ::testing::Values(BehaviouralBug{"s03", "after_bytes_round_trip"},
+                                           BehaviouralBug{"s05", "union_is_the_filter_of_both_sets"},
+                                           BehaviouralBug{"s06", "no_false_negatives/direct"},
+                                           BehaviouralBug{"s07", "fp_rate_within_three_sigma"},
+                                           BehaviouralBug{"s08", "no_false_negatives/in_a_union"}),
+                         [](const auto& param_info) { return std::string(param_info.param.mode); });
+
 TEST(Check, AFloodOfStderrIsNoFailure) {
   // 200 MB on stderr is allowed: stderr is for anything. Only its tail is kept.
   const CheckReport r = check(misbehaving("stderr_flood"), all_cases(), quick());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/conformance/behaviour.hpp"
 #include "tlbf/conformance/cases.hpp"
 
 namespace tlbf::conformance {
@@ -48,8 +49,10 @@ struct CheckReport {
   bool conforms() const;
 };
 
-// Starts `command` (through /bin/sh), checks each case, restarting the
-// implementation after any crash, hang or loss of step, and ends it.
-CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options);
+// Starts `command` (through /bin/sh), checks each case, then each interactive
+// case, restarting the implementation after any crash, hang or loss of step,
+// and ends it. Results come in that order.
+CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options,
+                  const std::vector<InteractiveCase>& interactive = {});
 
 }  // namespace tlbf::conformance

@@ -1,0 +1,179 @@
+#include "tlbf/conformance/behaviour.hpp"
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "tlbf/hex.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+constexpr int kItems = 5000;        // the spec's no_false_negatives size
+constexpr int kDesignN = 10000;     // fp_rate_within_three_sigma: items inserted
+constexpr int kFresh = 100000;      // and fresh items probed
+constexpr double kDesignP = 0.01;
+
+// Distinct items: a tag, a serial number, and random bytes.
+std::vector<std::string> items(std::mt19937_64& rng, int count, const std::string& tag) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    std::string item = tag + ":" + std::to_string(i) + ":";
+    const auto extra = rng() % 17;
+    for (std::uint64_t j = 0; j < extra; ++j) item += static_cast<char>(rng() & 0xFF);
+    out.push_back(to_hex(std::span(reinterpret_cast<const std::uint8_t*>(item.data()), item.size())));
+  }
+  return out;
+}
+
+std::vector<std::string> each(const std::string& prefix, const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  out.reserve(items.size());
+  for (const auto& item : items) out.push_back(prefix + item);
+  return out;
+}
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// Sends requests that must all be answered `want`; names the first that is not.
+std::optional<std::string> expect_all(const Send& send, const std::vector<std::string>& requests,
+                                      const std::string& want) {
+  const auto got = send(requests);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] != want) return "'" + requests[i].substr(0, 80) + "' was answered '" + got[i].substr(0, 80) + "', want '" + want + "'";
+  }
+  return std::nullopt;
+}
+
+// "ok A B C" -> {A, B, C} as integers; nullopt if it is not that shape.
+std::optional<std::vector<std::uint64_t>> numbers(const std::string& response, std::size_t count) {
+  std::istringstream in(response);
+  std::string ok;
+  in >> ok;
+  if (ok != "ok") return std::nullopt;
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t v; in >> v;) out.push_back(v);
+  if (out.size() != count || !in.eof()) return std::nullopt;
+  return out;
+}
+
+// A filter sized for n items at 1%, filled: returns nullopt or what failed.
+std::optional<std::string> fill(const Send& send, const std::string& name, int n,
+                                 const std::vector<std::string>& contents) {
+  if (auto bad = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok")) return bad;
+  return expect_all(send, each("insert " + name + " ", contents), "ok");
+}
+
+}  // namespace
+
+std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
+  using C = Capability;
+  std::vector<InteractiveCase> out;
+
+  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, [seed](const Send& send) {
+                   std::mt19937_64 rng(seed);
+                   const auto members = items(rng, kItems, "member");
+                   if (auto bad = fill(send, "f", kItems, members)) return bad;
+                   return expect_all(send, each("contains f ", members), "ok true");
+                 }});
+
+  out.push_back({"behaviour/no_false_negatives/after_bytes_round_trip", {C::Filter, C::Bytes},
+                 [seed](const Send& send) -> std::optional<std::string> {
+                   std::mt19937_64 rng(seed + 1);
+                   const auto members = items(rng, kItems, "member");
+                   if (auto bad = fill(send, "f", kItems, members)) return bad;
+                   const auto bytes = send({"to_bytes f", "info f"});
+                   if (bytes[0].rfind("ok ", 0) != 0) return "to_bytes f was answered '" + bytes[0].substr(0, 80) + "'";
+                   if (auto bad = expect_all(send, {"from_bytes g " + bytes[0].substr(3)}, "ok")) {
+                     return "its own to_bytes did not load: " + *bad;
+                   }
+                   if (auto bad = expect_all(send, {"info g"}, bytes[1])) return "after the round trip: " + *bad;
+                   if (auto bad = expect_all(send, {"to_bytes g"}, bytes[0])) return "a second round trip changed the bytes";
+                   return expect_all(send, each("contains g ", members), "ok true");
+                 }});
+
+  out.push_back({"behaviour/no_false_negatives/in_a_union", {C::Filter, C::Union},
+                 [seed](const Send& send) -> std::optional<std::string> {
+                   std::mt19937_64 rng(seed + 2);
+                   const auto left = items(rng, kItems, "left");
+                   const auto right = items(rng, kItems, "right");
+                   if (auto bad = fill(send, "a", kItems, left)) return bad;
+                   if (auto bad = fill(send, "b", kItems, right)) return bad;
+                   if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
+                   return expect_all(send, each("contains a ", concat(left, right)), "ok true");
+                 }});
+
+  out.push_back({"behaviour/union_is_the_filter_of_both_sets", {C::Filter, C::Union},
+                 [seed](const Send& send) -> std::optional<std::string> {
+                   std::mt19937_64 rng(seed + 3);
+                   const auto left = items(rng, 700, "left");
+                   const auto right = items(rng, 300, "right");
+                   if (auto bad = fill(send, "a", 1000, left)) return bad;
+                   if (auto bad = fill(send, "b", 1000, right)) return bad;
+                   if (auto bad = fill(send, "both", 1000, concat(left, right))) return bad;
+                   if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
+                   const auto got = send({"info a", "count_ones a", "count_ones both", "to_bytes a", "to_bytes both"});
+                   const auto a = numbers(got[0], 3);
+                   if (!a) return "info a was answered '" + got[0] + "'";
+                   if ((*a)[2] != 1000) return "the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000";
+                   if (got[1] != got[2]) return "count_ones of the union is '" + got[1] + "', of one filter of both sets '" + got[2] + "'";
+                   // Where the filter offers its bytes, they must be equal too (the
+                   // counts are, so the headers are): the same bits, not just as many.
+                   if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4]) return "the union's bytes differ from those of one filter of both sets";
+                   return std::optional<std::string>();
+                 }});
+
+  out.push_back({"behaviour/union_refuses_different_m_or_k", {C::Filter, C::Union},
+                 [](const Send& send) -> std::optional<std::string> {
+                   const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
+                   if (made[0] != "ok" || made[1] != "ok") return "new was answered '" + made[0] + "', '" + made[1] + "'";
+                   const auto merged = send({"union a b"});
+                   if (merged[0].rfind("err Mismatch", 0) != 0) {
+                     return "a union of m = 1000 and m = 1064 was answered '" + merged[0] + "'";
+                   }
+                   if (made[2] == "ok") {  // a design with a fixed k may refuse k = 4; then there is nothing to merge
+                     const auto got = send({"union a c"});
+                     if (got[0].rfind("err Mismatch", 0) != 0) return "a union of k = 3 and k = 4 was answered '" + got[0] + "'";
+                   }
+                   return std::nullopt;
+                 }});
+
+  out.push_back({"behaviour/fp_rate_within_three_sigma", {C::Filter},
+                 [seed](const Send& send) -> std::optional<std::string> {
+                   std::mt19937_64 rng(seed + 4);
+                   if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
+                   const auto shape = send({"info f", "count_ones f"});
+                   const auto info = numbers(shape[0], 3), ones = numbers(shape[1], 1);
+                   if (!info || !ones || (*info)[0] == 0) return "info and count_ones were answered '" + shape[0] + "', '" + shape[1] + "'";
+                   const double m = static_cast<double>((*info)[0]), k = static_cast<double>((*info)[1]);
+                   const auto answers = send(each("contains f ", items(rng, kFresh, "fresh")));
+                   int positives = 0;
+                   for (const auto& a : answers) {
+                     if (a == "ok true") ++positives;
+                     else if (a != "ok false") return "contains was answered '" + a.substr(0, 80) + "'";
+                   }
+                   // Each probe of a fresh item hits a set bit with probability f,
+                   // so the count is Binomial(N, f^k) (spec section 2.4).
+                   const double f = static_cast<double>((*ones)[0]) / m;
+                   const double q = std::pow(f, k);
+                   const double mean = kFresh * q, sd = std::sqrt(kFresh * q * (1 - q));
+                   std::ostringstream why;
+                   if (std::abs(positives - mean) > 3 * sd) {
+                     why << positives << " false positives in " << kFresh << " fresh items; with m = " << m << ", k = " << k
+                         << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " +- " << 3 * sd << " (3 sd)";
+                     return why.str();
+                   }
+                   if (positives >= 0.02 * kFresh) {
+                     why << positives << " false positives in " << kFresh << " fresh items: 2% or more at a 1% design";
+                     return why.str();
+                   }
+                   return std::nullopt;
+                 }});
+  return out;
+}
+
+}  // namespace tlbf::conformance
