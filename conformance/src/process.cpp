@@ -80,15 +80,35 @@ void install_handlers_once() {
 
 bool drain(int fd, std::string& into) {
   char buf[1 << 16];
-  for (;;) {
+  // At most 1 MiB a call, so that a writer faster than us cannot keep us
+  // here (or grow the buffer) without bound before the caller checks it.
+  for (std::size_t taken = 0; taken < (1U << 20);) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
       into.append(buf, static_cast<std::size_t>(n));
+      taken += static_cast<std::size_t>(n);
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
     return false;
   }
+  return true;
+}
+
+void drain_rest(int fd, std::string& into) {
+  for (std::size_t before = into.size() + 1; into.size() != before;) {
+    before = into.size();
+    if (!drain(fd, into)) return;
+  }
+}
+
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::size_t at = text.size();
+  if (at > 0 && text[at - 1] == '\n') --at;  // the final newline ends the last line
+  for (std::size_t seen = 0; at > 0; --at) {
+    if (text[at - 1] == '\n' && ++seen == count) break;
+  }
+  return text.substr(at);
 }
 
 std::unique_ptr<Child> Child::start(const std::string& command) {
@@ -215,8 +235,8 @@ RunResult run_with_input(const std::string& command, const std::string& input,
   }
   // What the child wrote before it exited is in the pipes now; a grandchild
   // that kept them open gets no more time.
-  if (child->output() >= 0) drain(child->output(), result.out);
-  if (child->errors() >= 0) drain(child->errors(), result.err);
+  if (child->output() >= 0) drain_rest(child->output(), result.out);
+  if (child->errors() >= 0) drain_rest(child->errors(), result.err);
   const Ending ending = child->finish(true);
   if (!result.timed_out) {
     result.exit_code = ending.exit_code;

@@ -24,15 +24,6 @@ struct Fault {
   std::string reason;
 };
 
-std::string last_lines(const std::string& text, std::size_t count) {
-  std::size_t at = text.size();
-  if (at > 0 && text[at - 1] == '\n') --at;
-  for (std::size_t seen = 0; at > 0; --at) {
-    if (text[at - 1] == '\n' && ++seen == count) break;
-  }
-  return text.substr(at);
-}
-
 std::string describe(const Ending& e) {
   if (e.signal != 0) return "was killed by signal " + std::to_string(e.signal);
   std::string out = "exited with status " + std::to_string(e.exit_code);
@@ -107,8 +98,8 @@ class Connection {
         queue();
       }
       if (output_closed || (child_->has_exited() && !readable(child_->output()))) {
-        if (child_->output() >= 0) drain(child_->output(), partial_);
-        if (child_->errors() >= 0) drain(child_->errors(), stderr_);
+        if (child_->output() >= 0) drain_rest(child_->output(), partial_);
+        if (child_->errors() >= 0) drain_rest(child_->errors(), stderr_);
         // An output closed at exit reaches us a moment before the exit does.
         for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
         const bool still_running = !child_->has_exited();
@@ -138,7 +129,7 @@ class Connection {
       if (fds[1].revents && !drain(child_->errors(), stderr_)) child_->close_errors();
     }
     const bool exited = child_->has_exited();
-    if (child_->output() >= 0) drain(child_->output(), partial_);
+    if (child_->output() >= 0) drain_rest(child_->output(), partial_);
     const Ending e = child_->finish(true);
     if (!exited) return "did not exit within " + std::to_string(options_.request_timeout.count()) + " ms of the end of its input";
     if (!partial_.empty()) return "wrote output that answers no request: '" + partial_.substr(0, 80) + "'";
@@ -171,6 +162,15 @@ std::string reproduce_line(const Case& c, const std::string& command) {
   std::string line = "printf '%s\\n'";
   for (const auto& step : c.steps) line += " " + shell_quote(step.request.size() > 200 ? step.request.substr(0, 200) + "..." : step.request);
   return line + " | " + command;
+}
+
+// The capabilities a case needs that the implementation does not offer, named.
+std::string missing_capabilities(const std::set<Capability>& needs, const std::set<Capability>& offered) {
+  std::string missing;
+  for (auto need : needs) {
+    if (!offered.count(need)) missing += (missing.empty() ? "" : ", ") + std::string(to_string(need));
+  }
+  return missing;
 }
 
 bool looks_like_protocol(const std::string& line) { return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0; }
@@ -265,10 +265,7 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
   report.results.resize(cases.size());
   std::vector<std::size_t> slot;  // runnable index -> results index
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::string missing;
-    for (auto need : cases[i].needs) {
-      if (!report.offered.count(need)) missing += (missing.empty() ? "" : ", ") + std::string(to_string(need));
-    }
+    const std::string missing = missing_capabilities(cases[i].needs, report.offered);
     if (missing.empty()) {
       runnable.push_back(&cases[i]);
       slot.push_back(i);
@@ -355,10 +352,7 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
 
   for (const InteractiveCase& ic : interactive) {
     CaseResult result{ic.name, Outcome::Passed, {}, {}, {}, {}, {}, {}};
-    std::string missing;
-    for (auto need : ic.needs) {
-      if (!report.offered.count(need)) missing += (missing.empty() ? "" : ", ") + std::string(to_string(need));
-    }
+    const std::string missing = missing_capabilities(ic.needs, report.offered);
     if (!missing.empty()) {
       result.outcome = Outcome::Skipped;
       result.reason = "not offered: " + missing;

@@ -27,16 +27,6 @@ bool reals_agree(double want, double got) {
   return std::abs(want - got) <= 1e-12 * std::max(std::abs(want), std::abs(got));
 }
 
-// The last `count` lines of text.
-std::string last_lines(const std::string& text, std::size_t count) {
-  std::size_t at = text.size();
-  if (at > 0 && text[at - 1] == '\n') --at;  // the final newline ends the last line
-  for (std::size_t seen = 0; at > 0; --at) {
-    if (text[at - 1] == '\n' && ++seen == count) break;
-  }
-  return text.substr(at);
-}
-
 }  // namespace
 
 std::optional<Transcript> parse_transcript(std::string_view text, std::string name, std::string* error) {

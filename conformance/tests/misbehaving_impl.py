@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The bundled Python implementation, broken on purpose in one way.
 
-Usage: misbehaving_impl.py MODE
+Usage: misbehaving_impl.py MODE [TAG]
+TAG is ignored: tests put one in the command line to find their processes.
 MODE is a planted bug of the specification's pitfall table (s01 .. s10), a
 bug of another kind (wrong_error_kind, wrong_version, empty_item), an
 implementation of fewer capabilities (filter_only), or a way

@@ -48,8 +48,14 @@ class Child {
   Ending ending_;
 };
 
-// Appends what is available on a non-blocking fd; false at end of file or error.
+// Appends what is available on a non-blocking fd, up to 1 MiB a call; false
+// at end of file or error.
 bool drain(int fd, std::string& into);
+// All that is left on an fd whose writer has exited.
+void drain_rest(int fd, std::string& into);
+
+// The last `count` lines of captured output, for showing a stderr tail.
+std::string last_lines(const std::string& text, std::size_t count);
 
 struct RunResult {
   bool started = false;    // false: the command could not be started at all
