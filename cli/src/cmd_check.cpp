@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
@@ -27,6 +28,9 @@ struct CheckOptions {
   std::string vectors_dir;
   std::string filter;
   std::string json_file;
+  std::string junit_file;
+  std::string expected_file;
+  bool update_expected = false;
   long timeout_ms = 10'000;
   std::string profile = "tlbf";
   std::uint64_t seed = 20261129;
@@ -157,6 +161,20 @@ int run_check(CheckOptions opt) {
     const char* from_env = std::getenv("TLBF_IMPL");
     opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
   }
+  if (!opt.expected_file.empty() && opt.impls.size() > 1) {
+    std::cerr << "tlbf check: --expected lists one implementation's failures; give one --impl\n";
+    return kUsage;
+  }
+  if (opt.update_expected && opt.expected_file.empty()) {
+    std::cerr << "tlbf check: --update-expected needs --expected FILE\n";
+    return kUsage;
+  }
+  std::set<std::string> expected;
+  if (!opt.expected_file.empty() && !opt.update_expected) {
+    const auto bytes = read_file(opt.expected_file);
+    if (!bytes) return kIo;
+    expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
+  }
   conformance::RunnerOptions runner;
   runner.request_timeout = std::chrono::milliseconds(opt.timeout_ms);
   runner.pipelined = !opt.no_pipeline;
@@ -172,7 +190,31 @@ int run_check(CheckOptions opt) {
     }
     print_report(report, opt.verbose, opt.profile);
     if (opt.impls.size() > 1) std::cout << "\n";
-    all_conform = all_conform && report.conforms();
+    bool conforms = report.conforms();
+    if (opt.update_expected) {
+      const std::string text = conformance::expected_failures_text(report);
+      if (!write_file(opt.expected_file, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))) {
+        return kIo;
+      }
+      std::cout << "wrote " << report.count(Outcome::Failed) << " expected failures to " << opt.expected_file << "\n";
+      conforms = report.speaks_protocol && report.session_problem.empty();
+    } else if (!opt.expected_file.empty()) {
+      const auto verdict = conformance::judge_expected(report, expected);
+      std::cout << "expected failures: " << verdict.expected_and_failed.size() << " of " << expected.size()
+                << " listed in " << opt.expected_file << " failed as expected\n";
+      for (const auto& name : verdict.unexpected_failures) std::cout << "UNEXPECTED FAILURE: " << name << "\n";
+      for (const auto& name : verdict.unexpected_passes) {
+        std::cout << "UNEXPECTED PASS: " << name << " (listed as expected to fail; remove it, or --update-expected)\n";
+      }
+      for (const auto& name : verdict.unknown) std::cout << "STALE ENTRY: " << name << " (no such case ran)\n";
+      conforms = verdict.ok(report);
+      std::cout << "verdict with the expected failures: " << (conforms ? "as expected" : "NOT as expected") << "\n";
+    }
+    all_conform = all_conform && conforms;
+    if (!opt.junit_file.empty() && opt.impls.size() == 1) {
+      const std::string xml = conformance::to_junit(report);
+      if (!write_file(opt.junit_file, std::span(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size()))) return kIo;
+    }
     reports.push_back(to_json(report));
     done.push_back(report);
   }
@@ -227,6 +269,11 @@ void add_check(CLI::App& app, int& rc) {
   cmd->add_option("--timeout", opt->timeout_ms, "Milliseconds without an answer before a request counts as hung")
       ->check(CLI::Range(1L, 3'600'000L));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
+  cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
+  cmd->add_option("--expected", opt->expected_file,
+                  "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
+                  "passes or does not exist does");
+  cmd->add_flag("--update-expected", opt->update_expected, "Rewrite the --expected file with this run's failures");
   cmd->add_flag("--no-pipeline", opt->no_pipeline, "Send one request at a time (slow; for comparison)");
   cmd->add_flag("--list", opt->list, "List the case names and exit");
   cmd->add_flag("-v,--verbose", opt->verbose, "Also show acceptable differences and skipped cases");

@@ -262,6 +262,40 @@ TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   EXPECT_EQ(tlbf({"vectors", "lint", path("v")}).rc, 1);
 }
 
+TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
+  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  // Record the failures, and the same run now passes.
+  const auto update = tlbf({"check", "--impl", broken, "--expected", path("expected.txt"), "--update-expected"});
+  EXPECT_EQ(update.rc, 0) << update.out;
+  const std::string listed = slurp(path("expected.txt"));
+  EXPECT_NE(listed.find("vectors/union/UnionTest/1\n"), std::string::npos) << listed;
+  const auto again = tlbf({"check", "--impl", broken, "--expected", path("expected.txt")});
+  EXPECT_EQ(again.rc, 0) << again.out;
+  EXPECT_NE(again.out.find("as expected"), std::string::npos);
+
+  // A listed case that passes, and a listed case that does not exist, fail the run.
+  spit(path("expected.txt"), listed + "vectors/hash/Fnv1a64Test/1\nvectors/no/such/case  # gone\n");
+  const auto stale = tlbf({"check", "--impl", broken, "--expected", path("expected.txt")});
+  EXPECT_EQ(stale.rc, 1);
+  EXPECT_NE(stale.out.find("UNEXPECTED PASS: vectors/hash/Fnv1a64Test/1"), std::string::npos) << stale.out;
+  EXPECT_NE(stale.out.find("STALE ENTRY: vectors/no/such/case"), std::string::npos) << stale.out;
+
+  // An unlisted failure fails the run too.
+  spit(path("expected.txt"), "# nothing expected\n");
+  EXPECT_EQ(tlbf({"check", "--impl", broken, "--expected", path("expected.txt")}).rc, 1);
+  EXPECT_EQ(tlbf({"check", "--update-expected"}).rc, 2);
+}
+
+TEST_F(Cli, CheckWritesJUnit) {
+  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const auto r = tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--junit", path("junit.xml")});
+  EXPECT_EQ(r.rc, 1);
+  const std::string xml = slurp(path("junit.xml"));
+  EXPECT_NE(xml.find("<testcase classname=\"vectors.union.UnionTest\" name=\"1\"><failure message="), std::string::npos) << xml.substr(0, 600);
+  EXPECT_NE(xml.find("<testcase classname=\"vectors.union.UnionTest\" name=\"6\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("<testcase classname=\"session\" name=\"end_of_input\"/>"), std::string::npos);
+}
+
 TEST_F(Cli, CheckWritesJson) {
   const auto r = tlbf({"check", "--filter", "vectors/union/*", "--json", path("report.json")});
   EXPECT_EQ(r.rc, 0);
