@@ -34,6 +34,7 @@ struct CheckOptions {
   long timeout_ms = 10'000;
   std::string profile = "tlbf";
   std::uint64_t seed = 20261129;
+  int runs = 100;
   bool no_pipeline = false;
   bool list = false;
   bool verbose = false;
@@ -144,7 +145,11 @@ int run_check(CheckOptions opt) {
     std::erase_if(cases, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
   }
   auto behaviour = conformance::behavioural_cases(opt.seed);
-  if (opt.profile == "behavioural") cases.clear();  // another design: its hashes and bytes are its own
+  if (opt.profile == "behavioural") {
+    cases.clear();  // another design: its hashes and bytes are its own, and the oracle is no model for it
+  } else if (opt.runs > 0) {
+    behaviour.push_back(conformance::model_based_case(opt.seed, opt.runs));
+  }
   if (!opt.filter.empty()) {
     std::erase_if(behaviour, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
   }
@@ -265,7 +270,10 @@ void add_check(CLI::App& app, int& rc) {
                   "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
                   "every Bloom filter has, for filters of other designs")
       ->check(CLI::IsMember({"tlbf", "behavioural"}));
-  cmd->add_option("--seed", opt->seed, "Seed of the behavioural checks' random items (runs repeat for a seed)");
+  cmd->add_option("--seed", opt->seed,
+                  "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)");
+  cmd->add_option("--runs", opt->runs, "Random request sequences checked against the oracle as model (0: none)")
+      ->check(CLI::Range(0, 100000));
   cmd->add_option("--timeout", opt->timeout_ms, "Milliseconds without an answer before a request counts as hung")
       ->check(CLI::Range(1L, 3'600'000L));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");

@@ -74,15 +74,15 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
   using C = Capability;
   std::vector<InteractiveCase> out;
 
-  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, [seed](const Send& send) {
+  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, by_send([seed](const Send& send) {
                    std::mt19937_64 rng(seed);
                    const auto members = items(rng, kItems, "member");
                    if (auto bad = fill(send, "f", kItems, members)) return bad;
                    return expect_all(send, each("contains f ", members), "ok true");
-                 }});
+                 })});
 
   out.push_back({"behaviour/no_false_negatives/after_bytes_round_trip", {C::Filter, C::Bytes},
-                 [seed](const Send& send) -> std::optional<std::string> {
+                 by_send([seed](const Send& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 1);
                    const auto members = items(rng, kItems, "member");
                    if (auto bad = fill(send, "f", kItems, members)) return bad;
@@ -94,10 +94,10 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                    if (auto bad = expect_all(send, {"info g"}, bytes[1])) return "after the round trip: " + *bad;
                    if (auto bad = expect_all(send, {"to_bytes g"}, bytes[0])) return "a second round trip changed the bytes";
                    return expect_all(send, each("contains g ", members), "ok true");
-                 }});
+                 })});
 
   out.push_back({"behaviour/no_false_negatives/in_a_union", {C::Filter, C::Union},
-                 [seed](const Send& send) -> std::optional<std::string> {
+                 by_send([seed](const Send& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 2);
                    const auto left = items(rng, kItems, "left");
                    const auto right = items(rng, kItems, "right");
@@ -105,10 +105,10 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                    if (auto bad = fill(send, "b", kItems, right)) return bad;
                    if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
                    return expect_all(send, each("contains a ", concat(left, right)), "ok true");
-                 }});
+                 })});
 
   out.push_back({"behaviour/union_is_the_filter_of_both_sets", {C::Filter, C::Union},
-                 [seed](const Send& send) -> std::optional<std::string> {
+                 by_send([seed](const Send& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 3);
                    const auto left = items(rng, 700, "left");
                    const auto right = items(rng, 300, "right");
@@ -125,10 +125,10 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                    // counts are, so the headers are): the same bits, not just as many.
                    if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4]) return "the union's bytes differ from those of one filter of both sets";
                    return std::optional<std::string>();
-                 }});
+                 })});
 
   out.push_back({"behaviour/union_refuses_different_m_or_k", {C::Filter, C::Union},
-                 [](const Send& send) -> std::optional<std::string> {
+                 by_send([](const Send& send) -> std::optional<std::string> {
                    const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
                    if (made[0] != "ok" || made[1] != "ok") return "new was answered '" + made[0] + "', '" + made[1] + "'";
                    const auto merged = send({"union a b"});
@@ -140,10 +140,10 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                      if (got[0].rfind("err Mismatch", 0) != 0) return "a union of k = 3 and k = 4 was answered '" + got[0] + "'";
                    }
                    return std::nullopt;
-                 }});
+                 })});
 
   out.push_back({"behaviour/fp_rate_within_three_sigma", {C::Filter},
-                 [seed](const Send& send) -> std::optional<std::string> {
+                 by_send([seed](const Send& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 4);
                    if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
                    const auto shape = send({"info f", "count_ones f"});
@@ -172,7 +172,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                      return why.str();
                    }
                    return std::nullopt;
-                 }});
+                 })});
   return out;
 }
 

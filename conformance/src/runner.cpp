@@ -366,8 +366,14 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
       return responses;
     };
     bool restart = false;
+    const Link link{send,
+                    [&] {
+                      ++report.restarts;
+                      connection = std::make_unique<Connection>(command, options, options.pipelined);
+                    },
+                    report.offered};
     try {
-      if (auto why = ic.run(send)) {
+      if (auto why = ic.run(link)) {
         result.outcome = Outcome::Failed;
         result.reason = *why;
       }

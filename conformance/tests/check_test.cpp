@@ -215,6 +215,33 @@ INSTANTIATE_TEST_SUITE_P(Check, BehaviouralBugs,
                                            BehaviouralBug{"s08", "no_false_negatives/in_a_union"}),
                          [](const auto& param_info) { return std::string(param_info.param.mode); });
 
+TEST(ModelBased, BundledImplementationsAgreeWithTheOracle) {
+  for (const char* impl : {TLBF_ORACLE_IMPL, TLBF_RUST_IMPL, TLBF_PYTHON_IMPL}) {
+    const CheckReport r = check(impl, {}, RunnerOptions{}, {model_based_case(7, 100)});
+    EXPECT_TRUE(r.conforms()) << impl << ": " << (r.results.empty() ? "" : r.results[0].reason);
+  }
+}
+
+class ModelBasedFinds : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ModelBasedFinds, AShrunkReproducer) {
+  const CheckReport r = check(misbehaving(GetParam()), {}, quick(), {model_based_case(20261129, 200)});
+  ASSERT_EQ(r.results.size(), 1U);
+  EXPECT_EQ(r.results[0].outcome, Outcome::Failed);
+  const std::string& why = r.results[0].reason;
+  EXPECT_NE(why.find("seed 20261129"), std::string::npos) << why;
+  EXPECT_NE(why.find("\n> "), std::string::npos) << why;  // a transcript to replay
+  // Shrunk: a handful of requests, not the dozens a random run makes.
+  const auto requests = static_cast<int>(std::count(why.begin(), why.end(), '>'));
+  EXPECT_LE(requests, 6) << why;
+  // The same seed finds the same reproducer.
+  const CheckReport again = check(misbehaving(GetParam()), {}, quick(), {model_based_case(20261129, 200)});
+  EXPECT_EQ(again.results[0].reason, why);
+}
+
+INSTANTIATE_TEST_SUITE_P(Check, ModelBasedFinds,
+                         ::testing::Values("s01", "s02", "s05", "s07", "s09", "s10", "wrong_error_kind", "empty_item"));
+
 TEST(Check, AFloodOfStderrIsNoFailure) {
   // 200 MB on stderr is allowed: stderr is for anything. Only its tail is kept.
   const CheckReport r = check(misbehaving("stderr_flood"), all_cases(), quick());

@@ -1,0 +1,229 @@
+// Model-based random testing with RapidCheck's stateful API: random sequences
+// of requests over a few filters, each response compared with the oracle's
+// session as the model. RapidCheck shrinks a failing sequence; the smallest
+// one is reported as a transcript to replay.
+#include <rapidcheck.h>
+#include <rapidcheck/state.h>
+#include <rapidcheck/detail/Configuration.h>
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+#include "tlbf/conformance/behaviour.hpp"
+#include "tlbf/conformance/transcript.hpp"
+#include "tlbf/hex.hpp"
+#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/values.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+// Requests name filters as "{P}f0" .. "{P}f2"; each run puts a prefix of its
+// own in place of {P} when it sends them. Shrinking replays the same commands
+// in new runs, so the prefix cannot be baked in when a command is made.
+constexpr std::string_view kPrefixSlot = "{P}";
+
+std::string with_prefix(std::string line, const std::string& prefix) {
+  for (std::size_t at; (at = line.find(kPrefixSlot)) != std::string::npos;) line.replace(at, kPrefixSlot.size(), prefix);
+  return line;
+}
+
+struct Model {
+  std::string prefix;  // filter names of this run: runs never see each other's filters
+  protocol::OracleSession session;
+  std::set<Capability> offered;
+};
+
+struct Exchanged {
+  std::string request, expected, got;
+};
+
+struct Sut {
+  const Link* link;
+  std::vector<Exchanged> log;
+};
+
+// The pattern a response must match, from the oracle's answer.
+std::string pattern_for(const std::string& request, const std::string& oracle) {
+  if (oracle.rfind("err ", 0) == 0) return oracle.substr(0, oracle.find(' ', 4));
+  if (request.rfind("predicted_fp_rate ", 0) == 0) return "ok ~" + oracle.substr(3);
+  return oracle;
+}
+
+// RapidCheck's inRange favours small values while the size is small; these
+// draws should be uniform over the whole range at every size (they still
+// shrink towards the lower bound).
+template <typename T>
+T uniform(T low, T high) {
+  return *rc::gen::resize(100, rc::gen::inRange<T>(low, high));
+}
+
+std::string hex_word(const std::vector<std::uint8_t>& bytes) { return bytes.empty() ? "-" : to_hex(bytes); }
+
+// Items: mostly from a small pool, so that lookups find inserted items.
+std::string gen_item() {
+  static const std::vector<std::string> pool = {"-", "00", "636174", "646f67", "62697264", "ff", "0000", "616263"};
+  if (uniform<int>(0, 3) > 0) return *rc::gen::elementOf(pool);
+  return hex_word(*rc::gen::resize(12, rc::gen::arbitrary<std::vector<std::uint8_t>>()));
+}
+
+std::string gen_rate() {
+  static const std::vector<std::string> edges = {"0.5", "0.1", "0.01", "0.001", "1e-06", "0", "1", "nan", "-0.5", "inf"};
+  if (uniform<int>(0, 2) == 0) return *rc::gen::elementOf(edges);
+  return protocol::write_real(uniform<int>(1, 999999) / 1e6);
+}
+
+std::string gen_m() {
+  static const std::vector<std::uint64_t> edges = {0, 1, 7, 8, 9, 64, 1099511627775, 1099511627776, 1099511627777};
+  if (uniform<int>(0, 4) == 0) return std::to_string(*rc::gen::elementOf(edges));
+  return std::to_string(uniform<std::uint64_t>(1, 2049));
+}
+
+// One request for the current model, over the capabilities it offers.
+std::string gen_request(const Model& m) {
+  // Two names: filters often exist, and often share their parameters.
+  const std::string f = std::string(kPrefixSlot) + "f" + std::to_string(uniform<int>(0, 2));
+  const std::string g = std::string(kPrefixSlot) + "f" + std::to_string(uniform<int>(0, 2));
+  std::vector<std::function<std::string()>> choices;
+  auto offer = [&](Capability c, std::function<std::string()> make) {
+    if (m.offered.count(c)) choices.push_back(std::move(make));
+  };
+  using C = Capability;
+  // Parameters often come from small sets, so that two filters often match
+  // and unions have something to merge.
+  offer(C::Filter, [&] {
+    const int n = uniform<int>(0, 2) == 0 ? *rc::gen::elementOf(std::vector<int>{1, 4, 10, 100}) : uniform<int>(0, 300);
+    return "with_rate " + f + " " + std::to_string(n) + " " + gen_rate();
+  });
+  offer(C::Filter, [&] {
+    // m small enough to allocate: the edges of m are for positions_for.
+    if (uniform<int>(0, 2) == 0) {
+      return "new " + f + " " + std::to_string(*rc::gen::elementOf(std::vector<int>{8, 20, 64})) + " " +
+             std::to_string(*rc::gen::elementOf(std::vector<int>{1, 3}));
+    }
+    return "new " + f + " " + std::to_string(uniform<int>(0, 3000)) + " " + std::to_string(uniform<int>(0, 20));
+  });
+  for (int weight = 0; weight < 3; ++weight) {
+    offer(C::Filter, [&] { return "insert " + f + " " + gen_item(); });
+    offer(C::Filter, [&] { return "contains " + f + " " + gen_item(); });
+  }
+  offer(C::Filter, [&] { return "positions " + f + " " + gen_item(); });
+  offer(C::Filter, [&] { return "count_ones " + f; });
+  offer(C::Filter, [&] { return "info " + f; });
+  offer(C::Filter, [&] { return "info " + g; });
+  offer(C::Filter, [&] { return "drop " + f; });
+  offer(C::Bytes, [&] { return "to_bytes " + f; });
+  offer(C::Bytes, [&] {
+    // The model's own bytes of some filter, often damaged by one byte.
+    protocol::OracleSession copy = m.session;
+    const std::string answer = copy.handle(with_prefix("to_bytes " + g, m.prefix));
+    std::vector<std::uint8_t> bytes;
+    if (answer.rfind("ok ", 0) == 0) bytes = *from_hex(answer.substr(3));
+    switch (uniform<int>(0, 5)) {
+      case 0: if (!bytes.empty()) bytes.pop_back(); break;
+      case 1: bytes.push_back(*rc::gen::arbitrary<std::uint8_t>()); break;
+      case 2:
+        if (!bytes.empty()) bytes[uniform<std::size_t>(0, bytes.size())] ^= uniform<std::uint8_t>(1, 255);
+        break;
+      default: break;
+    }
+    return "from_bytes " + f + " " + hex_word(bytes);
+  });
+  for (int weight = 0; weight < 3; ++weight) offer(C::Union, [&] { return "union " + f + " " + g; });
+  offer(C::Hashing, [&] { return "fnv1a64 " + gen_item(); });
+  offer(C::Hashing, [&] { return "mix64 " + protocol::write_hash(*rc::gen::arbitrary<std::uint64_t>()); });
+  offer(C::Hashing, [&] {
+    return "positions_for " + gen_m() + " " + std::to_string(uniform<int>(0, 70)) + " " + gen_item();
+  });
+  offer(C::Sizing, [&] { return "optimal_m " + std::to_string(uniform<int>(0, 1000000)) + " " + gen_rate(); });
+  offer(C::Sizing, [&] { return "optimal_k " + gen_m() + " " + std::to_string(uniform<int>(0, 1000)); });
+  offer(C::Sizing, [&] {
+    return "predicted_fp_rate " + gen_m() + " " + std::to_string(uniform<int>(0, 30)) + " " +
+           std::to_string(uniform<int>(0, 5000));
+  });
+  return choices[uniform<std::size_t>(0, choices.size())]();
+}
+
+struct Request : rc::state::Command<Model, Sut> {
+  std::string line;
+
+  explicit Request(const Model& m) : line(gen_request(m)) {}
+
+  void apply(Model& m) const override { m.session.handle(with_prefix(line, m.prefix)); }
+
+  void run(const Model& m, Sut& sut) const override {
+    const std::string request = with_prefix(line, m.prefix);
+    protocol::OracleSession oracle = m.session;
+    const std::string expected = oracle.handle(request);
+    sut.log.push_back({request, pattern_for(request, expected), ""});
+    sut.log.back().got = sut.link->send({request})[0];
+    RC_ASSERT(!mismatch(sut.log.back().expected, sut.log.back().got).has_value());
+  }
+
+  void show(std::ostream& os) const override { os << line; }
+};
+
+std::string transcript_of(const std::vector<Exchanged>& log) {
+  std::string out;
+  for (const auto& e : log) {
+    out += "> " + e.request.substr(0, 300) + "\n< " + e.expected.substr(0, 300) + "\n";
+  }
+  if (!log.empty()) out += "# the implementation answered: " + log.back().got.substr(0, 300) + "\n";
+  return out;
+}
+
+}  // namespace
+
+InteractiveCase model_based_case(std::uint64_t seed, int runs) {
+  // Every capability's requests are drawn only if offered, so it needs none.
+  return {"model/random_request_sequences", {}, [seed, runs](const Link& link) -> std::optional<std::string> {
+            int run_number = 0;
+            std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
+            std::string fault;
+            const auto property = [&] {
+              Model initial{"r" + std::to_string(run_number++) + "_", {}, link.offered};
+              Sut sut{&link, {}};
+              try {
+                rc::state::check(initial, sut, rc::state::gen::execOneOfWithArgs<Request>());
+              } catch (const SessionFault& f) {
+                failing = sut.log;
+                fault = f.reason;
+                link.restart();
+                RC_FAIL(f.reason);
+              } catch (...) {
+                failing = sut.log;
+                fault.clear();
+                throw;
+              }
+            };
+            {
+              // RapidCheck announces its configuration on stderr when it first
+              // loads it; this run's parameters are set below, so say nothing.
+              std::ostringstream quiet;
+              auto* const saved = std::cerr.rdbuf(quiet.rdbuf());
+              rc::detail::configuration();
+              std::cerr.rdbuf(saved);
+            }
+            rc::detail::TestParams params;
+            params.seed = seed;
+            params.maxSuccess = runs;
+            params.maxSize = 60;  // requests per run at most
+            const auto result = rc::detail::checkTestable(property, rc::detail::TestMetadata{}, params);
+            rc::detail::FailureResult failure;
+            if (!result.match(failure)) {
+              rc::detail::GaveUpResult gave_up;
+              if (result.match(gave_up)) return "RapidCheck gave up: " + gave_up.description;
+              return std::nullopt;
+            }
+            std::ostringstream out;
+            out << "a random request sequence fails after " << failure.numSuccess << " passing runs (seed " << seed
+                << ", --runs " << runs << "); shrunk to " << failing.size() << " requests"
+                << (fault.empty() ? "" : " (" + fault + ")") << ".\nReplay it: tlbf's transcript format, "
+                << "docs/protocol.md section 7; the filter names carry the run's prefix:\n"
+                << transcript_of(failing);
+            return out.str();
+          }};
+}
+
+}  // namespace tlbf::conformance
