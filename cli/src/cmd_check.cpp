@@ -78,8 +78,20 @@ std::string group_of(const std::string& name) {
   return name.substr(0, second);
 }
 
+// Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
+bool use_colour() {
+  static const bool on = ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  return on;
+}
+std::string paint(const std::string& text, const char* code) {
+  return use_colour() ? std::string("\033[") + code + "m" + text + "\033[0m" : text;
+}
+const char* const kRed = "1;31";
+const char* const kGreen = "32";
+
 void print_failure(const conformance::CaseResult& r) {
-  std::cout << to_string(r.outcome) << " " << r.name << "\n  " << r.reason << "\n";
+  const std::string label(to_string(r.outcome));
+  std::cout << (r.outcome == Outcome::Failed ? paint(label, kRed) : label) << " " << r.name << "\n  " << r.reason << "\n";
   if (!r.request.empty()) {
     std::cout << "  request:  " << r.request.substr(0, 200) << "\n  expected: " << r.expected.substr(0, 200) << "\n";
     if (!r.got.empty()) std::cout << "  got:      " << r.got.substr(0, 200) << "\n";
@@ -112,9 +124,10 @@ void print_report(const CheckReport& report, bool verbose, const std::string& pr
   if (!report.session_problem.empty()) std::cout << "session problem: " << report.session_problem << "\n";
   const bool tlbf = profile == "tlbf";
   std::cout << "verdict: "
-            << (report.conforms() ? (tlbf ? "conforms to TLBF v1 on the capabilities checked"
-                                          : "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)")
-                                  : (tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter"))
+            << (report.conforms() ? paint(tlbf ? "conforms to TLBF v1 on the capabilities checked"
+                                               : "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)",
+                                          kGreen)
+                                  : paint(tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter", kRed))
             << " (" << report.count(Outcome::Passed) << " passed, " << report.count(Outcome::Failed) << " failed, "
             << report.count(Outcome::Tolerated) << " acceptable differences, " << report.count(Outcome::Skipped)
             << " skipped)\n";
@@ -188,7 +201,11 @@ int run_check(CheckOptions opt) {
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
   std::vector<CheckReport> done;
   for (const auto& impl : opt.impls) {
+    // A progress line on a terminal only, erased when the report is printed.
+    const bool progress = ::isatty(STDERR_FILENO) != 0;
+    if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
     const CheckReport report = conformance::check(impl, cases, runner, behaviour);
+    if (progress) std::cerr << "\r\033[K" << std::flush;
     if (report.session_problem == "could not be started" || report.not_found) {
       std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
       return kUsage;

@@ -6,7 +6,7 @@ TAG is ignored: tests put one in the command line to find their processes.
 MODE is a planted bug of the specification's pitfall table (s01 .. s10), a
 bug of another kind (wrong_error_kind, wrong_version, empty_item), an
 implementation of fewer capabilities (filter_only), or a way
-of misbehaving as a process (crash, signal, hang, garbage, no_newline,
+of misbehaving as a process (crash, signal, hang, garbage, binary_garbage, no_newline,
 long_line, stderr_flood, exit_early, double_response, extra_words,
 close_stdout, grandchild_holds_pipe, ignore_sigterm). The conformance
 runner's tests check that each is reported, correctly and in bounded time.
@@ -140,6 +140,8 @@ class Misbehaving(impl.Session):
             time.sleep(3600)
         if MODE == "garbage":  # a debugging print to stdout instead of stderr
             return "DEBUG: answering request 60"
+        if MODE == "binary_garbage":  # bytes that are not text at all, in place of an answer
+            return "\x00\xff\xfe\x80 garbage \x01"
         if MODE == "long_line":
             return "ok " + "0" * (200 << 20)
         if MODE == "stderr_flood":
@@ -169,6 +171,13 @@ def main():
         session = impl.Session()
         answers = [session.handle(line) for line in data if line]
         sys.stdout.write("\n".join(answers))  # no newline after the last
+        return 0
+    if MODE == "binary_garbage":  # the bundled loop writes ASCII only; this one writes any byte
+        session, pending = Misbehaving(), b""
+        while chunk := os.read(0, 1 << 16):
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            os.write(1, "".join(session.handle(l.decode("latin-1")) + "\n" for l in lines).encode("latin-1"))
         return 0
     try:
         impl.serve(Misbehaving())
