@@ -111,7 +111,8 @@ class Connection {
       }
       if (Clock::now() - last_progress > options_.request_timeout) {
         fault = Fault{"gave no response for " + std::to_string(options_.request_timeout.count()) +
-                      " ms (hung?) and was killed"};
+                      " ms (hung?) and was killed" +
+                      (partial_.empty() ? "" : "; its last output had no newline: '" + partial_.substr(0, 80) + "'")};
         return responses;
       }
     }

@@ -153,7 +153,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Misbehaviour{"binary_garbage", "not a protocol line"}, Misbehaviour{"long_line", "longer than 64 MiB"},
                       Misbehaviour{"double_response", "out of step"}, Misbehaviour{"extra_words", "extra words"},
                       Misbehaviour{"close_stdout", "Fnv1a64Test"}, Misbehaviour{"grandchild_holds_pipe", "exited with status 0"},
-                      Misbehaviour{"no_newline", "before any case"}, Misbehaviour{"exit_early", "before any case"}),
+                      Misbehaviour{"no_newline", "out of step"}, Misbehaviour{"exit_early", "before any case"}),
     [](const auto& param_info) { return std::string(param_info.param.mode); });
 
 TEST(Check, AStoppedCheckTakesItsImplementationsDown) {
