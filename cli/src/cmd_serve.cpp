@@ -1,14 +1,40 @@
 // tlbf serve: the oracle as a line protocol v1 endpoint on stdin/stdout.
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
 
 #include "commands.hpp"
+#include "tlbf/mutants/catalog.hpp"
 #include "tlbf/protocol/serve.hpp"
 #include "tlbf/protocol/session.hpp"
 
 namespace tlbf::cli {
 namespace {
+
+// The mutant build is a separate binary beside this one (the production
+// oracle carries no mutant), so serving a mutant means becoming it.
+int run_mutant(const std::string& id) {
+  if (mutants::find(id) == nullptr) {
+    std::cerr << "tlbf serve: no mutant '" << id << "'; `tlbf mutants list` names them\n";
+    return kUsage;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const auto sibling = self.parent_path() / "tlbf-mutant";
+  if (ec || !std::filesystem::exists(sibling)) {
+    std::cerr << "tlbf serve: the mutant build (tlbf-mutant) is not beside " << self << "\n";
+    return kUsage;
+  }
+  const std::string path = sibling.string();
+  char* argv[] = {const_cast<char*>(path.c_str()), const_cast<char*>(id.c_str()), nullptr};
+  ::execv(path.c_str(), argv);
+  std::cerr << "tlbf serve: cannot run " << path << ": " << std::strerror(errno) << "\n";
+  return kIo;
+}
 
 int run_serve() {
   // A peer that stops reading must make write() fail, not kill us unreported.
@@ -21,10 +47,40 @@ int run_serve() {
 }  // namespace
 
 void add_serve(CLI::App& app, int& rc) {
+  auto mutant = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "serve", "Answer line protocol v1 requests on stdin/stdout with the oracle (docs/protocol.md)");
+  cmd->add_option("--mutant", *mutant, "Serve planted bug sNN instead of the oracle (docs/mutants.md)");
   add_version(*cmd);
-  cmd->callback([&rc] { rc = run_serve(); });
+  cmd->callback([mutant, &rc] { rc = mutant->empty() ? run_serve() : run_mutant(*mutant); });
+}
+
+void add_mutants(CLI::App& app, int& rc) {
+  CLI::App* cmd = app.add_subcommand("mutants", "The planted bugs s01 .. s10 (docs/mutants.md)");
+  cmd->require_subcommand(1);
+  add_version(*cmd);
+  CLI::App* list = cmd->add_subcommand("list", "Print each mutant's id, place and description");
+  add_version(*list);
+  list->callback([&rc] {
+    for (const auto& m : mutants::catalog()) {
+      std::cout << m.id << "  " << m.file << " (" << m.function << ")  " << m.description << "\n";
+    }
+    rc = kOk;
+  });
+  auto id = std::make_shared<std::string>();
+  CLI::App* diff = cmd->add_subcommand("diff", "Print a mutant's change as a unified diff of the oracle source");
+  diff->add_option("id", *id, "A mutant, s01 .. s10")->required();
+  add_version(*diff);
+  diff->callback([id, &rc] {
+    const auto* m = mutants::find(*id);
+    if (m == nullptr) {
+      std::cerr << "tlbf mutants diff: no mutant '" << *id << "'; `tlbf mutants list` names them\n";
+      rc = kUsage;
+      return;
+    }
+    std::cout << mutants::unified_diff(*m);
+    rc = kOk;
+  });
 }
 
 }  // namespace tlbf::cli

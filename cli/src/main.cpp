@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add_build(app, rc);
   add_query(app, rc);
   add_serve(app, rc);
+  add_mutants(app, rc);
   add_vectors(app, rc);
   add_check(app, rc);
 

@@ -243,6 +243,19 @@ TEST_P(ModelBasedFinds, AShrunkReproducer) {
 INSTANTIATE_TEST_SUITE_P(Check, ModelBasedFinds,
                          ::testing::Values("s01", "s02", "s05", "s07", "s09", "s10", "wrong_error_kind", "empty_item"));
 
+class OracleMutant : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OracleMutant, IsKilledByTheDefaultCheck) {
+  // tlbf serve --mutant: the oracle's mutant build, the way `tlbf mutate` will run it.
+  const std::string command = std::string(TLBF_BINARY) + " serve --mutant " + GetParam();
+  const CheckReport r = check(command, all_cases(), quick(), behavioural_cases(20261129));
+  EXPECT_TRUE(r.speaks_protocol) << r.session_problem;
+  EXPECT_FALSE(r.conforms()) << GetParam() << " survived tlbf check";
+}
+
+INSTANTIATE_TEST_SUITE_P(Check, OracleMutant,
+                         ::testing::Values("s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"));
+
 TEST(Check, AFloodOfStderrIsNoFailure) {
   // 200 MB on stderr is allowed: stderr is for anything. Only its tail is kept.
   const CheckReport r = check(misbehaving("stderr_flood"), all_cases(), quick());

@@ -105,7 +105,8 @@ std::vector<std::uint64_t> Bloom::bit_positions(std::string_view item) const {
 
 void Bloom::insert(ByteView item) noexcept {
   ProbeSequence probes(fnv1a64(item), m_);
-  for (std::uint32_t i = 0; i < k_; ++i) {
+  const std::uint32_t count = TLBF_MUTANT(s06) ? k_ - 1 : k_;  // s06: one bit short
+  for (std::uint32_t i = 0; i < count; ++i) {
     set_bit(probes.next());
   }
   n_inserted_ = saturating_add(n_inserted_, 1);
@@ -127,10 +128,11 @@ Status Bloom::union_with(const Bloom& other) {
                                           " cannot merge with m = " + std::to_string(other.m_) +
                                           ", k = " + std::to_string(other.k_)};
   }
-  for (std::size_t i = 0; i < bits_.size(); ++i) {
-    bits_[i] = static_cast<std::uint8_t>(bits_[i] | other.bits_[i]);
+  // Equal m means equal lengths, except in a mutant that trusted a file's length.
+  for (std::size_t i = 0; i < std::min(bits_.size(), other.bits_.size()); ++i) {
+    bits_[i] = static_cast<std::uint8_t>(TLBF_MUTANT(s08) ? bits_[i] & other.bits_[i] : bits_[i] | other.bits_[i]);
   }
-  n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);
+  if (!TLBF_MUTANT(s05)) n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);
   return success();
 }
 
@@ -181,13 +183,13 @@ Result<Bloom> Bloom::from_bytes(ByteView bytes) {
   // m <= 2^40 here, so neither side of this comparison can overflow.
   const std::uint64_t body = bytes.size() - HEADER_LEN;
   const std::uint64_t want = bit_array_len(m);
-  if (body != want) {
+  if (body != want && !TLBF_MUTANT(s09)) {
     const std::string how = body < want ? "truncated" : std::to_string(body - want) + " bytes too many";
     return format_error("length: m = " + std::to_string(m) + " needs " + std::to_string(want) +
                         " bytes of bits after the header, the input has " + std::to_string(body) +
                         " (" + how + ")");
   }
-  if (m % 8 != 0) {
+  if (m % 8 != 0 && body == want) {
     const std::uint8_t last = bytes[bytes.size() - 1];
     const auto padding_mask = static_cast<std::uint8_t>(0xFFU << (m % 8));
     if ((last & padding_mask) != 0) {

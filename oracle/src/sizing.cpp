@@ -1,5 +1,7 @@
 #include "tlbf/sizing.hpp"
 
+#include "tlbf/mutant_switch.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -23,12 +25,13 @@ std::uint64_t optimal_m(std::uint64_t n, double p) noexcept {
   const double ln2_squared = LN2 * LN2;  // one rounded product: 0.4804530139182014
   const double ideal = (-static_cast<double>(n) * std::log(p)) / ln2_squared;
   // An ideal that is already an integer is kept as it is: ceil(20.0) == 20.
-  return saturating_cast<std::uint64_t>(std::ceil(ideal));
+  return saturating_cast<std::uint64_t>(TLBF_MUTANT(s01) ? std::floor(ideal) : std::ceil(ideal));
 }
 
 std::uint32_t optimal_k(std::uint64_t m, std::uint64_t n) noexcept {
   const double ideal = (static_cast<double>(m) / static_cast<double>(n)) * LN2;
-  const std::uint32_t k = saturating_cast<std::uint32_t>(std::round(ideal));  // halves away from zero
+  const std::uint32_t k =  // round: halves away from zero
+      saturating_cast<std::uint32_t>(TLBF_MUTANT(s04) ? std::trunc(ideal) : std::round(ideal));
   return k < 1 ? 1 : k;
 }
 

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "tlbf/error.hpp"
 #include "tlbf/hash.hpp"
+#include "tlbf/mutant_switch.hpp"
 
 namespace tlbf {
 
@@ -33,11 +35,12 @@ class ProbeSequence {
  public:
   // Precondition: m >= 1.
   ProbeSequence(std::uint64_t h1, std::uint64_t m) noexcept
-      : h_(h1), h2_(mix64(h1) | 1U), m_(m) {}  // odd h2 keeps probes apart when m is a power of two
+      // odd h2 keeps probes apart when m is a power of two
+      : h_(h1), h2_(TLBF_MUTANT(s02) ? mix64(h1) : mix64(h1) | 1U), m_(m) {}
 
   std::uint64_t next() noexcept {
     const std::uint64_t g = h_ % m_;
-    h_ += h2_;  // unsigned arithmetic wraps modulo 2^64, as the format requires
+    if (!TLBF_MUTANT(s07)) h_ += h2_;  // unsigned arithmetic wraps modulo 2^64, as the format requires
     return g;
   }
 
@@ -104,11 +107,21 @@ class Bloom {
         std::vector<std::uint8_t> bits) noexcept;
 
   // Bit g lives in byte g / 8 at bit g % 8, least significant first.
+  static unsigned bit_in_byte(std::uint64_t g) noexcept {
+    return static_cast<unsigned>(TLBF_MUTANT(s03) ? 7 - g % 8 : g % 8);
+  }
+  void check_in_range(std::uint64_t g) const noexcept {
+    // Only a mutant that trusted a file's length can get here out of range:
+    // it stops as a Rust implementation would panic, not with undefined behaviour.
+    if (TLBF_MUTANT(s09) && g / 8 >= bits_.size()) std::abort();
+  }
   bool bit_is_set(std::uint64_t g) const noexcept {
-    return ((static_cast<unsigned>(bits_[g / 8]) >> (g % 8)) & 1U) != 0;
+    check_in_range(g);
+    return ((static_cast<unsigned>(bits_[g / 8]) >> bit_in_byte(g)) & 1U) != 0;
   }
   void set_bit(std::uint64_t g) noexcept {
-    bits_[g / 8] = static_cast<std::uint8_t>(bits_[g / 8] | (1U << (g % 8)));
+    check_in_range(g);
+    bits_[g / 8] = static_cast<std::uint8_t>(bits_[g / 8] | (1U << bit_in_byte(g)));
   }
 
   std::uint64_t m_;

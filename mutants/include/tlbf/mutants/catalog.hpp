@@ -1,0 +1,29 @@
+// The planted bugs s01 .. s10 of the specification's pitfall table, as the
+// mutant build of the oracle carries them (docs/mutants.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlbf::mutants {
+
+struct Mutant {
+  std::string id;           // "s01"
+  std::string file;         // the oracle source holding its switch, from the project root
+  std::string function;     // where in that file
+  std::string description;  // the pitfall, in the spec's words
+  std::string original;     // the line as the oracle has it, without the switch
+  std::string mutated;      // the line as the mutant has it
+  std::string switch_text;  // the switch in the schemata source (tests find it there)
+  int places = 1;           // switches of this id in the oracle (s09 also stops on a bit out of range)
+};
+
+const std::vector<Mutant>& catalog();
+const Mutant* find(std::string_view id);
+
+// The change as a unified diff of the oracle source.
+std::string unified_diff(const Mutant& m);
+
+}  // namespace tlbf::mutants
