@@ -48,11 +48,23 @@ int run_serve() {
 
 void add_serve(CLI::App& app, int& rc) {
   auto mutant = std::make_shared<std::string>();
+  auto refuse_all = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "serve", "Answer line protocol v1 requests on stdin/stdout with the oracle (docs/protocol.md)");
   cmd->add_option("--mutant", *mutant, "Serve planted bug sNN instead of the oracle (docs/mutants.md)");
+  cmd->add_flag("--refuse-all", *refuse_all,
+                "Answer every request with an error: what a test suite must fail against (tlbf mutate's sanity check)");
   add_version(*cmd);
-  cmd->callback([mutant, &rc] { rc = mutant->empty() ? run_serve() : run_mutant(*mutant); });
+  cmd->callback([mutant, refuse_all, &rc] {
+    if (*refuse_all) {
+      std::signal(SIGPIPE, SIG_IGN);
+      rc = protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, [](std::string_view) {
+        return std::string("err Protocol this implementation refuses every request");
+      });
+      return;
+    }
+    rc = mutant->empty() ? run_serve() : run_mutant(*mutant);
+  });
 }
 
 void add_mutants(CLI::App& app, int& rc) {

@@ -20,6 +20,7 @@ void add_build(CLI::App& app, int& rc);
 void add_query(CLI::App& app, int& rc);
 void add_serve(CLI::App& app, int& rc);
 void add_mutants(CLI::App& app, int& rc);
+void add_mutate(CLI::App& app, int& rc);
 void add_vectors(CLI::App& app, int& rc);
 void add_check(CLI::App& app, int& rc);
 

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   add_query(app, rc);
   add_serve(app, rc);
   add_mutants(app, rc);
+  add_mutate(app, rc);
   add_vectors(app, rc);
   add_check(app, rc);
 

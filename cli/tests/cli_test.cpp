@@ -296,6 +296,65 @@ TEST_F(Cli, CheckWritesJUnit) {
   EXPECT_NE(xml.find("<testcase classname=\"session\" name=\"end_of_input\"/>"), std::string::npos);
 }
 
+TEST_F(Cli, MutateGradesTlbfCheckTenOfTen) {
+  const auto r = tlbf({"mutate", "--", TLBF_BINARY, "check"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("score: 10/10 = 1.00"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("SURVIVED"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, MutateFailsAWeakSuiteAndNamesTheSurvivors) {
+  // Only the hash vectors: FNV-1 (s10) is caught, nothing else is.
+  const auto r = tlbf({"mutate", "--", TLBF_BINARY, "check", "--filter", "vectors/hash/*"});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("score: 1/10 = 0.10"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("s01    SURVIVED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("s10    killed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("that survived: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos) << r.out;
+  // The same suite meets a bar that asks only for what it catches.
+  EXPECT_EQ(tlbf({"mutate", "--threshold", "0.1", "--require", "s10", "--", TLBF_BINARY, "check", "--filter",
+                  "vectors/hash/*"}).rc, 0);
+}
+
+TEST_F(Cli, MutateStopsOnABrokenOrUselessSuite) {
+  const auto failing = tlbf({"mutate", "--", "sh", "-c", "echo the suite is broken; exit 5"});
+  EXPECT_EQ(failing.rc, 3) << failing.out;
+  EXPECT_NE(failing.out.find("the suite is broken"), std::string::npos) << failing.out;
+  const auto useless = tlbf({"mutate", "--", "true"});
+  EXPECT_EQ(useless.rc, 4) << useless.out;
+  EXPECT_NE(useless.out.find("not testing the implementation"), std::string::npos) << useless.out;
+  EXPECT_EQ(tlbf({"mutate", "--mutants", "s42", "--", "true"}).rc, 2);
+  EXPECT_EQ(tlbf({"mutate", "--shard", "3/2", "--", "true"}).rc, 2);
+}
+
+TEST_F(Cli, MutateReportsASuiteThatHangsOnAMutantAsATimeout) {
+  // A suite that never ends when it meets s03, and must be stopped, sleep and all.
+  const std::string suite = std::string("if [ \"$TLBF_MUTANT\" = s03 ]; then exec sleep 3597; fi; exec ") + TLBF_BINARY +
+                            " check";
+  const auto r = tlbf({"mutate", "--mutants", "s02,s03", "--timeout-floor", "1", "--timeout-factor", "1", "--",
+                       "sh", "-c", suite});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;  // required mutants that were not run are not held against it
+  EXPECT_NE(r.out.find("s03    timeout"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("score: 2/2 = 1.00"), std::string::npos) << r.out;  // a timeout counts as killed
+  // pgrep's pattern must not match the shell that runs it, hence the anchors.
+  EXPECT_EQ(std::system("pgrep -f '^sleep 3597$' > /dev/null"), 256) << "the hanging suite outlived its run";
+}
+
+TEST_F(Cli, MutateShards) {
+  std::string all;
+  for (const char* k : {"1/3", "2/3", "3/3"}) {
+    const auto r = tlbf({"mutate", "--shard", k, "--", TLBF_BINARY, "check", "--runs", "0"});
+    EXPECT_EQ(r.rc, 0) << r.out;
+    all += r.out;
+  }
+  // Together the shards run every mutant exactly once.
+  for (const char* id : {"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}) {
+    std::size_t count = 0;
+    for (std::size_t at = 0; (at = all.find(std::string("\n") + id + "    killed", at)) != std::string::npos; ++at) ++count;
+    EXPECT_EQ(count, 1U) << id << "\n" << all;
+  }
+}
+
 TEST_F(Cli, CheckWritesJson) {
   const auto r = tlbf({"check", "--filter", "vectors/union/*", "--json", path("report.json")});
   EXPECT_EQ(r.rc, 0);

@@ -1,0 +1,131 @@
+// tlbf mutate: grade a test suite by the planted bugs it catches (docs/mutants.md).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "commands.hpp"
+#include "tlbf/mutants/catalog.hpp"
+#include "tlbf/mutants/scorer.hpp"
+
+namespace tlbf::cli {
+namespace {
+
+struct MutateOptions {
+  std::vector<std::string> suite;
+  int jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  double timeout_factor = 5.0;
+  double timeout_floor_s = 10.0;
+  double threshold = 0.80;
+  std::string require = "s01,s02,s03,s04,s05,s06,s07,s08,s09,s10";
+  std::string only;
+  std::string shard;
+};
+
+std::vector<std::string> split_ids(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string id; std::getline(in, id, ',');) {
+    if (!id.empty()) out.push_back(id);
+  }
+  return out;
+}
+
+int run_mutate(const MutateOptions& opt) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) {
+    std::cerr << "tlbf mutate: cannot find this program's path\n";
+    return kUsage;
+  }
+  std::vector<std::string> ids;
+  for (const auto& m : mutants::catalog()) ids.push_back(m.id);
+  if (!opt.only.empty()) ids = split_ids(opt.only);
+  const auto required = split_ids(opt.require);
+  for (const auto& id : ids) {
+    if (!mutants::find(id)) {
+      std::cerr << "tlbf mutate: no mutant '" << id << "'\n";
+      return kUsage;
+    }
+  }
+  if (!opt.shard.empty()) {
+    int k = 0, n = 0;
+    char slash = 0;
+    std::istringstream in(opt.shard);
+    if (!(in >> k >> slash >> n) || slash != '/' || n < 1 || k < 1 || k > n || !in.eof()) {
+      std::cerr << "tlbf mutate: --shard wants k/n with 1 <= k <= n, not '" << opt.shard << "'\n";
+      return kUsage;
+    }
+    ids = mutants::shard(ids, k, n);
+  }
+
+  mutants::ScoreOptions so;
+  so.suite = opt.suite;
+  so.reference = "'" + self + "' serve";
+  so.refuser = "'" + self + "' serve --refuse-all";
+  so.mutant_server = "'" + self + "' serve --mutant";
+  so.mutants = ids;
+  so.jobs = opt.jobs;
+  so.timeout_factor = opt.timeout_factor;
+  so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
+  const auto score = mutants::score_suite(so);
+
+  if (score.stopped != 0) {
+    std::cout << "stopped: " << score.stop_reason << "\n";
+    if (score.stopped == 3) std::cout << "the suite's output on the clean reference:\n" << score.baseline_output;
+    return score.stopped;
+  }
+  std::printf("baseline: the suite passes on the clean reference in %.2f s; it fails against one that refuses everything\n\n",
+              score.baseline_seconds);
+  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
+  std::set<std::string> killed;
+  for (const auto& r : score.runs) {
+    std::string evidence;  // continuation lines indented under the first
+    for (char c : r.evidence) evidence += c == '\n' ? "\n" + std::string(27, ' ') : std::string(1, c);
+    std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
+                evidence.c_str());
+    if (r.verdict == mutants::Verdict::Killed || r.verdict == mutants::Verdict::Timeout) killed.insert(r.id);
+  }
+  std::string missed;
+  for (const auto& id : required) {
+    const bool ran = std::find(ids.begin(), ids.end(), id) != ids.end();
+    if (ran && !killed.count(id)) missed += " " + id;
+  }
+  const bool meets = score.score() >= opt.threshold && missed.empty();
+  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), opt.threshold);
+  std::cout << "required mutants " << (missed.empty() ? "all killed" : "that survived:" + missed) << "\n";
+  std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
+  return meets ? kOk : kRefused;
+}
+
+}  // namespace
+
+void add_mutate(CLI::App& app, int& rc) {
+  auto opt = std::make_shared<MutateOptions>();
+  CLI::App* cmd = app.add_subcommand("mutate", "Grade a test suite by the planted bugs s01 .. s10 it catches");
+  cmd->footer(
+      "Runs SUITE once on the clean reference, once against an implementation that refuses every\n"
+      "request, then once per mutant, with TLBF_IMPL set to a command serving it (and TLBF_MUTANT).\n"
+      "Exit codes: 0 the score meets the threshold and every required mutant is killed; 1 it falls\n"
+      "short; 2 usage or harness error; 3 the suite fails on the clean reference; 4 the suite passes\n"
+      "against an implementation that refuses everything. See docs/mutants.md.");
+  cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --")->required();
+  cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(CLI::Range(1, 256));
+  cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
+      ->check(CLI::Range(1.0, 1000.0));
+  cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
+      ->check(CLI::Range(0.1, 86400.0));
+  cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default s01..s10)");
+  cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)");
+  cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs");
+  add_version(*cmd);
+  cmd->callback([opt, &rc] { rc = run_mutate(*opt); });
+}
+
+}  // namespace tlbf::cli
