@@ -102,6 +102,12 @@ void drain_rest(int fd, std::string& into) {
   }
 }
 
+std::string shell_quote(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string last_lines(const std::string& text, std::size_t count) {
   std::size_t at = text.size();
   if (at > 0 && text[at - 1] == '\n') --at;  // the final newline ends the last line

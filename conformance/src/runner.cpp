@@ -153,12 +153,6 @@ class Connection {
   std::string stderr_;
 };
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string reproduce_line(const Case& c, const std::string& command) {
   std::string line = "printf '%s\\n'";
   for (const auto& step : c.steps) line += " " + shell_quote(step.request.size() > 200 ? step.request.substr(0, 200) + "..." : step.request);

@@ -12,12 +12,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string quote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // The lines that say what failed: those that mention a failure, else the last few.
 std::string evidence_from(const std::string& output) {
   std::istringstream in(output);
@@ -59,10 +53,10 @@ int Score::killed() const {
 double Score::score() const { return runs.empty() ? 0.0 : static_cast<double>(killed()) / static_cast<double>(runs.size()); }
 
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl, const std::string& mutant) {
-  std::string line = "TLBF_IMPL=" + quote(impl);
-  line += mutant.empty() ? " TLBF_MUTANT= " : " TLBF_MUTANT=" + quote(mutant) + " ";
+  std::string line = "TLBF_IMPL=" + conformance::shell_quote(impl);
+  line += mutant.empty() ? " TLBF_MUTANT= " : " TLBF_MUTANT=" + conformance::shell_quote(mutant) + " ";
   line += "exec";
-  for (const auto& word : suite) line += " " + quote(word);
+  for (const auto& word : suite) line += " " + conformance::shell_quote(word);
   return line;
 }
 

@@ -54,6 +54,9 @@ bool drain(int fd, std::string& into);
 // All that is left on an fd whose writer has exited.
 void drain_rest(int fd, std::string& into);
 
+// A word for /bin/sh, single-quoted so that nothing in it is interpreted.
+std::string shell_quote(const std::string& word);
+
 // The last `count` lines of captured output, for showing a stderr tail.
 std::string last_lines(const std::string& text, std::size_t count);
 
