@@ -215,7 +215,7 @@ int run_check(CheckOptions opt) {
     bool conforms = report.conforms();
     if (opt.update_expected) {
       const std::string text = conformance::expected_failures_text(report);
-      if (!write_file(opt.expected_file, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))) {
+      if (!write_file(opt.expected_file, text)) {
         return kIo;
       }
       std::cout << "wrote " << report.count(Outcome::Failed) << " expected failures to " << opt.expected_file << "\n";
@@ -235,7 +235,7 @@ int run_check(CheckOptions opt) {
     all_conform = all_conform && conforms;
     if (!opt.junit_file.empty() && opt.impls.size() == 1) {
       const std::string xml = conformance::to_junit(report);
-      if (!write_file(opt.junit_file, std::span(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size()))) return kIo;
+      if (!write_file(opt.junit_file, xml)) return kIo;
     }
     reports.push_back(to_json(report));
     done.push_back(report);
@@ -265,7 +265,7 @@ int run_check(CheckOptions opt) {
   }
   if (!opt.json_file.empty()) {
     const std::string text = (done.size() == 1 ? reports[0] : reports).dump(1) + "\n";
-    if (!write_file(opt.json_file, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))) return kIo;
+    if (!write_file(opt.json_file, text)) return kIo;
   }
   return all_conform ? kOk : kRefused;
 }

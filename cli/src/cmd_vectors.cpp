@@ -24,7 +24,7 @@ int run_generate(const std::string& out_dir) {
   for (const auto& file : vectors::generate()) {
     const std::string text = vectors::serialize(file.doc);
     const std::string path = (fs::path(out_dir) / file.name).string();
-    if (!write_file(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))) return kIo;
+    if (!write_file(path, text)) return kIo;
     std::cout << path << ": " << file.doc["numberOfTests"] << " tests\n";
   }
   return kOk;

@@ -57,6 +57,10 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
   return true;
 }
 
+bool write_file(const std::string& path, std::string_view text) {
+  return write_file(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
 Input::Input(const std::string& path) : from_stdin_(path == "-"), ok_(true) {
   if (from_stdin_) return;
   errno = 0;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tlbf::cli {
@@ -16,6 +17,7 @@ std::optional<std::vector<std::uint8_t>> read_file(const std::string& path);
 
 // Writes bytes to PATH ("-" is standard output); false after printing why not.
 bool write_file(const std::string& path, std::span<const std::uint8_t> bytes);
+bool write_file(const std::string& path, std::string_view text);
 
 // A stream of lines to read: PATH, or standard input for "-".
 class Input {

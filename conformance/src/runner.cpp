@@ -36,7 +36,7 @@ std::string describe(const Ending& e) {
 class Connection {
  public:
   Connection(const std::string& command, const RunnerOptions& options, bool pipelined)
-      : command_(command), options_(options), pipelined_(pipelined) {
+      : options_(options), pipelined_(pipelined) {
     child_ = Child::start(command);
   }
   bool started() const { return child_ != nullptr; }
@@ -145,7 +145,6 @@ class Connection {
     return ::poll(&p, 1, 0) > 0;
   }
 
-  std::string command_;
   RunnerOptions options_;
   bool pipelined_;
   std::unique_ptr<Child> child_;
