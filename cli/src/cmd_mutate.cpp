@@ -10,7 +10,8 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "tlbf/mutants/catalog.hpp"
+#include "files.hpp"
+#include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
 
 namespace tlbf::cli {
@@ -25,6 +26,10 @@ struct MutateOptions {
   std::string require = "s01,s02,s03,s04,s05,s06,s07,s08,s09,s10";
   std::string only;
   std::string shard;
+  std::string patches;
+  std::string workdir;
+  std::string sanity_patch;
+  std::string json;
 };
 
 std::vector<std::string> split_ids(const std::string& text) {
@@ -36,21 +41,57 @@ std::vector<std::string> split_ids(const std::string& text) {
   return out;
 }
 
+bool contains(const std::vector<std::string>& ids, const std::string& id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
 int run_mutate(const MutateOptions& opt) {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-  if (ec) {
-    std::cerr << "tlbf mutate: cannot find this program's path\n";
+  std::unique_ptr<mutants::Subjects> subjects;
+  if (opt.patches.empty() != opt.workdir.empty()) {
+    std::cerr << "tlbf mutate: --patches and --workdir go together\n";
     return kUsage;
   }
-  std::vector<std::string> ids;
-  for (const auto& m : mutants::catalog()) ids.push_back(m.id);
-  if (!opt.only.empty()) ids = split_ids(opt.only);
-  const auto required = split_ids(opt.require);
-  for (const auto& id : ids) {
-    if (!mutants::find(id)) {
-      std::cerr << "tlbf mutate: no mutant '" << id << "'\n";
+  if (!opt.patches.empty()) {
+    for (const auto& dir : {opt.patches, opt.workdir}) {
+      if (!std::filesystem::is_directory(dir)) {
+        std::cerr << "tlbf mutate: '" << dir << "' is not a directory\n";
+        return kUsage;
+      }
+    }
+    if (!opt.sanity_patch.empty() && !std::filesystem::is_regular_file(opt.sanity_patch)) {
+      std::cerr << "tlbf mutate: no sanity patch '" << opt.sanity_patch << "'\n";
       return kUsage;
+    }
+    subjects = mutants::patched_subjects(opt.suite, opt.patches, opt.workdir, opt.sanity_patch);
+  } else {
+    if (!opt.sanity_patch.empty()) {
+      std::cerr << "tlbf mutate: --sanity-patch is for patch mode (--patches, --workdir)\n";
+      return kUsage;
+    }
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (ec) {
+      std::cerr << "tlbf mutate: cannot find this program's path\n";
+      return kUsage;
+    }
+    subjects = mutants::served_subjects(opt.suite, self);
+  }
+
+  const auto offered = subjects->ids();
+  if (offered.empty()) {
+    std::cerr << "tlbf mutate: no mutants: " << opt.patches << " holds no *.patch file\n";
+    return kUsage;
+  }
+  auto ids = opt.only.empty() ? offered : split_ids(opt.only);
+  const auto required = split_ids(opt.require);
+  for (const auto& list : {ids, required}) {
+    for (const auto& id : list) {
+      if (!contains(offered, id)) {
+        std::cerr << "tlbf mutate: no mutant '" << id << "'"
+                  << (opt.patches.empty() ? "; `tlbf mutants list` names them" : " (no " + id + ".patch in " + opt.patches + ")")
+                  << "\n";
+        return kUsage;
+      }
     }
   }
   if (!opt.shard.empty()) {
@@ -65,23 +106,21 @@ int run_mutate(const MutateOptions& opt) {
   }
 
   mutants::ScoreOptions so;
-  so.suite = opt.suite;
-  so.reference = "'" + self + "' serve";
-  so.refuser = "'" + self + "' serve --refuse-all";
-  so.mutant_server = "'" + self + "' serve --mutant";
   so.mutants = ids;
   so.jobs = opt.jobs;
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
-  const auto score = mutants::score_suite(so);
+  const auto score = mutants::score_suite(*subjects, so);
 
   if (score.stopped != 0) {
     std::cout << "stopped: " << score.stop_reason << "\n";
     if (score.stopped == 3) std::cout << "the suite's output on the clean reference:\n" << score.baseline_output;
     return score.stopped;
   }
-  std::printf("baseline: the suite passes on the clean reference in %.2f s; it fails against one that refuses everything\n\n",
-              score.baseline_seconds);
+  std::printf("baseline: the suite passes on the clean reference in %.2f s%s\n\n", score.baseline_seconds,
+              opt.patches.empty() ? "; it fails against one that refuses everything"
+              : opt.sanity_patch.empty() ? " (no --sanity-patch: no sanity check)"
+                                         : "; it fails with the sanity patch");
   std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
   std::set<std::string> killed;
   for (const auto& r : score.runs) {
@@ -93,13 +132,17 @@ int run_mutate(const MutateOptions& opt) {
   }
   std::string missed;
   for (const auto& id : required) {
-    const bool ran = std::find(ids.begin(), ids.end(), id) != ids.end();
-    if (ran && !killed.count(id)) missed += " " + id;
+    if (contains(ids, id) && !killed.count(id)) missed += " " + id;
   }
   const bool meets = score.score() >= opt.threshold && missed.empty();
   std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), opt.threshold);
-  std::cout << "required mutants " << (missed.empty() ? "all killed" : "that survived:" + missed) << "\n";
+  std::cout << "required mutants " << (missed.empty() ? "all killed" : "not killed:" + missed) << "\n";
   std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
+  if (!opt.json.empty()) {
+    mutants::ReportContext context{opt.suite, opt.threshold, required, opt.patches.empty() ? "served" : "patches",
+                                   meets, TLBF_VERSION_STRING};
+    if (!write_file(opt.json, mutants::mutation_report_json(*subjects, score, context))) return kIo;
+  }
   return meets ? kOk : kRefused;
 }
 
@@ -111,6 +154,7 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->footer(
       "Runs SUITE once on the clean reference, once against an implementation that refuses every\n"
       "request, then once per mutant, with TLBF_IMPL set to a command serving it (and TLBF_MUTANT).\n"
+      "In patch mode, SUITE runs in a copy of --workdir, clean, then with each patch applied.\n"
       "Exit codes: 0 the score meets the threshold and every required mutant is killed; 1 it falls\n"
       "short; 2 usage or harness error; 3 the suite fails on the clean reference; 4 the suite passes\n"
       "against an implementation that refuses everything. See docs/mutants.md.");
@@ -124,6 +168,10 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default s01..s10)");
   cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)");
   cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs");
+  cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1");
+  cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy");
+  cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail");
+  cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_mutate(*opt); });
 }

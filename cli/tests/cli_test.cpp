@@ -5,6 +5,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -296,11 +300,145 @@ TEST_F(Cli, CheckWritesJUnit) {
   EXPECT_NE(xml.find("<testcase classname=\"session\" name=\"end_of_input\"/>"), std::string::npos);
 }
 
+// The line (1-based) of a text.
+std::string line_of(const std::string& text, int line) {
+  std::istringstream in(text);
+  std::string out;
+  for (int i = 0; i < line && std::getline(in, out); ++i) {
+  }
+  return out;
+}
+
+// The fields the mutation-testing-elements schema (version 2) requires, with
+// their types, checked on every mutant; returns the mutants by id.
+std::map<std::string, nlohmann::json> mutants_of_report(const nlohmann::json& report) {
+  EXPECT_EQ(report.at("schemaVersion"), "2");
+  EXPECT_TRUE(report.at("thresholds").at("high").is_number_integer());
+  EXPECT_TRUE(report.at("thresholds").at("low").is_number_integer());
+  std::map<std::string, nlohmann::json> out;
+  for (const auto& [file, entry] : report.at("files").items()) {
+    EXPECT_TRUE(entry.at("language").is_string()) << file;
+    EXPECT_TRUE(entry.at("source").is_string()) << file;
+    for (const auto& m : entry.at("mutants")) {
+      for (const char* key : {"id", "mutatorName", "status"}) EXPECT_TRUE(m.at(key).is_string()) << key;
+      const std::set<std::string> statuses = {"Killed", "Survived", "NoCoverage", "CompileError",
+                                              "RuntimeError", "Timeout", "Ignored", "Pending"};
+      EXPECT_TRUE(statuses.count(m.at("status").get<std::string>())) << m.at("status");
+      for (const char* end : {"start", "end"}) {
+        EXPECT_GE(m.at("location").at(end).at("line").get<int>(), 1);
+        EXPECT_GE(m.at("location").at(end).at("column").get<int>(), 1);
+      }
+      nlohmann::json with_file = m;
+      with_file["file"] = file;
+      with_file["source"] = entry.at("source");
+      out[m.at("id").get<std::string>()] = with_file;
+    }
+  }
+  return out;
+}
+
 TEST_F(Cli, MutateGradesTlbfCheckTenOfTen) {
-  const auto r = tlbf({"mutate", "--", TLBF_BINARY, "check"});
+  const auto r = tlbf({"mutate", "--json", path("mutants.json"), "--", TLBF_BINARY, "check"});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("score: 10/10 = 1.00"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("SURVIVED"), std::string::npos) << r.out;
+  // The report points each mutant at its switch in the oracle's source.
+  const auto report = nlohmann::json::parse(slurp(path("mutants.json")));
+  EXPECT_EQ(report.at("thresholds").at("high"), 80);
+  EXPECT_EQ(report.at("config").at("killed"), 10);
+  const auto mutants = mutants_of_report(report);
+  ASSERT_EQ(mutants.size(), 10U);
+  for (const auto& [id, m] : mutants) {
+    EXPECT_EQ(m.at("status"), "Killed") << id;
+    const std::string line = line_of(m.at("source"), m.at("location").at("start").at("line"));
+    EXPECT_NE(line.find("TLBF_MUTANT(" + id + ")"), std::string::npos) << id << ": " << line;
+    EXPECT_EQ(m.at("source"), slurp(std::string(TLBF_SOURCE_DIR) + "/" + m.at("file").get<std::string>())) << id;
+  }
+}
+
+// Patch mode on the bundled Python implementation and its unittest suite.
+struct PatchMode : Cli {
+  const std::string python = std::string(TLBF_SOURCE_DIR) + "/conformance/impls/python";
+  const std::string patches = std::string(TLBF_SOURCE_DIR) + "/mutants/patches/python";
+  const std::string sanity = std::string(TLBF_SOURCE_DIR) + "/mutants/patches/python-sanity.patch";
+  void SetUp() override {
+    Cli::SetUp();
+    fs::create_directories(path("tmp"));
+    ::setenv("TMPDIR", path("tmp").c_str(), 1);  // the scratch copies go here, so the test can see them removed
+  }
+  void TearDown() override {
+    ::unsetenv("TMPDIR");
+    Cli::TearDown();
+  }
+  bool scratch_is_gone() const { return fs::is_empty(path("tmp")); }
+};
+
+TEST_F(PatchMode, GradesThePythonSuiteTenOfTen) {
+  const auto r = tlbf({"mutate", "--patches", patches, "--workdir", python, "--sanity-patch", sanity, "--json",
+                       path("report.json"), "--", "python3", "-m", "unittest", "-q", "test_tlbf_impl"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("score: 10/10 = 1.00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("it fails with the sanity patch"), std::string::npos) << r.out;
+  EXPECT_TRUE(scratch_is_gone());
+  // Each mutant's location is the line its patch removes or replaces.
+  const auto mutants = mutants_of_report(nlohmann::json::parse(slurp(path("report.json"))));
+  ASSERT_EQ(mutants.size(), 10U);
+  const auto& s01 = mutants.at("s01");
+  EXPECT_EQ(s01.at("file"), "tlbf_impl.py");
+  EXPECT_EQ(s01.at("status"), "Killed");
+  EXPECT_EQ(s01.at("description"), "s01: Flooring m instead of taking the ceiling (planted bug of the specification's pitfall table, in tlbf_impl.py)");
+  EXPECT_NE(line_of(s01.at("source"), s01.at("location").at("start").at("line")).find("math.ceil(ideal)"), std::string::npos);
+  EXPECT_NE(s01.at("replacement").get<std::string>().find("math.floor(ideal)"), std::string::npos);
+}
+
+TEST_F(PatchMode, FailsAWeakSuiteAndAUselessOne) {
+  // The hash tests alone catch FNV-1 (s10) and nothing else.
+  const auto weak = tlbf({"mutate", "--patches", patches, "--workdir", python, "--", "python3", "-m", "unittest", "-q",
+                          "test_tlbf_impl.HashTest"});
+  EXPECT_EQ(weak.rc, 1) << weak.out << weak.err;
+  EXPECT_NE(weak.out.find("score: 1/10 = 0.10"), std::string::npos) << weak.out;
+  EXPECT_NE(weak.out.find("s10    killed"), std::string::npos) << weak.out;
+  EXPECT_NE(weak.out.find("required mutants not killed: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos) << weak.out;
+  // A suite that tests nothing passes with the module broken on purpose.
+  const auto useless = tlbf({"mutate", "--patches", patches, "--workdir", python, "--sanity-patch", sanity, "--", "true"});
+  EXPECT_EQ(useless.rc, 4) << useless.out;
+  EXPECT_NE(useless.out.find("the suite passes even against the work directory with python-sanity.patch applied"),
+            std::string::npos) << useless.out;
+  EXPECT_TRUE(scratch_is_gone());
+}
+
+TEST_F(PatchMode, ReportsATestOnlyMutantThatNeverEndsAsATimeout) {
+  // hang.patch makes fnv1a64 loop forever; the suite must be stopped at its bound.
+  const std::string hang_dir = std::string(TLBF_SOURCE_DIR) + "/mutants/tests/patches";
+  const auto r = tlbf({"mutate", "--patches", hang_dir, "--workdir", python, "--require", "hang", "--timeout-floor",
+                       "1", "--timeout-factor", "1", "--", "python3", "-c", "import tlbf_impl; tlbf_impl.fnv1a64(b'x')"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("hang   timeout"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stopped after 1000 ms"), std::string::npos) << r.out;
+  EXPECT_EQ(std::system("pgrep -f '^python3 -c import tlbf_impl; tlbf_impl.fnv1a64' > /dev/null"), 256)
+      << "the looping mutant outlived its run";
+  EXPECT_TRUE(scratch_is_gone());
+}
+
+TEST_F(PatchMode, APatchThatDoesNotApplyIsAnErrorNotAKill) {
+  // The Python patches against the Rust implementation's folder: there is no tlbf_impl.py to patch.
+  const auto r = tlbf({"mutate", "--patches", patches, "--workdir", std::string(TLBF_SOURCE_DIR) + "/conformance/impls/fxbloom",
+                       "--mutants", "s01", "--require", "s01", "--", "true"});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("s01    error"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("s01.patch does not apply"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("score: 0/1 = 0.00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("required mutants not killed: s01"), std::string::npos) << r.out;
+}
+
+TEST_F(PatchMode, RefusesABadCommandLine) {
+  EXPECT_EQ(tlbf({"mutate", "--patches", patches, "--", "true"}).rc, 2);  // no --workdir
+  EXPECT_EQ(tlbf({"mutate", "--patches", path("nowhere"), "--workdir", python, "--", "true"}).rc, 2);
+  EXPECT_EQ(tlbf({"mutate", "--sanity-patch", sanity, "--", "true"}).rc, 2);  // not in patch mode
+  const auto missing = tlbf({"mutate", "--patches", std::string(TLBF_SOURCE_DIR) + "/mutants/tests/patches", "--workdir",
+                             python, "--", "true"});  // s01..s10 required, and only hang.patch there
+  EXPECT_EQ(missing.rc, 2);
+  EXPECT_NE(missing.err.find("no mutant 's01' (no s01.patch in"), std::string::npos) << missing.err;
 }
 
 TEST_F(Cli, MutateFailsAWeakSuiteAndNamesTheSurvivors) {
@@ -310,7 +448,7 @@ TEST_F(Cli, MutateFailsAWeakSuiteAndNamesTheSurvivors) {
   EXPECT_NE(r.out.find("score: 1/10 = 0.10"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s01    SURVIVED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s10    killed"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("that survived: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("required mutants not killed: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos) << r.out;
   // The same suite meets a bar that asks only for what it catches.
   EXPECT_EQ(tlbf({"mutate", "--threshold", "0.1", "--require", "s10", "--", TLBF_BINARY, "check", "--filter",
                   "vectors/hash/*"}).rc, 0);

@@ -32,6 +32,16 @@ std::string evidence_from(const std::string& output) {
   return out;
 }
 
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limit) {
+  const std::string line =
+      suite.directory.empty() ? suite.command : "cd " + conformance::shell_quote(suite.directory) + " && " + suite.command;
+  return conformance::run_with_input(line, "", limit);
+}
+
 }  // namespace
 
 std::string_view to_string(Verdict v) {
@@ -53,9 +63,8 @@ int Score::killed() const {
 double Score::score() const { return runs.empty() ? 0.0 : static_cast<double>(killed()) / static_cast<double>(runs.size()); }
 
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl, const std::string& mutant) {
-  std::string line = "TLBF_IMPL=" + conformance::shell_quote(impl);
-  line += mutant.empty() ? " TLBF_MUTANT= " : " TLBF_MUTANT=" + conformance::shell_quote(mutant) + " ";
-  line += "exec";
+  std::string line = impl.empty() ? "" : "TLBF_IMPL=" + conformance::shell_quote(impl) + " ";
+  line += "TLBF_MUTANT=" + conformance::shell_quote(mutant) + " exec";
   for (const auto& word : suite) line += " " + conformance::shell_quote(word);
   return line;
 }
@@ -68,58 +77,74 @@ std::vector<std::string> shard(const std::vector<std::string>& ids, int k, int n
   return out;
 }
 
-Score score_suite(const ScoreOptions& options) {
+Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   Score score;
   // The baseline has no bound but a generous one: it is the user's own suite on the real thing.
   const auto start = Clock::now();
-  const auto baseline = conformance::run_with_input(suite_command(options.suite, options.reference, ""), "",
-                                                    std::chrono::hours(1));
-  score.baseline_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  score.baseline_output = baseline.out + baseline.err;
+  const SuiteRun clean = subjects.clean();
+  const auto baseline = clean.error.empty() ? run(clean, std::chrono::hours(1)) : conformance::RunResult{};
+  subjects.finish(clean);
+  score.baseline_seconds = seconds_since(start);
+  score.baseline_output = clean.error.empty() ? baseline.out + baseline.err : clean.error + "\n";
   if (!baseline.exited_cleanly()) {
     score.stopped = 3;
-    score.stop_reason = "the suite fails on the clean reference (" + baseline.how_it_ended() + "); fix it before grading it";
+    score.stop_reason = "the suite fails on the clean reference (" +
+                        (clean.error.empty() ? baseline.how_it_ended() : "it could not be prepared") +
+                        "); fix it before grading it";
     return score;
   }
   const auto limit = std::max(options.timeout_floor,
                               std::chrono::milliseconds(static_cast<long long>(score.baseline_seconds * 1000 * options.timeout_factor)));
-  const auto sanity = conformance::run_with_input(suite_command(options.suite, options.refuser, ""), "", limit);
-  if (sanity.exited_cleanly()) {
-    score.stopped = 4;
-    score.stop_reason = "the suite passes even against an implementation that answers every request with an error: "
-                        "it is not testing the implementation (does it read TLBF_IMPL?)";
-    return score;
+  if (const auto broken = subjects.broken()) {
+    const auto sanity = broken->error.empty() ? run(*broken, limit) : conformance::RunResult{};
+    subjects.finish(*broken);
+    if (!broken->error.empty()) {
+      score.stopped = 2;
+      score.stop_reason = "the sanity check could not be prepared: " + broken->error;
+      return score;
+    }
+    if (sanity.exited_cleanly()) {
+      score.stopped = 4;
+      score.stop_reason = "the suite passes even against " + subjects.broken_description() +
+                          ": it is not testing the implementation";
+      return score;
+    }
   }
 
+  const auto mutants_start = Clock::now();
   score.runs.resize(options.mutants.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < options.mutants.size();) {
-      const std::string& id = options.mutants[i];
-      const auto began = Clock::now();
-      const auto run = conformance::run_with_input(
-          suite_command(options.suite, options.mutant_server + " " + id, id), "", limit);
       MutantRun& r = score.runs[i];
-      r.id = id;
-      r.seconds = std::chrono::duration<double>(Clock::now() - began).count();
-      if (!run.started) {
+      r.id = options.mutants[i];
+      const SuiteRun prepared = subjects.mutant(r.id);
+      const auto began = Clock::now();
+      if (!prepared.error.empty()) {
+        r.verdict = Verdict::Error;
+        r.evidence = prepared.error;
+        subjects.finish(prepared);
+        continue;
+      }
+      const auto result = run(prepared, limit);
+      r.seconds = seconds_since(began);
+      subjects.finish(prepared);
+      if (!result.started) {
         r.verdict = Verdict::Error;
         r.evidence = "the suite could not be started";
-      } else if (run.timed_out) {
+      } else if (result.timed_out) {
         r.verdict = Verdict::Timeout;
         r.evidence = "stopped after " + std::to_string(limit.count()) + " ms";
-      } else if (run.exited_cleanly()) {
-        r.verdict = Verdict::Survived;
-        r.evidence = evidence_from(run.out + run.err);
       } else {
-        r.verdict = Verdict::Killed;
-        r.evidence = evidence_from(run.out + run.err);
+        r.verdict = result.exited_cleanly() ? Verdict::Survived : Verdict::Killed;
+        r.evidence = evidence_from(result.out + result.err);
       }
     }
   };
   std::vector<std::thread> threads;
   for (int j = 0; j < std::max(1, options.jobs); ++j) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
+  score.mutants_seconds = seconds_since(mutants_start);
   return score;
 }
 

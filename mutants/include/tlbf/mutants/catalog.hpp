@@ -23,6 +23,10 @@ struct Mutant {
 const std::vector<Mutant>& catalog();
 const Mutant* find(std::string_view id);
 
+// The text of an oracle source file that holds switches (a catalog `file`),
+// as this build was made from it, or nullptr; reports quote it.
+const std::string* oracle_source(std::string_view file);
+
 // The change as a unified diff of the oracle source.
 std::string unified_diff(const Mutant& m);
 
