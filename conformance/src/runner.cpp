@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <optional>
 
+#include "tlbf/conformance/connection.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/protocol/values.hpp"
@@ -16,141 +17,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kStderrKept = 64 * 1024;
 const char* const kSync = "hello";  // sent after every case to prove the responses are in step
-
-// Why a session stopped before every request was answered.
-struct Fault {
-  std::string reason;
-};
-
-std::string describe(const Ending& e) {
-  if (e.signal != 0) return "was killed by signal " + std::to_string(e.signal);
-  std::string out = "exited with status " + std::to_string(e.exit_code);
-  // A wrapper shell reports its child's death by signal N as status 128 + N.
-  if (e.exit_code > 128 && e.exit_code < 128 + 65) out += " (a shell's report of signal " + std::to_string(e.exit_code - 128) + "?)";
-  return out;
-}
-
-// One running implementation.
-class Connection {
- public:
-  Connection(const std::string& command, const RunnerOptions& options, bool pipelined)
-      : options_(options), pipelined_(pipelined) {
-    child_ = Child::start(command);
-  }
-  bool started() const { return child_ != nullptr; }
-  std::string stderr_tail() const { return last_lines(stderr_, 10); }
-
-  // Sends the requests (all at once when pipelined) and collects one line per
-  // request, stopping early at a fault: an exit, a hang, an overlong line.
-  std::vector<std::string> exchange(const std::vector<std::string>& requests, std::optional<Fault>& fault) {
-    std::vector<std::string> responses;
-    responses.reserve(requests.size());
-    std::size_t sent = 0;       // requests handed to the writer
-    std::string out;            // bytes not yet written
-    std::size_t written = 0;
-    auto last_progress = Clock::now();
-    auto queue = [&] {
-      // Pipelined: everything. Otherwise: the next request once the last is answered.
-      while (sent < requests.size() && (pipelined_ || sent == responses.size())) {
-        out += requests[sent++];
-        out += '\n';
-      }
-    };
-    queue();
-    while (responses.size() < requests.size()) {
-      if (written < out.size() && child_->input() < 0) written = out.size();  // its input is closed: nothing more to say
-      std::array<pollfd, 3> fds{{{child_->output(), POLLIN, 0},
-                                 {child_->errors(), POLLIN, 0},
-                                 {written < out.size() ? child_->input() : -1, POLLOUT, 0}}};
-      if (::poll(fds.data(), fds.size(), 50) < 0 && errno != EINTR) {
-        fault = Fault{"poll failed"};
-        return responses;
-      }
-      if (fds[2].revents) {
-        const ssize_t n = ::write(child_->input(), out.data() + written, std::min<std::size_t>(out.size() - written, 1 << 16));
-        if (n > 0) written += static_cast<std::size_t>(n);
-        if (n < 0 && errno != EAGAIN && errno != EINTR) child_->close_input();  // it stopped reading; an exit follows
-      }
-      if (fds[1].revents && child_->errors() >= 0) {
-        if (!drain(child_->errors(), stderr_)) child_->close_errors();
-        if (stderr_.size() > 2 * kStderrKept) stderr_.erase(0, stderr_.size() - kStderrKept);
-      }
-      bool output_closed = false;
-      if (fds[0].revents && child_->output() >= 0) {
-        const std::size_t before = partial_.size();
-        output_closed = !drain(child_->output(), partial_);
-        if (partial_.size() != before) last_progress = Clock::now();
-        std::size_t start = 0;
-        for (std::size_t nl; (nl = partial_.find('\n', start)) != std::string::npos; start = nl + 1) {
-          if (responses.size() == requests.size()) {
-            // More lines than requests so far: keep them for the next exchange to see.
-            break;
-          }
-          responses.push_back(partial_.substr(start, nl - start));
-        }
-        partial_.erase(0, start);
-        if (partial_.size() >= protocol::MAX_LINE) {
-          fault = Fault{"wrote a line longer than 64 MiB (the protocol's cap); it was not read to its end"};
-          return responses;
-        }
-        queue();
-      }
-      if (output_closed || (child_->has_exited() && !readable(child_->output()))) {
-        if (child_->output() >= 0) drain_rest(child_->output(), partial_);
-        if (child_->errors() >= 0) drain_rest(child_->errors(), stderr_);
-        // An output closed at exit reaches us a moment before the exit does.
-        for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
-        const bool still_running = !child_->has_exited();
-        const Ending e = child_->finish(true);
-        fault = Fault{(still_running ? std::string("closed its output while still running") : describe(e)) +
-                      " with " + std::to_string(requests.size() - responses.size()) + " requests unanswered" +
-                      (partial_.empty() ? "" : "; its last output had no newline: '" + partial_.substr(0, 80) + "'")};
-        return responses;
-      }
-      if (Clock::now() - last_progress > options_.request_timeout) {
-        fault = Fault{"gave no response for " + std::to_string(options_.request_timeout.count()) +
-                      " ms (hung?) and was killed" +
-                      (partial_.empty() ? "" : "; its last output had no newline: '" + partial_.substr(0, 80) + "'")};
-        return responses;
-      }
-    }
-    return responses;
-  }
-
-  // Closes the input and says what went wrong at the end of the session, if anything.
-  std::string finish() {
-    child_->close_input();
-    const auto deadline = Clock::now() + options_.request_timeout;
-    while (!child_->has_exited() && Clock::now() < deadline) {
-      std::array<pollfd, 2> fds{{{child_->output(), POLLIN, 0}, {child_->errors(), POLLIN, 0}}};
-      ::poll(fds.data(), fds.size(), 20);
-      if (fds[0].revents && !drain(child_->output(), partial_)) child_->close_output();
-      if (fds[1].revents && !drain(child_->errors(), stderr_)) child_->close_errors();
-    }
-    const bool exited = child_->has_exited();
-    if (child_->output() >= 0) drain_rest(child_->output(), partial_);
-    const Ending e = child_->finish(true);
-    if (!exited) return "did not exit within " + std::to_string(options_.request_timeout.count()) + " ms of the end of its input";
-    if (!partial_.empty()) return "wrote output that answers no request: '" + partial_.substr(0, 80) + "'";
-    if (e.signal != 0 || e.exit_code != 0) return "at the end of its input it " + describe(e) + " (want status 0)";
-    return {};
-  }
-
- private:
-  static bool readable(int fd) {
-    if (fd < 0) return false;
-    pollfd p{fd, POLLIN, 0};
-    return ::poll(&p, 1, 0) > 0;
-  }
-
-  RunnerOptions options_;
-  bool pipelined_;
-  std::unique_ptr<Child> child_;
-  std::string partial_;  // output read but not yet a whole line, or lines beyond the requests
-  std::string stderr_;
-};
 
 std::string reproduce_line(const Case& c, const std::string& command) {
   std::string line = "printf '%s\\n'";
@@ -220,7 +87,7 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
                   const std::vector<InteractiveCase>& interactive) {
   CheckReport report;
   report.command = command;
-  auto connection = std::make_unique<Connection>(command, options, options.pipelined);
+  auto connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined);
   if (!connection->started()) {
     report.session_problem = "could not be started";
     return report;
@@ -331,7 +198,7 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
       break;
     }
     ++report.restarts;
-    connection = std::make_unique<Connection>(command, options, options.pipelined && !careful);
+    connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined && !careful);
     if (!connection->started()) {
       report.session_problem = "could not be restarted";
       return report;
@@ -363,7 +230,7 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
     const Link link{send,
                     [&] {
                       ++report.restarts;
-                      connection = std::make_unique<Connection>(command, options, options.pipelined);
+                      connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined);
                     },
                     report.offered};
     try {
@@ -386,7 +253,7 @@ CheckReport check(const std::string& command, const std::vector<Case>& cases, co
     report.results.push_back(result);
     if (restart) {
       ++report.restarts;
-      connection = std::make_unique<Connection>(command, options, options.pipelined);
+      connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined);
       if (!connection->started()) {
         report.session_problem = "could not be restarted";
         return report;
