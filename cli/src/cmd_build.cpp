@@ -1,4 +1,6 @@
 // tlbf build: a filter sized for n items at rate p, filled from lines of input.
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 
@@ -16,6 +18,7 @@ struct BuildOptions {
   std::string output;
   std::string input = "-";
   bool hex = false;
+  bool stats = false;
 };
 
 int run_build(const BuildOptions& opt) {
@@ -27,8 +30,12 @@ int run_build(const BuildOptions& opt) {
   Bloom& filter = made.value();
   Input input(opt.input);
   if (!input.ok()) return kIo;
-  const bool read_all = for_each_item(input.stream(), opt.hex, opt.input,
-                                      [&](std::span<const std::uint8_t> item) { filter.insert(item); });
+  Throughput throughput("tlbf build", ::isatty(2) == 1);
+  const bool read_all = for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
+    filter.insert_many(items);
+    throughput.add(items.size());
+  });
+  throughput.finish(opt.stats && read_all);
   if (!read_all) return kRefused;  // nothing is written from a partial input
   if (filter.n_inserted() > opt.n) {
     std::cerr << "tlbf build: warning: " << filter.n_inserted()
@@ -51,6 +58,7 @@ void add_build(CLI::App& app, int& rc) {
   cmd->add_option("-o,--output", opt->output, "File to write the filter to (- for stdout)")->required();
   cmd->add_option("input", opt->input, "Items, one a line (default: standard input)");
   cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");
+  cmd->add_flag("--stats", opt->stats, "Print the items and items per second to standard error at the end");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_build(*opt); });
 }

@@ -1,5 +1,8 @@
 // tlbf query: "present" or "absent" for each input line, by a filter file.
+#include <unistd.h>
+
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "commands.hpp"
@@ -14,6 +17,7 @@ struct QueryOptions {
   std::string filter;
   std::string input = "-";
   bool hex = false;
+  bool stats = false;
 };
 
 int run_query(const QueryOptions& opt) {
@@ -27,10 +31,18 @@ int run_query(const QueryOptions& opt) {
   Input input(opt.input);
   if (!input.ok()) return kIo;
   const Bloom& filter = loaded.value();
-  const bool read_all = for_each_item(input.stream(), opt.hex, opt.input, [&](std::span<const std::uint8_t> item) {
-    std::cout << (filter.contains(item) ? "present\n" : "absent\n");
+  Throughput throughput("tlbf query", ::isatty(2) == 1);
+  const auto answers = std::make_unique<bool[]>(kBatchItems);
+  std::string out;
+  const bool read_all = for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
+    filter.contains_many(items, {answers.get(), items.size()});
+    for (std::size_t i = 0; i < items.size(); ++i) out += answers[i] ? "present\n" : "absent\n";
+    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+    out.clear();
+    throughput.add(items.size());
   });
   std::cout.flush();
+  throughput.finish(opt.stats);
   if (!std::cout) {
     std::cerr << "tlbf query: cannot write answers to standard output\n";
     return kIo;
@@ -47,6 +59,7 @@ void add_query(CLI::App& app, int& rc) {
   cmd->add_option("filter", opt->filter, "A TLBF v1 filter file")->required();
   cmd->add_option("input", opt->input, "Items, one a line (default: standard input)");
   cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");
+  cmd->add_flag("--stats", opt->stats, "Print the items and items per second to standard error at the end");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_query(*opt); });
 }

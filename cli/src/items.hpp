@@ -1,11 +1,14 @@
 // Items as the CLI reads them: one a line, as text or as hex (docs/cli.md, "Items").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <istream>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "tlbf/hex.hpp"
 #include "tlbf/lines.hpp"
@@ -39,5 +42,73 @@ bool for_each_item(std::istream& in, bool hex, const std::string& source, OnItem
   }
   return true;
 }
+
+// Items gathered into batches for Bloom's batched calls: on_batch receives a
+// span of ByteView for up to kBatchItems items at a time, in input order.
+// Returns as for_each_item; a batch read before a bad line is still handed over.
+inline constexpr std::size_t kBatchItems = 4096;
+
+template <typename OnBatch>
+bool for_each_batch(std::istream& in, bool hex, const std::string& source, OnBatch&& on_batch) {
+  std::string arena;  // the batch's bytes, end to end
+  std::vector<std::size_t> ends;
+  std::vector<std::span<const std::uint8_t>> views;
+  auto flush = [&] {
+    views.clear();
+    std::size_t start = 0;
+    for (const std::size_t end : ends) {
+      views.emplace_back(reinterpret_cast<const std::uint8_t*>(arena.data()) + start, end - start);
+      start = end;
+    }
+    if (!views.empty()) on_batch(std::span<const std::span<const std::uint8_t>>(views));
+    arena.clear();
+    ends.clear();
+  };
+  const bool ok = for_each_item(in, hex, source, [&](std::span<const std::uint8_t> item) {
+    arena.append(reinterpret_cast<const char*>(item.data()), item.size());
+    ends.push_back(arena.size());
+    if (ends.size() == kBatchItems) flush();
+  });
+  flush();
+  return ok;
+}
+
+// Throughput, for --stats, and a progress line on standard error when it is
+// a terminal (redrawn at most every half second, erased at the end).
+class Throughput {
+ public:
+  Throughput(const char* command, bool show_progress) : command_(command), progress_(show_progress) {}
+
+  void add(std::size_t items) {
+    items_ += items;
+    if (!progress_) return;
+    const auto now = Clock::now();
+    if (now - last_drawn_ < std::chrono::milliseconds(500)) return;
+    last_drawn_ = now;
+    std::fprintf(stderr, "\r%s: %llu items, %.0f items/s   ", command_, static_cast<unsigned long long>(items_), rate());
+    drawn_ = true;
+  }
+
+  // Erases the progress line, and with `stats` prints the totals.
+  void finish(bool stats) {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    if (stats) {
+      std::fprintf(stderr, "%s: %llu items in %.3f s, %.0f items/s\n", command_,
+                   static_cast<unsigned long long>(items_), seconds(), rate());
+    }
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double rate() const { return seconds() > 0 ? static_cast<double>(items_) / seconds() : 0.0; }
+
+  const char* command_;
+  bool progress_;
+  bool drawn_ = false;
+  std::uint64_t items_ = 0;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_drawn_ = start_;
+};
 
 }  // namespace tlbf::cli

@@ -1,6 +1,7 @@
 #include "tlbf/bloom.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <limits>
 #include <new>
@@ -63,9 +64,8 @@ std::vector<std::uint64_t> positions_for(std::uint64_t m, std::uint32_t k, ByteV
   return out;
 }
 
-Bloom::Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted,
-             std::vector<std::uint8_t> bits) noexcept
-    : m_(m), k_(k), n_inserted_(n_inserted), bits_(std::move(bits)) {}
+Bloom::Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted, BitArray bits) noexcept
+    : m_(m), mod_(m), k_(k), n_inserted_(n_inserted), bits_(std::move(bits)) {}
 
 Result<Bloom> Bloom::with_rate(std::uint64_t n, double p) {
   if (n < 1) return bad_params("n = 0; the expected item count must be at least 1");
@@ -89,7 +89,7 @@ Result<Bloom> Bloom::create(std::uint64_t m, std::uint32_t k) {
     return bad_params("k = " + std::to_string(k) + "; must be 1 ..= 65536");
   }
   try {
-    return Bloom(m, k, 0, std::vector<std::uint8_t>(bit_array_len(m), 0));
+    return Bloom(m, k, 0, BitArray(bit_array_len(m)));  // zero without writing: see bit_array.hpp
   } catch (const std::bad_alloc&) {
     return bad_params("m = " + std::to_string(m) + " needs " + std::to_string(bit_array_len(m)) +
                       " bytes of bits, which this machine could not allocate");
@@ -104,7 +104,7 @@ std::vector<std::uint64_t> Bloom::bit_positions(std::string_view item) const {
 }
 
 void Bloom::insert(ByteView item) noexcept {
-  ProbeSequence probes(fnv1a64(item), m_);
+  ProbeSequence probes(fnv1a64(item), mod_);
   const std::uint32_t count = TLBF_MUTANT(s06) ? k_ - 1 : k_;  // s06: one bit short
   for (std::uint32_t i = 0; i < count; ++i) {
     set_bit(probes.next());
@@ -114,13 +114,77 @@ void Bloom::insert(ByteView item) noexcept {
 void Bloom::insert(std::string_view item) noexcept { insert(bytes_of(item)); }
 
 bool Bloom::contains(ByteView item) const noexcept {
-  ProbeSequence probes(fnv1a64(item), m_);
+  ProbeSequence probes(fnv1a64(item), mod_);
   for (std::uint32_t i = 0; i < k_; ++i) {
     if (!bit_is_set(probes.next())) return false;  // one clear bit settles it
   }
   return true;
 }
 bool Bloom::contains(std::string_view item) const noexcept { return contains(bytes_of(item)); }
+
+// Items per block of the batched calls: enough probes in flight to cover a
+// cache miss, few enough that the block's state stays in registers and L1.
+constexpr std::size_t kBlock = 16;
+
+void Bloom::insert_many(std::span<const ByteView> items) noexcept {
+  const std::uint32_t count = TLBF_MUTANT(s06) ? k_ - 1 : k_;  // s06, as in insert
+  std::array<ProbeSequence, kBlock> probes;
+  std::array<std::uint64_t, kBlock> next;
+  for (std::size_t base = 0; base < items.size(); base += kBlock) {
+    const std::size_t n = std::min(kBlock, items.size() - base);
+    for (std::size_t j = 0; j < n; ++j) {
+      probes[j] = ProbeSequence(fnv1a64(items[base + j]), mod_);
+      next[j] = probes[j].next();
+      prefetch(next[j], true);
+    }
+    // Bits are only ever set, so the order of the writes cannot change the result.
+    for (std::uint32_t round = 0; round < count; ++round) {
+      const bool more = round + 1 < count;
+      for (std::size_t j = 0; j < n; ++j) {
+        set_bit(next[j]);
+        if (more) {
+          next[j] = probes[j].next();
+          prefetch(next[j], true);
+        }
+      }
+    }
+    for (std::size_t j = 0; j < n; ++j) n_inserted_ = saturating_add(n_inserted_, 1);
+  }
+}
+
+void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
+  std::array<ProbeSequence, kBlock> probes;
+  std::array<std::uint64_t, kBlock> next;
+  std::array<std::uint8_t, kBlock> alive;  // indices into the block of items with no clear bit yet
+  for (std::size_t base = 0; base < items.size(); base += kBlock) {
+    const std::size_t n = std::min(kBlock, items.size() - base);
+    for (std::size_t j = 0; j < n; ++j) {
+      probes[j] = ProbeSequence(fnv1a64(items[base + j]), mod_);
+      next[j] = probes[j].next();
+      prefetch(next[j], false);
+      alive[j] = static_cast<std::uint8_t>(j);
+      answers[base + j] = true;
+    }
+    std::size_t in_play = n;
+    for (std::uint32_t round = 0; round < k_ && in_play > 0; ++round) {
+      const bool more = round + 1 < k_;
+      std::size_t kept = 0;
+      for (std::size_t t = 0; t < in_play; ++t) {
+        const std::size_t j = alive[t];
+        if (!bit_is_set(next[j])) {
+          answers[base + j] = false;  // one clear bit settles it
+          continue;
+        }
+        if (more) {
+          next[j] = probes[j].next();
+          prefetch(next[j], false);
+        }
+        alive[kept++] = static_cast<std::uint8_t>(j);
+      }
+      in_play = kept;
+    }
+  }
+}
 
 Status Bloom::union_with(const Bloom& other) {
   if (m_ != other.m_ || k_ != other.k_) {
@@ -199,7 +263,7 @@ Result<Bloom> Bloom::from_bytes(ByteView bytes) {
     }
   }
   const auto n_inserted = get_le<std::uint64_t>(bytes, OFF_N);
-  std::vector<std::uint8_t> bits(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end());
+  BitArray bits(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end());
   return Bloom(m, k, n_inserted, std::move(bits));
 }
 

@@ -11,8 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/bit_array.hpp"
 #include "tlbf/error.hpp"
 #include "tlbf/hash.hpp"
+#include "tlbf/modulus.hpp"
 #include "tlbf/mutant_switch.hpp"
 
 namespace tlbf {
@@ -30,24 +32,29 @@ using ByteView = std::span<const std::uint8_t>;
 
 // The probe positions of one item: g_i = ((h1 + i*h2) mod 2^64) mod m, with
 // h1 = fnv1a64(item) and h2 = mix64(h1) | 1. next() returns g_0, g_1, ... in
-// order, without limit; callers take k of them. Allocates nothing.
+// order, without limit; callers take k of them. Allocates nothing. The
+// reduction mod m is Modulus's, which the tests hold to `%`.
 class ProbeSequence {
  public:
-  // Precondition: m >= 1.
-  ProbeSequence(std::uint64_t h1, std::uint64_t m) noexcept
+  ProbeSequence(std::uint64_t h1, Modulus m) noexcept
       // odd h2 keeps probes apart when m is a power of two
       : h_(h1), h2_(TLBF_MUTANT(s02) ? mix64(h1) : mix64(h1) | 1U), m_(m) {}
+  // Precondition: m >= 1.
+  ProbeSequence(std::uint64_t h1, std::uint64_t m) noexcept : ProbeSequence(h1, Modulus(m)) {}
+  // A placeholder, for arrays of sequences filled in later.
+  ProbeSequence() noexcept : h_(0), h2_(1), m_(kOne) {}
 
   std::uint64_t next() noexcept {
-    const std::uint64_t g = h_ % m_;
+    const std::uint64_t g = m_.reduce(h_);
     if (!TLBF_MUTANT(s07)) h_ += h2_;  // unsigned arithmetic wraps modulo 2^64, as the format requires
     return g;
   }
 
  private:
+  static constexpr Modulus kOne{1};
   std::uint64_t h_;
   std::uint64_t h2_;
-  std::uint64_t m_;
+  Modulus m_;
 };
 
 // Same positions as a vector, for callers that need them all (the protocol's
@@ -81,6 +88,15 @@ class Bloom {
   bool contains(ByteView item) const noexcept;
   bool contains(std::string_view item) const noexcept;
 
+  // Batched: the same filter as insert on each item in turn, and the same
+  // answers as contains on each (answers[i] for items[i]; answers must be at
+  // least as long as items). Items are taken in blocks whose memory accesses
+  // overlap: each round computes and prefetches the next probe of every item
+  // still in play, and contains drops an item at its first clear bit.
+  // Allocates nothing.
+  void insert_many(std::span<const ByteView> items) noexcept;
+  void contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept;
+
   // This filter becomes the bitwise OR of itself and other, and the counts add
   // (saturating). Mismatch, and no change, when m or k differ.
   Status union_with(const Bloom& other);
@@ -103,8 +119,17 @@ class Bloom {
   friend bool operator==(const Bloom&, const Bloom&) = default;
 
  private:
-  Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted,
-        std::vector<std::uint8_t> bits) noexcept;
+  Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted, BitArray bits) noexcept;
+
+  // Where bit g lives, to fetch ahead of reading or writing it.
+  void prefetch(std::uint64_t g, bool for_write) const noexcept {
+    if (TLBF_MUTANT(s09) && g / 8 >= bits_.size()) return;  // only a mutant's truncated file gets here
+    if (for_write) {
+      __builtin_prefetch(bits_.data() + g / 8, 1);
+    } else {
+      __builtin_prefetch(bits_.data() + g / 8, 0);
+    }
+  }
 
   // Bit g lives in byte g / 8 at bit g % 8, least significant first.
   static unsigned bit_in_byte(std::uint64_t g) noexcept {
@@ -125,9 +150,10 @@ class Bloom {
   }
 
   std::uint64_t m_;
+  Modulus mod_;  // reduces mod m_ without dividing
   std::uint32_t k_;
   std::uint64_t n_inserted_;
-  std::vector<std::uint8_t> bits_;
+  BitArray bits_;
 };
 
 // Number of bytes the bit array of an m-bit filter takes: ceil(m / 8).

@@ -1,0 +1,129 @@
+// The fast paths against the plain ones (docs/performance.md): Modulus
+// against `%`, the batched calls against the scalar ones, and the zeroed
+// storage of large filters.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tlbf/oracle.hpp"
+
+namespace tlbf {
+namespace {
+
+constexpr std::uint64_t kMax = UINT64_MAX;
+
+TEST(Modulus, AgreesWithTheRemainderAtTheEdges) {
+  const std::vector<std::uint64_t> divisors = {1,           2,           3,           7,           8,
+                                               20,          255,         256,         (1ULL << 32) - 1,
+                                               1ULL << 32,  (1ULL << 32) + 1,          MAX_BITS - 1,
+                                               MAX_BITS,    MAX_BITS + 1, 1ULL << 63, (1ULL << 63) + 1,
+                                               kMax - 1,    kMax};
+  for (const std::uint64_t m : divisors) {
+    const Modulus mod(m);
+    std::vector<std::uint64_t> xs = {0, 1, 2, m - 1, m, m + 1, 2 * m - 1, 2 * m, kMax, kMax - 1, kMax - m,
+                                     kMax - m + 1, kMax / 2, 1ULL << 63, (1ULL << 63) - 1};
+    // The multiples of m nearest the top, where q' is most likely one short.
+    const std::uint64_t top = kMax / m * m;
+    for (std::uint64_t d = 0; d < 3 && d <= top; ++d) xs.push_back(top - d * m), xs.push_back(top - d * m + m - 1);
+    for (const std::uint64_t x : xs) {
+      EXPECT_EQ(mod.reduce(x), x % m) << "x = " << x << ", m = " << m;
+    }
+  }
+}
+
+TEST(Modulus, AgreesWithTheRemainderForSmallDivisorsExhaustivelyNearEveryMultiple) {
+  // Every m up to 4096, at every x within 2 of each of its multiples below 2^16 and near 2^64.
+  for (std::uint64_t m = 1; m <= 4096; ++m) {
+    const Modulus mod(m);
+    for (std::uint64_t base = 0; base < (1U << 16); base += m) {
+      for (std::uint64_t x = base >= 2 ? base - 2 : 0; x <= base + 2; ++x) ASSERT_EQ(mod.reduce(x), x % m) << x << " " << m;
+    }
+    for (std::uint64_t i = 0; i <= 3 * m; ++i) {
+      const std::uint64_t x = kMax - i;
+      ASSERT_EQ(mod.reduce(x), x % m) << x << " " << m;
+    }
+  }
+}
+
+RC_GTEST_PROP(Modulus, AgreesWithTheRemainderForEveryFilterSize, (std::uint64_t x)) {
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, MAX_BITS + 1);
+  RC_ASSERT(Modulus(m).reduce(x) == x % m);
+}
+
+RC_GTEST_PROP(Modulus, AgreesWithTheRemainderForEvery64BitDivisor, (std::uint64_t x, std::uint64_t m)) {
+  RC_PRE(m != 0);
+  RC_ASSERT(Modulus(m).reduce(x) == x % m);
+}
+
+std::vector<ByteView> views(const std::vector<std::string>& items) {
+  std::vector<ByteView> out;
+  for (const auto& item : items) out.emplace_back(reinterpret_cast<const std::uint8_t*>(item.data()), item.size());
+  return out;
+}
+
+RC_GTEST_PROP(Batched, InsertManyBuildsTheFilterInsertBuilds, (const std::vector<std::string>& items)) {
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, 5000);
+  const auto k = *rc::gen::inRange<std::uint32_t>(1, 24);
+  Bloom one_by_one = Bloom::create(m, k).value();
+  Bloom batched = one_by_one;
+  for (const auto& item : items) one_by_one.insert(item);
+  batched.insert_many(views(items));
+  RC_ASSERT(batched == one_by_one);
+}
+
+RC_GTEST_PROP(Batched, ContainsManyAnswersAsContainsDoes,
+              (const std::vector<std::string>& inserted, const std::vector<std::string>& probes)) {
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, 3000);
+  const auto k = *rc::gen::inRange<std::uint32_t>(1, 24);
+  Bloom filter = Bloom::create(m, k).value();
+  for (const auto& item : inserted) filter.insert(item);
+  std::vector<std::string> asked = probes;
+  asked.insert(asked.end(), inserted.begin(), inserted.end());
+  std::vector<char> answers_storage(asked.size() + 1, 2);  // 2: not written
+  std::span<bool> answers(reinterpret_cast<bool*>(answers_storage.data()), asked.size());
+  std::vector<bool> expected;
+  for (const auto& item : asked) expected.push_back(filter.contains(item));
+  filter.contains_many(views(asked), answers);
+  for (std::size_t i = 0; i < asked.size(); ++i) RC_ASSERT(answers[i] == expected[i]);
+  RC_ASSERT(answers_storage[asked.size()] == 2);  // nothing written past the answers
+}
+
+TEST(Batched, HandlesEmptyInputsAndBlocksOfEveryLength) {
+  Bloom filter = Bloom::create(1000, 7).value();
+  filter.insert_many({});
+  filter.contains_many({}, {});
+  EXPECT_EQ(filter.count_ones(), 0U);
+  for (std::size_t n = 1; n <= 40; ++n) {  // across the block size, and a few blocks
+    std::vector<std::string> items;
+    for (std::size_t i = 0; i < n; ++i) items.push_back("item " + std::to_string(n) + "/" + std::to_string(i));
+    Bloom a = Bloom::create(1000, 7).value(), b = a;
+    for (const auto& item : items) a.insert(item);
+    b.insert_many(views(items));
+    EXPECT_EQ(a, b) << n;
+    EXPECT_EQ(b.n_inserted(), n);
+  }
+}
+
+TEST(BitArray, LargeFiltersStartZeroAndWork) {
+  // 2^27 bits = 16 MiB: above the size that is mapped rather than taken from the heap.
+  const std::uint64_t m = std::uint64_t{1} << 27;
+  ASSERT_GE(bit_array_len(m), detail::kMappedFrom);
+  Bloom filter = Bloom::create(m, 7).value();
+  EXPECT_EQ(filter.count_ones(), 0U);
+  filter.insert(std::string("tlbf"));
+  EXPECT_TRUE(filter.contains(std::string("tlbf")));
+  EXPECT_EQ(filter.count_ones(), 7U);
+  const auto bytes = filter.to_bytes();
+  const auto back = Bloom::from_bytes(bytes);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.value(), filter);
+  Bloom copy = filter;  // copies are whole copies, not zero pages
+  EXPECT_EQ(copy, filter);
+}
+
+}  // namespace
+}  // namespace tlbf
