@@ -14,6 +14,7 @@
 #include "files.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
+#include "tlbf/conformance/transcript.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
 namespace tlbf::cli {
@@ -38,6 +39,7 @@ struct CheckOptions {
   bool no_pipeline = false;
   bool list = false;
   bool verbose = false;
+  std::vector<std::string> transcripts;
 };
 
 // The built-in reference: this very binary, serving.
@@ -150,7 +152,40 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
           {"cases", cases}};
 }
 
+// --transcript: replay the files, and nothing else, against each implementation.
+int run_transcripts(const CheckOptions& opt) {
+  std::vector<conformance::Transcript> transcripts;
+  for (const auto& path : opt.transcripts) {
+    const auto bytes = read_file(path);
+    if (!bytes) return kIo;
+    std::string error;
+    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path, &error);
+    if (!t) {
+      std::cerr << "tlbf check: " << path << ":" << error << "\n";
+      return kUsage;
+    }
+    transcripts.push_back(std::move(*t));
+  }
+  bool all_passed = true;
+  for (const auto& impl : opt.impls) {
+    for (const auto& t : transcripts) {
+      const auto report = conformance::replay(t, impl, std::chrono::milliseconds(opt.timeout_ms));
+      std::cout << (report.passed ? "PASS " : "FAIL ") << t.name << " (" << t.exchanges.size() << " requests) on "
+                << impl << "\n";
+      for (const auto& f : report.failures) std::cout << "  " << f << "\n";
+      if (!report.passed && !report.stderr_tail.empty()) std::cout << "  its stderr:\n" << report.stderr_tail;
+      all_passed = all_passed && report.passed;
+    }
+  }
+  return all_passed ? kOk : kRefused;
+}
+
 int run_check(CheckOptions opt) {
+  if (opt.impls.empty()) {
+    const char* from_env = std::getenv("TLBF_IMPL");
+    opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
+  }
+  if (!opt.transcripts.empty()) return run_transcripts(opt);
   std::vector<vectors::VectorFile> files;
   if (!load_vectors(opt.vectors_dir, files)) return kUsage;
   auto cases = conformance::cases_from_vectors(files);
@@ -174,10 +209,6 @@ int run_check(CheckOptions opt) {
     for (const auto& c : cases) std::cout << c.name << "\n";
     for (const auto& c : behaviour) std::cout << c.name << "\n";
     return kOk;
-  }
-  if (opt.impls.empty()) {
-    const char* from_env = std::getenv("TLBF_IMPL");
-    opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
   }
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
     std::cerr << "tlbf check: --expected lists one implementation's failures; give one --impl\n";
@@ -301,6 +332,9 @@ void add_check(CLI::App& app, int& rc) {
   cmd->add_flag("--update-expected", opt->update_expected, "Rewrite the --expected file with this run's failures");
   cmd->add_flag("--no-pipeline", opt->no_pipeline, "Send one request at a time (slow; for comparison)");
   cmd->add_flag("--list", opt->list, "List the case names and exit");
+  cmd->add_option("--transcript", opt->transcripts,
+                  "Replay this transcript (docs/protocol.md, section 7) instead of the checks; repeatable")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("-v,--verbose", opt->verbose, "Also show acceptable differences and skipped cases");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_check(*opt); });

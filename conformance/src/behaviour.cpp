@@ -12,7 +12,6 @@ namespace {
 constexpr int kItems = 5000;        // the spec's no_false_negatives size
 constexpr int kDesignN = 10000;     // fp_rate_within_three_sigma: items inserted
 constexpr int kFresh = 100000;      // and fresh items probed
-constexpr double kDesignP = 0.01;
 
 // Distinct items: a tag, a serial number, and random bytes.
 std::vector<std::string> items(std::mt19937_64& rng, int count, const std::string& tag) {

@@ -17,7 +17,6 @@ namespace {
 using Flags = std::vector<std::string>;
 using Bytes = std::vector<std::uint8_t>;
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
-constexpr std::uint32_t kU32Max = std::numeric_limits<std::uint32_t>::max();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 

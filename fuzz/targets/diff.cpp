@@ -1,0 +1,184 @@
+// Differential fuzzing (docs/fuzzing.md, "fuzz_diff"): each input is given
+// to from_bytes in the oracle and, over line protocol v1, in the
+// implementation that TLBF_IMPL names, followed by a fixed set of requests on
+// the filter it loads. Every response must agree: the same `ok` line, or an
+// error of the same kind. A refusal is a verdict like any other.
+//
+// On a disagreement the target writes a transcript that replays it
+// (`tlbf check --impl IMPL --transcript FILE`) and aborts with a signature
+// naming both sides, the request and how they differ, such as
+// oracle-vs-python-from_bytes-accepts.
+#include <unistd.h>
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tlbf/hex.hpp"
+#include "tlbf/conformance/connection.hpp"
+#include "tlbf/protocol/session.hpp"
+
+namespace {
+
+using tlbf::conformance::Connection;
+using tlbf::conformance::Fault;
+
+// The item the follow-up requests use: "tlbf".
+constexpr const char* kItem = "746c6266";
+
+struct Impl {
+  std::string command;
+  std::string name;  // for signatures: the first word hello gives after the version, else "impl"
+  std::unique_ptr<Connection> connection;
+};
+
+std::string word(const std::string& line, std::size_t index) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < index; ++i) {
+    start = line.find(' ', start);
+    if (start == std::string::npos) return "";
+    ++start;
+  }
+  return line.substr(start, line.find(' ', start) - start);
+}
+
+std::string safe_name(std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  }
+  return name.empty() ? "impl" : name.substr(0, 40);
+}
+
+// Starts the implementation when there is none: at the first input, and
+// after it has died (which is reported as a finding first).
+Impl& impl() {
+  static Impl it;
+  if (it.connection) return it;
+  if (it.command.empty()) {
+    const char* command = std::getenv("TLBF_IMPL");
+    if (!command || !*command) {
+      std::fprintf(stderr, "fuzz_diff: set TLBF_IMPL to the command that runs the implementation under test\n");
+      std::exit(2);
+    }
+    it.command = command;
+  }
+  it.connection = std::make_unique<Connection>(it.command, std::chrono::milliseconds(10'000), true);
+  std::optional<Fault> fault;
+  const auto hello = it.connection->exchange({"hello"}, fault);
+  if (!it.connection->started() || fault || hello.size() != 1 || word(hello[0], 0) != "ok") {
+    std::fprintf(stderr, "fuzz_diff: '%s' does not answer hello: %s\n%s", it.command.c_str(),
+                 fault ? fault->reason.c_str() : hello.empty() ? "no answer" : hello[0].c_str(),
+                 it.connection->stderr_tail().c_str());
+    std::exit(2);
+  }
+  it.name = safe_name(word(hello[0], 2));
+  return it;
+}
+
+// What must agree: an `ok` line exactly, an `err` line by its kind.
+std::string verdict(const std::string& response) {
+  return word(response, 0) == "err" ? "err " + word(response, 1) : response;
+}
+
+[[noreturn]] void report(const std::string& command, const std::string& signature, const std::vector<std::string>& requests,
+                         const std::vector<std::string>& expected, const std::string& detail) {
+  const char* dir_env = std::getenv("TLBF_FUZZ_REPRO_DIR");
+  const std::filesystem::path dir = dir_env && *dir_env ? dir_env : "fuzz-repro";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const auto file = dir / (signature + ".transcript");
+  std::ofstream out(file);
+  out << "# " << signature << "\n";
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = detail.find('\n', start)) != std::string::npos; start = nl + 1) {
+    out << "# " << detail.substr(start, nl - start) << "\n";
+  }
+  out << "# " << detail.substr(start) << "\n";
+  for (std::size_t i = 0; i < requests.size() && i < expected.size(); ++i) {
+    out << "> " << requests[i] << "\n< " << verdict(expected[i]) << "\n";
+  }
+  out.close();
+  std::fprintf(stderr, "\n==%d== tlbf fuzz_diff: %s\n%s\nreplay: tlbf check --impl '%s' --transcript %s\n",
+               static_cast<int>(::getpid()), signature.c_str(), detail.c_str(), command.c_str(),
+               file.c_str());
+  std::abort();
+}
+
+// The requests for one input, answered by the oracle as they are made: the
+// follow-ups after from_bytes depend on the shape of the filter it loaded.
+void plan(const std::uint8_t* data, std::size_t size, std::vector<std::string>& requests,
+          std::vector<std::string>& expected) {
+  tlbf::protocol::OracleSession oracle;
+  auto ask = [&](const std::string& request) {
+    requests.push_back(request);
+    expected.push_back(oracle.handle(request));
+    return expected.back();
+  };
+  ask("from_bytes f " + (size == 0 ? std::string("-") : tlbf::to_hex({data, size})));
+  // Items: a fixed one, the empty one, and the input's last bytes, which the fuzzer steers.
+  const std::string tail = size == 0 ? "-" : tlbf::to_hex({data + size - std::min<std::size_t>(size, 6), std::min<std::size_t>(size, 6)});
+  ask("to_bytes f");
+  const std::string info = ask("info f");
+  ask("count_ones f");
+  for (const std::string& item : {std::string(kItem), std::string("-"), tail}) ask("contains f " + item);
+  ask("union f f");  // F OR F: the bits stay, the count doubles
+  ask("info f");
+  for (const std::string& item : {std::string(kItem), tail}) ask("insert f " + item);
+  ask("to_bytes f");
+  // A union with a second filter of the same shape, when it is small enough to make.
+  const std::string m = word(info, 1), k = word(info, 2);
+  if (word(info, 0) == "ok" && m.size() <= 7) {
+    ask("new g " + m + " " + k);
+    ask("insert g -");
+    ask("union f g");
+    ask("to_bytes f");
+    ask("drop g");
+  }
+  ask("drop f");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> requests, expected;
+  plan(data, size, requests, expected);
+
+  Impl& it = impl();
+  std::optional<Fault> fault;
+  auto got = it.connection->exchange(requests, fault);
+  if (fault) {
+    // Pipelined, a process that dies takes the answers it had not yet
+    // flushed with it. One request at a time, a fresh process shows which
+    // request it really died on, or an answer that disagrees before that.
+    it.connection = std::make_unique<Connection>(it.command, std::chrono::milliseconds(10'000), false);
+    fault.reset();
+    got = it.connection->exchange(requests, fault);
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const std::string want = verdict(expected[i]), have = verdict(got[i]);
+    if (want == have) continue;
+    const std::string op = word(requests[i], 0);
+    const bool oracle_ok = word(want, 0) == "ok", impl_ok = word(have, 0) == "ok";
+    const std::string how = oracle_ok == impl_ok ? "differs" : impl_ok ? "accepts" : "refuses";
+    const std::vector<std::string> asked(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    report(it.command, "oracle-vs-" + it.name + "-" + op + "-" + how, asked, expected,
+           "request: " + requests[i].substr(0, 200) + "\noracle: " + expected[i].substr(0, 200) + "\n" + it.name +
+               ": " + got[i].substr(0, 200));
+  }
+  if (fault) {
+    const std::string op = word(requests[got.size()], 0);
+    const std::string reason = fault->reason + "\n" + it.connection->stderr_tail();
+    const std::vector<std::string> asked(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(got.size() + 1));
+    report(it.command, "oracle-vs-" + it.name + "-" + op + "-dies", asked, expected,
+           "request: " + requests[got.size()].substr(0, 200) + "\n" + reason);
+  }
+  return 0;
+}
