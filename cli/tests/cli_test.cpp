@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/oracle.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -491,6 +493,60 @@ TEST_F(Cli, MutateShards) {
     for (std::size_t at = 0; (at = all.find(std::string("\n") + id + "    killed", at)) != std::string::npos; ++at) ++count;
     EXPECT_EQ(count, 1U) << id << "\n" << all;
   }
+}
+
+TEST_F(Cli, BuildAndQueryAcrossManyBatchesAgreeWithTheScalarOracle) {
+  // More lines than one batch holds (4096), and a last batch that is not full.
+  std::string inserted, asked;
+  for (int i = 0; i < 9000; ++i) {
+    (i % 2 ? asked : inserted) += "paragraph " + std::to_string(i) + "\n";
+  }
+  asked += inserted;  // every inserted item is asked for too
+  spit(path("inserted"), inserted);
+  spit(path("asked"), asked);
+  const auto built = tlbf({"build", "--n", "4500", "--p", "0.01", "-o", path("f.tlbf"), "--stats", path("inserted")});
+  ASSERT_EQ(built.rc, 0) << built.err;
+  EXPECT_NE(built.err.find("tlbf build: 4500 items in "), std::string::npos) << built.err;
+  EXPECT_NE(built.err.find(" items/s"), std::string::npos) << built.err;
+  const auto queried = tlbf({"query", path("f.tlbf"), path("asked"), "--stats"});
+  ASSERT_EQ(queried.rc, 0) << queried.err;
+  EXPECT_NE(queried.err.find("tlbf query: 9000 items in "), std::string::npos) << queried.err;
+
+  // Built one insert at a time by the library, the filter is the same file.
+  tlbf::Bloom expected = tlbf::Bloom::with_rate(4500, 0.01).value();
+  std::istringstream lines(inserted);
+  for (std::string line; std::getline(lines, line);) expected.insert(line);
+  const auto file = expected.to_bytes();
+  EXPECT_EQ(slurp(path("f.tlbf")), std::string(file.begin(), file.end()));
+  // And the answers are contains', line by line.
+  std::istringstream items(asked), answers(queried.out);
+  std::size_t n = 0;
+  for (std::string item, answer; std::getline(items, item); ++n) {
+    ASSERT_TRUE(std::getline(answers, answer)) << n;
+    EXPECT_EQ(answer, expected.contains(item) ? "present" : "absent") << item;
+  }
+  EXPECT_EQ(n, 9000U);
+  std::string extra;
+  EXPECT_FALSE(std::getline(answers, extra)) << extra;
+}
+
+TEST_F(Cli, CheckReplaysTranscripts) {
+  // The fuzzer's reproducer for s09: a truncated file that must be refused.
+  spit(path("s09.transcript"),
+       "# a truncated worked example\n"
+       "> from_bytes f 544c4246010000001400000000000000030000000000000002000000000000000968\n"
+       "< err Format\n");
+  const auto oracle = tlbf({"check", "--transcript", path("s09.transcript")});
+  EXPECT_EQ(oracle.rc, 0) << oracle.out << oracle.err;
+  EXPECT_NE(oracle.out.find("PASS " + path("s09.transcript").string() + " (1 requests)"), std::string::npos) << oracle.out;
+  const auto mutant = tlbf({"check", "--impl", std::string(TLBF_BINARY) + " serve --mutant s09", "--transcript",
+                            path("s09.transcript")});
+  EXPECT_EQ(mutant.rc, 1) << mutant.out;
+  EXPECT_NE(mutant.out.find(".transcript:2: from_bytes f 544c"), std::string::npos) << mutant.out;
+  EXPECT_NE(mutant.out.find("expected err Format, got 'ok'"), std::string::npos) << mutant.out;
+  spit(path("broken.transcript"), "> hello\n> hello\n");
+  EXPECT_EQ(tlbf({"check", "--transcript", path("broken.transcript")}).rc, 2);
+  EXPECT_EQ(tlbf({"check", "--transcript", path("missing.transcript")}).rc, 2);
 }
 
 TEST_F(Cli, CheckWritesJson) {

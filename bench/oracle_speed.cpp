@@ -1,0 +1,158 @@
+// The oracle's speed against the floors measured in the same run
+// (docs/performance.md). Run by scripts/bench, which prints the ratios.
+//
+// - HashFloor: FNV-1a 64 and the finalizer alone, per item.
+// - MemoryFloor: 7 random cache-line reads per item (k = 7) over a buffer
+//   of the filter's size, independent of each other so that they overlap as
+//   well as the hardware allows.
+// - Contains and Insert, scalar and batched, on a filter of 256 KiB (in
+//   cache) and 1 GiB, half its bits set, k = 7, with items present (all 7
+//   probes hit) and absent (the first clear bit ends the probe).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tlbf/oracle.hpp"
+
+namespace {
+
+constexpr std::uint32_t kK = 7;
+constexpr std::size_t kItems = 1 << 16;  // per iteration
+
+struct Items {
+  std::vector<std::uint8_t> storage;
+  std::vector<tlbf::ByteView> views;
+};
+
+const Items& items(std::size_t length, std::uint64_t seed) {
+  static std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<Items>> cache;
+  auto& slot = cache[{length, seed}];
+  if (!slot) {
+    slot = std::make_unique<Items>();
+    std::mt19937_64 rng(seed);
+    slot->storage.resize(length * kItems);
+    for (auto& b : slot->storage) b = static_cast<std::uint8_t>(rng());
+    for (std::size_t i = 0; i < kItems; ++i) slot->views.emplace_back(slot->storage.data() + i * length, length);
+  }
+  return *slot;
+}
+
+// A filter of `bytes` bytes with half its bits set at random, as a filter
+// loaded to its design point is, and the present items inserted into it.
+tlbf::Bloom& filter(std::size_t bytes) {
+  static std::map<std::size_t, std::unique_ptr<tlbf::Bloom>> cache;
+  auto& slot = cache[bytes];
+  if (!slot) {
+    std::vector<std::uint8_t> file(tlbf::HEADER_LEN + bytes, 0);
+    const std::uint8_t header[] = {'T', 'L', 'B', 'F', 1, 0, 0, 0};
+    std::copy(std::begin(header), std::end(header), file.begin());
+    const std::uint64_t m = std::uint64_t{bytes} * 8;
+    for (int i = 0; i < 8; ++i) file[8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(m >> (8 * i));
+    file[16] = kK;
+    std::mt19937_64 rng(7);
+    for (std::size_t i = tlbf::HEADER_LEN; i < file.size(); i += 8) {
+      const std::uint64_t r = rng();
+      for (std::size_t j = 0; j < 8 && i + j < file.size(); ++j) file[i + j] = static_cast<std::uint8_t>(r >> (8 * j));
+    }
+    slot = std::make_unique<tlbf::Bloom>(tlbf::Bloom::from_bytes(file).value());
+    for (std::size_t length : {std::size_t{16}, std::size_t{64}}) slot->insert_many(items(length, 1).views);
+  }
+  return *slot;
+}
+
+std::size_t filter_bytes(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)) << 10; }
+std::size_t item_length(const benchmark::State& state) { return static_cast<std::size_t>(state.range(1)); }
+std::uint64_t item_seed(const benchmark::State& state) { return state.range(2) ? 1 : 2; }  // 1: present, 2: absent
+
+void HashFloor(benchmark::State& state) {
+  const auto& in = items(static_cast<std::size_t>(state.range(0)), 1);
+  for (auto _ : state) {
+    for (const auto& item : in.views) {
+      const std::uint64_t h1 = tlbf::fnv1a64(item);
+      benchmark::DoNotOptimize(tlbf::mix64(h1) | 1U);
+      benchmark::DoNotOptimize(h1);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
+}
+
+void MemoryFloor(benchmark::State& state) {
+  const std::size_t bytes = filter_bytes(state);
+  static std::map<std::size_t, std::vector<std::uint8_t>> buffers;  // made once, as the filters are
+  auto* buffer = &buffers[bytes];
+  if (buffer->empty()) buffer->assign(bytes, 1);
+  std::uint64_t x = 88172645463325252ULL;
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < kItems; ++i) {
+      for (std::uint32_t r = 0; r < kK; ++r) {
+        x ^= x << 13;  // xorshift: cheap positions that the prefetchers cannot guess
+        x ^= x >> 7;
+        x ^= x << 17;
+        sum += (*buffer)[x % bytes];
+      }
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
+}
+
+void ContainsScalar(benchmark::State& state) {
+  const tlbf::Bloom& f = filter(filter_bytes(state));
+  const auto& in = items(item_length(state), item_seed(state));
+  std::size_t hits = 0;
+  for (auto _ : state) {
+    for (const auto& item : in.views) hits += f.contains(item);
+  }
+  benchmark::DoNotOptimize(hits);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
+}
+
+void ContainsBatched(benchmark::State& state) {
+  const tlbf::Bloom& f = filter(filter_bytes(state));
+  const auto& in = items(item_length(state), item_seed(state));
+  const auto answers = std::make_unique<bool[]>(kItems);
+  for (auto _ : state) {
+    f.contains_many(in.views, {answers.get(), kItems});
+    benchmark::DoNotOptimize(answers[0]);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
+}
+
+// Inserting the same items again sets no new bit, but does every probe and
+// every write, which is all the work an insert has.
+void InsertScalar(benchmark::State& state) {
+  tlbf::Bloom& f = filter(filter_bytes(state));
+  const auto& in = items(item_length(state), item_seed(state));
+  for (auto _ : state) {
+    for (const auto& item : in.views) f.insert(item);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
+}
+
+void InsertBatched(benchmark::State& state) {
+  tlbf::Bloom& f = filter(filter_bytes(state));
+  const auto& in = items(item_length(state), item_seed(state));
+  for (auto _ : state) f.insert_many(in.views);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
+}
+
+// Sizes in KiB: 256 KiB in cache, 1 GiB far beyond it.
+constexpr std::int64_t kInCache = 256, kLarge = 1 << 20;
+
+}  // namespace
+
+BENCHMARK(HashFloor)->Arg(16)->Arg(64);
+BENCHMARK(MemoryFloor)->Arg(kInCache)->Arg(kLarge);
+BENCHMARK(ContainsScalar)->ArgsProduct({{kInCache, kLarge}, {16, 64}, {1, 0}});
+BENCHMARK(ContainsBatched)->ArgsProduct({{kInCache, kLarge}, {16, 64}, {1, 0}});
+BENCHMARK(InsertScalar)->ArgsProduct({{kInCache, kLarge}, {16, 64}, {1}});
+BENCHMARK(InsertBatched)->ArgsProduct({{kInCache, kLarge}, {16, 64}, {1}});
+
+BENCHMARK_MAIN();
