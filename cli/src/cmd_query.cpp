@@ -21,9 +21,9 @@ struct QueryOptions {
 };
 
 int run_query(const QueryOptions& opt) {
-  const auto bytes = read_file(opt.filter);
+  auto bytes = read_filter_file(opt.filter);
   if (!bytes) return kIo;
-  const auto loaded = Bloom::from_bytes(*bytes);
+  const auto loaded = Bloom::from_bytes(std::move(*bytes));
   if (!loaded) {
     std::cerr << "tlbf query: " << opt.filter << " is refused: " << loaded.error().describe() << "\n";
     return kRefused;

@@ -36,7 +36,33 @@ std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
   return bytes;
 }
 
+std::optional<BitArray> read_filter_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::cerr << "tlbf: cannot read " << path << ": it is a directory\n";
+    return std::nullopt;
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!in || ec) {
+    complain("open", path);
+    return std::nullopt;
+  }
+  BitArray bytes(size);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size || in.peek() != std::char_traits<char>::eof()) {
+    std::cerr << "tlbf: cannot read " << path << ": it changed size while being read\n";
+    return std::nullopt;
+  }
+  return bytes;
+}
+
 bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
+  return write_file(path, bytes, {});
+}
+
+bool write_file(const std::string& path, std::span<const std::uint8_t> bytes, std::span<const std::uint8_t> second) {
   errno = 0;
   std::ofstream file;
   std::ostream* out = &std::cout;
@@ -49,6 +75,7 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
     out = &file;
   }
   out->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out->write(reinterpret_cast<const char*>(second.data()), static_cast<std::streamsize>(second.size()));
   out->flush();
   if (!*out) {
     complain("write", path);

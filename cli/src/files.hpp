@@ -10,13 +10,22 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/bit_array.hpp"
+
 namespace tlbf::cli {
 
 // The bytes of the file, or nullopt after printing "tlbf: cannot read PATH: reason".
 std::optional<std::vector<std::uint8_t>> read_file(const std::string& path);
 
+// The bytes of the file read straight into a filter's storage, for
+// Bloom::from_bytes(BitArray&&): a large filter is loaded with one copy in
+// memory, not two. nullopt after printing why not.
+std::optional<BitArray> read_filter_file(const std::string& path);
+
 // Writes bytes to PATH ("-" is standard output); false after printing why not.
 bool write_file(const std::string& path, std::span<const std::uint8_t> bytes);
+// Writes `first` then `second`, as one file (a filter's header, then its bits).
+bool write_file(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second);
 bool write_file(const std::string& path, std::string_view text);
 
 // A stream of lines to read: PATH, or standard input for "-".

@@ -36,7 +36,7 @@ constexpr std::size_t OFF_RESERVED = 20;
 constexpr std::size_t OFF_N = 24;
 
 template <typename Int>
-void put_le(std::vector<std::uint8_t>& out, std::size_t at, Int value) {
+void put_le(std::span<std::uint8_t> out, std::size_t at, Int value) {
   for (std::size_t i = 0; i < sizeof(Int); ++i) {
     out[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
   }
@@ -206,19 +206,35 @@ std::uint64_t Bloom::count_ones() const noexcept {
   return ones;  // padding bits are zero by construction, so this is at most m
 }
 
-std::vector<std::uint8_t> Bloom::to_bytes() const {
-  std::vector<std::uint8_t> out(HEADER_LEN + bits_.size(), 0);
+std::array<std::uint8_t, HEADER_LEN> Bloom::header() const {
+  std::array<std::uint8_t, HEADER_LEN> out{};
   for (std::size_t i = 0; i < 4; ++i) out[OFF_MAGIC + i] = MAGIC[i];
   put_le<std::uint32_t>(out, OFF_VERSION, VERSION);
   put_le<std::uint64_t>(out, OFF_M, m_);
   put_le<std::uint32_t>(out, OFF_K, k_);
   put_le<std::uint32_t>(out, OFF_RESERVED, 0);
   put_le<std::uint64_t>(out, OFF_N, n_inserted_);
+  return out;
+}
+
+std::vector<std::uint8_t> Bloom::to_bytes() const {
+  const auto head = header();
+  std::vector<std::uint8_t> out(HEADER_LEN + bits_.size());
+  std::copy(head.begin(), head.end(), out.begin());
   std::copy(bits_.begin(), bits_.end(), out.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN));
   return out;
 }
 
-Result<Bloom> Bloom::from_bytes(ByteView bytes) {
+namespace {
+
+struct Header {
+  std::uint64_t m;
+  std::uint32_t k;
+  std::uint64_t n_inserted;
+};
+
+// Every check of from_bytes, on the whole input, without allocating.
+Result<Header> check_file(ByteView bytes) {
   // The order of these checks is part of docs/format.md ("Reading").
   if (bytes.size() < HEADER_LEN) {
     return format_error("short: the input is " + std::to_string(bytes.size()) +
@@ -262,9 +278,24 @@ Result<Bloom> Bloom::from_bytes(ByteView bytes) {
                           " and must be 0 (last byte is " + hex_bytes(bytes.last(1)) + ")");
     }
   }
-  const auto n_inserted = get_le<std::uint64_t>(bytes, OFF_N);
-  BitArray bits(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end());
-  return Bloom(m, k, n_inserted, std::move(bits));
+  return Header{m, k, get_le<std::uint64_t>(bytes, OFF_N)};
+}
+
+}  // namespace
+
+Result<Bloom> Bloom::from_bytes(ByteView bytes) {
+  const auto checked = check_file(bytes);
+  if (!checked) return checked.error();
+  const Header& h = checked.value();
+  return Bloom(h.m, h.k, h.n_inserted, BitArray(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end()));
+}
+
+Result<Bloom> Bloom::from_bytes(BitArray&& file) {
+  const auto checked = check_file(file);
+  if (!checked) return checked.error();
+  const Header& h = checked.value();
+  file.erase(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN));  // the bits, where they lie
+  return Bloom(h.m, h.k, h.n_inserted, std::move(file));
 }
 
 }  // namespace tlbf

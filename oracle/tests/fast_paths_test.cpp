@@ -108,6 +108,33 @@ TEST(Batched, HandlesEmptyInputsAndBlocksOfEveryLength) {
   }
 }
 
+// from_bytes over an owned buffer against from_bytes over a view: the same
+// filter or the same error, on bytes that are mostly valid with one change.
+RC_GTEST_PROP(OwnedBuffer, FromBytesAgreesWithTheView, (const std::vector<std::string>& items)) {
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, 300);
+  const auto k = *rc::gen::inRange<std::uint32_t>(1, 9);
+  Bloom filter = Bloom::create(m, k).value();
+  for (const auto& item : items) filter.insert(item);
+  std::vector<std::uint8_t> bytes = filter.to_bytes();
+  const auto head = filter.header();
+  RC_ASSERT(std::vector<std::uint8_t>(head.begin(), head.end()) == std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 32));
+  if (*rc::gen::arbitrary<bool>()) {  // corrupt one byte, or cut or extend the input
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: bytes[*rc::gen::inRange<std::size_t>(0, bytes.size())] ^= *rc::gen::inRange<std::uint8_t>(1, 255); break;
+      case 1: bytes.resize(*rc::gen::inRange<std::size_t>(0, bytes.size())); break;
+      default: bytes.push_back(0); break;
+    }
+  }
+  const auto viewed = Bloom::from_bytes(ByteView(bytes));
+  const auto owned = Bloom::from_bytes(BitArray(bytes.begin(), bytes.end()));
+  RC_ASSERT(viewed.ok() == owned.ok());
+  if (viewed.ok()) {
+    RC_ASSERT(viewed.value() == owned.value());
+  } else {
+    RC_ASSERT(viewed.error() == owned.error());
+  }
+}
+
 TEST(BitArray, LargeFiltersStartZeroAndWork) {
   // 2^27 bits = 16 MiB: above the size that is mapped rather than taken from the heap.
   const std::uint64_t m = std::uint64_t{1} << 27;
@@ -121,6 +148,9 @@ TEST(BitArray, LargeFiltersStartZeroAndWork) {
   const auto back = Bloom::from_bytes(bytes);
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back.value(), filter);
+  const auto owned = Bloom::from_bytes(BitArray(bytes.begin(), bytes.end()));
+  ASSERT_TRUE(owned.ok());
+  EXPECT_EQ(owned.value(), filter);
   Bloom copy = filter;  // copies are whole copies, not zero pages
   EXPECT_EQ(copy, filter);
 }

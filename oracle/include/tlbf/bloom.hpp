@@ -5,6 +5,7 @@
 // word: the spec's `new` is `Bloom::create` and its `union` is `union_with`.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
@@ -112,6 +113,14 @@ class Bloom {
   // docs/format.md ("Reading"), and the length is checked before anything is
   // allocated, so a forged header costs nothing.
   static Result<Bloom> from_bytes(ByteView bytes);
+
+  // The same checks and the same filter as from_bytes(ByteView), taking the
+  // bits from `file` where they lie (the header is moved out of the way), so
+  // that loading a large file needs no second copy of it.
+  static Result<Bloom> from_bytes(BitArray&& file);
+
+  // The first 32 bytes of to_bytes: with bits(), all of it, without a copy.
+  std::array<std::uint8_t, HEADER_LEN> header() const;
 
   // The bit array as stored: byte g/8, bit g%8 (least significant first).
   ByteView bits() const noexcept { return bits_; }
