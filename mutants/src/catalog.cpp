@@ -23,7 +23,7 @@ const std::vector<Mutant>& catalog() {
        "if (!TLBF_MUTANT(s05)) n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);"},
       {"s06", "oracle/src/bloom.cpp", "Bloom::insert", "Setting fewer than k bits on insert",
        "  const std::uint32_t count = k_;", "  const std::uint32_t count = k_ - 1;",
-       "TLBF_MUTANT(s06) ? k_ - 1 : k_"},
+       "TLBF_MUTANT(s06) ? k_ - 1 : k_", 2},
       {"s07", "oracle/include/tlbf/bloom.hpp", "ProbeSequence::next", "Dropping the i * h2 term",
        "    h_ += h2_;", "", "if (!TLBF_MUTANT(s07)) h_ += h2_;"},
       {"s08", "oracle/src/bloom.cpp", "Bloom::union_with", "AND instead of OR in union",
@@ -31,7 +31,7 @@ const std::vector<Mutant>& catalog() {
        "    bits_[i] = static_cast<std::uint8_t>(bits_[i] & other.bits_[i]);",
        "TLBF_MUTANT(s08) ? bits_[i] & other.bits_[i] : bits_[i] | other.bits_[i]"},
       {"s09", "oracle/src/bloom.cpp", "Bloom::from_bytes", "Trusting the length in from_bytes",
-       "  if (body != want) {", "  if (false) {", "if (body != want && !TLBF_MUTANT(s09)) {", 2},
+       "  if (body != want) {", "  if (false) {", "if (body != want && !TLBF_MUTANT(s09)) {", 3},
       {"s10", "oracle/src/hash.cpp", "fnv1a64", "FNV-1 (multiply, then XOR) instead of FNV-1a",
        "    h ^= b;\n    h *= FNV_PRIME;", "    h *= FNV_PRIME;\n    h ^= b;", "if (TLBF_MUTANT(s10)) {"},
   };

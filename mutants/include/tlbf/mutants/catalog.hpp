@@ -17,7 +17,9 @@ struct Mutant {
   std::string original;     // the line as the oracle has it, without the switch
   std::string mutated;      // the line as the mutant has it
   std::string switch_text;  // the switch in the schemata source (tests find it there)
-  int places = 1;           // switches of this id in the oracle (s09 also stops on a bit out of range)
+  // Switches of this id in the oracle: s06 is in insert and insert_many; s09
+  // also stops on a bit out of range and skips prefetching one.
+  int places = 1;
 };
 
 const std::vector<Mutant>& catalog();
