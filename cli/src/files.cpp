@@ -14,9 +14,8 @@ void complain(const char* verb, const std::string& path) {
   std::cerr << "tlbf: cannot " << verb << " " << path << ": " << std::strerror(errno) << "\n";
 }
 
-}  // namespace
-
-std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
+// The file, opened for reading, or nullopt after printing why not.
+std::optional<std::ifstream> open_for_reading(const std::string& path) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
     std::cerr << "tlbf: cannot read " << path << ": it is a directory\n";
@@ -28,8 +27,16 @@ std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
     complain("open", path);
     return std::nullopt;
   }
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
+  return in;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
+  auto in = open_for_reading(path);
+  if (!in) return std::nullopt;
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(*in)), std::istreambuf_iterator<char>());
+  if (in->bad()) {
     complain("read", path);
     return std::nullopt;
   }
@@ -38,20 +45,18 @@ std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
 
 std::optional<BitArray> read_filter_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    std::cerr << "tlbf: cannot read " << path << ": it is a directory\n";
-    return std::nullopt;
+  const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  if (size == 0 || ec) {
+    // A pipe, a device, or an empty file: read it as it comes, then copy.
+    auto bytes = read_file(path);
+    if (!bytes) return std::nullopt;
+    return BitArray(bytes->begin(), bytes->end());
   }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!in || ec) {
-    complain("open", path);
-    return std::nullopt;
-  }
+  auto in = open_for_reading(path);
+  if (!in) return std::nullopt;
   BitArray bytes(size);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in.gcount()) != size || in.peek() != std::char_traits<char>::eof()) {
+  in->read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in->gcount()) != size || in->peek() != std::char_traits<char>::eof()) {
     std::cerr << "tlbf: cannot read " << path << ": it changed size while being read\n";
     return std::nullopt;
   }

@@ -530,6 +530,16 @@ TEST_F(Cli, BuildAndQueryAcrossManyBatchesAgreeWithTheScalarOracle) {
   EXPECT_FALSE(std::getline(answers, extra)) << extra;
 }
 
+TEST_F(Cli, QueryReadsAFilterFromAPipe) {
+  // Not a regular file: read as it comes instead of by its size.
+  ASSERT_EQ(tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "cat\ndog\n").rc, 0);
+  spit(path("items"), "cat\nbird\n");
+  const std::string command = "cat " + quoted(path("f.tlbf")) + " | " + quoted(TLBF_BINARY) + " query /dev/stdin " +
+                              quoted(path("items")) + " > " + quoted(path("answers"));
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_EQ(slurp(path("answers")), "present\nabsent\n");
+}
+
 TEST_F(Cli, CheckReplaysTranscripts) {
   // The fuzzer's reproducer for s09: a truncated file that must be refused.
   spit(path("s09.transcript"),
