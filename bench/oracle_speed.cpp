@@ -3,8 +3,8 @@
 //
 // - HashFloor: FNV-1a 64 and the finalizer alone, per item.
 // - MemoryFloor: 7 random cache-line reads per item (k = 7) over a buffer
-//   of the filter's size, independent of each other so that they overlap as
-//   well as the hardware allows.
+//   of the filter's size and storage, independent of each other so that they
+//   overlap as well as the hardware allows.
 // - Contains and Insert, scalar and batched, on a filter of 256 KiB (in
 //   cache) and 1 GiB, half its bits set, k = 7, with items present (all 7
 //   probes hit) and absent (the first clear bit ends the probe).
@@ -84,9 +84,11 @@ void HashFloor(benchmark::State& state) {
 
 void MemoryFloor(benchmark::State& state) {
   const std::size_t bytes = filter_bytes(state);
-  static std::map<std::size_t, std::vector<std::uint8_t>> buffers;  // made once, as the filters are
+  // Made once, as the filters are, and in the same storage (huge pages where offered).
+  static std::map<std::size_t, tlbf::BitArray> buffers;
   auto* buffer = &buffers[bytes];
   if (buffer->empty()) buffer->assign(bytes, 1);
+  const std::size_t mask = bytes - 1;  // sizes are powers of two: no division in the floor
   std::uint64_t x = 88172645463325252ULL;
   std::uint64_t sum = 0;
   for (auto _ : state) {
@@ -95,7 +97,7 @@ void MemoryFloor(benchmark::State& state) {
         x ^= x << 13;  // xorshift: cheap positions that the prefetchers cannot guess
         x ^= x >> 7;
         x ^= x << 17;
-        sum += (*buffer)[x % bytes];
+        sum += (*buffer)[x & mask];
       }
     }
   }

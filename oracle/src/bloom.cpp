@@ -125,6 +125,8 @@ bool Bloom::contains(std::string_view item) const noexcept { return contains(byt
 // Items per block of the batched calls: enough probes in flight to cover a
 // cache miss, few enough that the block's state stays in registers and L1.
 constexpr std::size_t kBlock = 16;
+// Filters up to this many bytes are taken to fit in the cache.
+constexpr std::size_t kCached = std::size_t{512} << 10;
 
 void Bloom::insert_many(std::span<const ByteView> items) noexcept {
   const std::uint32_t count = TLBF_MUTANT(s06) ? k_ - 1 : k_;  // s06, as in insert
@@ -153,6 +155,22 @@ void Bloom::insert_many(std::span<const ByteView> items) noexcept {
 }
 
 void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
+  if (bits_.size() <= kCached) {
+    // Every probe hits the cache: nothing to overlap but the hashing, and the
+    // bookkeeping of rounds would cost more than it saves.
+    std::array<std::uint64_t, kBlock> h1;
+    for (std::size_t base = 0; base < items.size(); base += kBlock) {
+      const std::size_t n = std::min(kBlock, items.size() - base);
+      for (std::size_t j = 0; j < n; ++j) h1[j] = fnv1a64(items[base + j]);
+      for (std::size_t j = 0; j < n; ++j) {
+        ProbeSequence probes(h1[j], mod_);
+        bool all_set = true;
+        for (std::uint32_t i = 0; i < k_ && all_set; ++i) all_set = bit_is_set(probes.next());
+        answers[base + j] = all_set;
+      }
+    }
+    return;
+  }
   std::array<ProbeSequence, kBlock> probes;
   std::array<std::uint64_t, kBlock> next;
   std::array<std::uint8_t, kBlock> alive;  // indices into the block of items with no clear bit yet

@@ -6,6 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,23 @@ RC_GTEST_PROP(Batched, ContainsManyAnswersAsContainsDoes,
   filter.contains_many(views(asked), answers);
   for (std::size_t i = 0; i < asked.size(); ++i) RC_ASSERT(answers[i] == expected[i]);
   RC_ASSERT(answers_storage[asked.size()] == 2);  // nothing written past the answers
+}
+
+// Filters beyond 512 KiB take contains_many's other path: rounds with prefetching.
+RC_GTEST_PROP(Batched, OnLargeFiltersBothCallsAgreeWithTheScalarOnes,
+              (const std::vector<std::string>& inserted, const std::vector<std::string>& probes)) {
+  const auto m = *rc::gen::inRange<std::uint64_t>((std::uint64_t{512} << 13) + 1, std::uint64_t{1} << 23);
+  const auto k = *rc::gen::inRange<std::uint32_t>(1, 24);
+  Bloom scalar = Bloom::create(m, k).value();
+  Bloom batched = scalar;
+  for (const auto& item : inserted) scalar.insert(item);
+  batched.insert_many(views(inserted));
+  RC_ASSERT(batched == scalar);
+  std::vector<std::string> asked = probes;
+  asked.insert(asked.end(), inserted.begin(), inserted.end());
+  const auto answers = std::make_unique<bool[]>(asked.size() + 1);
+  scalar.contains_many(views(asked), {answers.get(), asked.size()});
+  for (std::size_t i = 0; i < asked.size(); ++i) RC_ASSERT(answers[i] == scalar.contains(asked[i]));
 }
 
 TEST(Batched, HandlesEmptyInputsAndBlocksOfEveryLength) {
