@@ -20,6 +20,8 @@ struct QueryOptions {
   bool stats = false;
 };
 
+constexpr std::string_view kPresent = "present\n", kAbsent = "absent\n";
+
 int run_query(const QueryOptions& opt) {
   auto bytes = read_filter_file(opt.filter);
   if (!bytes) return kIo;
@@ -36,7 +38,7 @@ int run_query(const QueryOptions& opt) {
   std::string out;
   const bool read_all = for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
     filter.contains_many(items, {answers.get(), items.size()});
-    for (std::size_t i = 0; i < items.size(); ++i) out += answers[i] ? "present\n" : "absent\n";
+    for (std::size_t i = 0; i < items.size(); ++i) out += answers[i] ? kPresent : kAbsent;
     std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
     out.clear();
     throughput.add(items.size());

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <istream>
 #include <span>
@@ -44,33 +45,76 @@ bool for_each_item(std::istream& in, bool hex, const std::string& source, OnItem
 }
 
 // Items gathered into batches for Bloom's batched calls: on_batch receives a
-// span of ByteView for up to kBatchItems items at a time, in input order.
-// Returns as for_each_item; a batch read before a bad line is still handed over.
+// span of ByteView for up to kBatchItems items at a time, in input order; the
+// views are valid during the call only. Returns as for_each_item; a batch
+// read before a bad line is still handed over.
 inline constexpr std::size_t kBatchItems = 4096;
 
 template <typename OnBatch>
 bool for_each_batch(std::istream& in, bool hex, const std::string& source, OnBatch&& on_batch) {
-  std::string arena;  // the batch's bytes, end to end
-  std::vector<std::size_t> ends;
   std::vector<std::span<const std::uint8_t>> views;
-  auto flush = [&] {
-    views.clear();
-    std::size_t start = 0;
-    for (const std::size_t end : ends) {
-      views.emplace_back(reinterpret_cast<const std::uint8_t*>(arena.data()) + start, end - start);
-      start = end;
-    }
+  auto hand_over = [&] {
     if (!views.empty()) on_batch(std::span<const std::span<const std::uint8_t>>(views));
-    arena.clear();
-    ends.clear();
+    views.clear();
   };
-  const bool ok = for_each_item(in, hex, source, [&](std::span<const std::uint8_t> item) {
-    arena.append(reinterpret_cast<const char*>(item.data()), item.size());
-    ends.push_back(arena.size());
-    if (ends.size() == kBatchItems) flush();
-  });
-  flush();
-  return ok;
+  if (hex) {
+    // Decoded items need storage of their own: the batch's bytes, end to end.
+    std::string arena;
+    std::vector<std::size_t> ends;
+    auto flush = [&] {
+      std::size_t start = 0;
+      for (const std::size_t end : ends) {
+        views.emplace_back(reinterpret_cast<const std::uint8_t*>(arena.data()) + start, end - start);
+        start = end;
+      }
+      hand_over();
+      arena.clear();
+      ends.clear();
+    };
+    const bool ok = for_each_item(in, true, source, [&](std::span<const std::uint8_t> item) {
+      arena.append(reinterpret_cast<const char*>(item.data()), item.size());
+      ends.push_back(arena.size());
+      if (ends.size() == kBatchItems) flush();
+    });
+    flush();
+    return ok;
+  }
+  // Text items are the lines themselves: read in large chunks and handed over
+  // as views into the chunk, with no copy per line. The lines are those of
+  // read_line: split at "\n", a "\r" before it dropped, a last line without
+  // "\n" still a line.
+  std::vector<char> buffer(std::size_t{1} << 20);
+  std::size_t kept = 0;  // the start of a line that the next chunk finishes
+  for (;;) {
+    if (kept == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than the buffer
+    in.read(buffer.data() + kept, static_cast<std::streamsize>(buffer.size() - kept));
+    const std::size_t filled = kept + static_cast<std::size_t>(in.gcount());
+    const bool finished = !in;
+    auto add = [&](std::size_t start, std::size_t end) {
+      if (end > start && buffer[end - 1] == '\r') --end;
+      views.emplace_back(reinterpret_cast<const std::uint8_t*>(buffer.data()) + start, end - start);
+      if (views.size() == kBatchItems) hand_over();
+    };
+    std::size_t start = 0;
+    while (const void* found = std::memchr(buffer.data() + start, '\n', filled - start)) {
+      const auto end = static_cast<std::size_t>(static_cast<const char*>(found) - buffer.data());
+      add(start, end);
+      start = end + 1;
+    }
+    if (finished && start < filled) {
+      add(start, filled);
+      start = filled;
+    }
+    hand_over();  // before the views' bytes move
+    kept = filled - start;
+    std::memmove(buffer.data(), buffer.data() + start, kept);
+    if (finished) break;
+  }
+  if (in.bad()) {
+    std::cerr << "tlbf: " << source << ": read error\n";
+    return false;
+  }
+  return true;
 }
 
 // Throughput, for --stats, and a progress line on standard error when it is

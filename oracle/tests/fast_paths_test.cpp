@@ -93,10 +93,10 @@ RC_GTEST_PROP(Batched, ContainsManyAnswersAsContainsDoes,
   RC_ASSERT(answers_storage[asked.size()] == 2);  // nothing written past the answers
 }
 
-// Filters beyond 512 KiB take contains_many's other path: rounds with prefetching.
+// Filters beyond 1 MiB take contains_many's other path: rounds with prefetching.
 RC_GTEST_PROP(Batched, OnLargeFiltersBothCallsAgreeWithTheScalarOnes,
               (const std::vector<std::string>& inserted, const std::vector<std::string>& probes)) {
-  const auto m = *rc::gen::inRange<std::uint64_t>((std::uint64_t{512} << 13) + 1, std::uint64_t{1} << 23);
+  const auto m = *rc::gen::inRange<std::uint64_t>((std::uint64_t{1} << 23) + 1, std::uint64_t{1} << 24);
   const auto k = *rc::gen::inRange<std::uint32_t>(1, 24);
   Bloom scalar = Bloom::create(m, k).value();
   Bloom batched = scalar;
