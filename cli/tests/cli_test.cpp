@@ -530,6 +530,15 @@ TEST_F(Cli, BuildAndQueryAcrossManyBatchesAgreeWithTheScalarOracle) {
   EXPECT_FALSE(std::getline(answers, extra)) << extra;
 }
 
+TEST_F(Cli, QuerySplitsLinesAsReadLineDoesAcrossChunks) {
+  // Lines longer than the 1 MiB chunk, a CRLF line, an empty line, and a last line with no newline.
+  ASSERT_EQ(tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "cat\ndog\n").rc, 0);
+  const std::string input = std::string(3'000'000, 'x') + "\ncat\r\n\n" + std::string(1 << 20, 'y') + "\ndog";
+  const auto r = tlbf({"query", path("f.tlbf")}, input);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "absent\npresent\nabsent\nabsent\npresent\n");
+}
+
 TEST_F(Cli, QueryReadsAFilterFromAPipe) {
   // Not a regular file: read as it comes instead of by its size.
   ASSERT_EQ(tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "cat\ndog\n").rc, 0);
