@@ -93,7 +93,8 @@ class Bloom {
   // answers as contains on each (answers[i] for items[i]; answers must be at
   // least as long as items). Items are taken in blocks whose memory accesses
   // overlap: each round computes and prefetches the next probe of every item
-  // still in play, and contains drops an item at its first clear bit.
+  // still in play, and contains drops an item at its first clear bit (for a
+  // filter that fits in cache, contains hashes the block, then probes each).
   // Allocates nothing.
   void insert_many(std::span<const ByteView> items) noexcept;
   void contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept;
