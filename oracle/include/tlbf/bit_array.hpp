@@ -24,6 +24,11 @@ void release_zeroed(void* p, std::size_t bytes) noexcept;
 // zero, constructing an element with no value writes nothing, so a large
 // filter's pages become resident only as its bits are first touched, and a
 // filter of m bits costs close to m/8 bytes of resident memory, never twice.
+//
+// The price: elements that a vector value-initialises are zero only because
+// fresh memory is. A vector that shrinks and then grows again without
+// reallocating gets its old bytes back, not zeros. Filters never resize their
+// bits after they are made, and nothing else here grows a BitArray.
 template <class T>
 struct ZeroedAllocator {
   using value_type = T;
