@@ -1,7 +1,6 @@
 #include "tlbf/mutants/scorer.hpp"
 
 #include <atomic>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
