@@ -32,8 +32,9 @@ const std::vector<Mutant>& catalog() {
        "TLBF_MUTANT(s08) ? bits_[i] & other.bits_[i] : bits_[i] | other.bits_[i]"},
       {"s09", "oracle/src/bloom.cpp", "Bloom::from_bytes", "Trusting the length in from_bytes",
        "  if (body != want) {", "  if (false) {", "if (body != want && !TLBF_MUTANT(s09)) {", 3},
-      {"s10", "oracle/src/hash.cpp", "fnv1a64", "FNV-1 (multiply, then XOR) instead of FNV-1a",
-       "    h ^= b;\n    h *= FNV_PRIME;", "    h *= FNV_PRIME;\n    h ^= b;", "if (TLBF_MUTANT(s10)) {"},
+      {"s10", "oracle/src/hash.cpp", "fnv1a_step", "FNV-1 (multiply, then XOR) instead of FNV-1a",
+       "  return (h ^ b) * FNV_PRIME;", "  return (h * FNV_PRIME) ^ b;",
+       "TLBF_MUTANT(s10) ? (h * FNV_PRIME) ^ b : (h ^ b) * FNV_PRIME"},
   };
   return mutants;
 }

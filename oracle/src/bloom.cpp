@@ -131,12 +131,14 @@ constexpr std::size_t kCached = std::size_t{1024} << 10;
 
 void Bloom::insert_many(std::span<const ByteView> items) noexcept {
   const std::uint32_t count = TLBF_MUTANT(s06) ? k_ - 1 : k_;  // s06, as in insert
+  std::array<std::uint64_t, kBlock> h1;
   std::array<ProbeSequence, kBlock> probes;
   std::array<std::uint64_t, kBlock> next;
   for (std::size_t base = 0; base < items.size(); base += kBlock) {
     const std::size_t n = std::min(kBlock, items.size() - base);
+    fnv1a64_many(items.subspan(base, n), h1);
     for (std::size_t j = 0; j < n; ++j) {
-      probes[j] = ProbeSequence(fnv1a64(items[base + j]), mod_);
+      probes[j] = ProbeSequence(h1[j], mod_);
       next[j] = probes[j].next();
       prefetch(next[j], true);
     }
@@ -162,28 +164,49 @@ void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answe
     std::array<std::uint64_t, kBlock> h1;
     for (std::size_t base = 0; base < items.size(); base += kBlock) {
       const std::size_t n = std::min(kBlock, items.size() - base);
-      for (std::size_t j = 0; j < n; ++j) h1[j] = fnv1a64(items[base + j]);
+      fnv1a64_many(items.subspan(base, n), h1);
       for (std::size_t j = 0; j < n; ++j) {
         ProbeSequence probes(h1[j], mod_);
         bool all_set = true;
-        for (std::uint32_t i = 0; i < k_ && all_set; ++i) all_set = bit_is_set(probes.next());
+        for (std::uint32_t i = 0; i < k_; ++i) all_set &= bit_is_set(probes.next());
         answers[base + j] = all_set;
       }
     }
     return;
   }
-  std::array<ProbeSequence, kBlock> probes;
-  std::array<std::uint64_t, kBlock> next;
-  std::array<std::uint8_t, kBlock> alive;  // indices into the block of items with no clear bit yet
-  for (std::size_t base = 0; base < items.size(); base += kBlock) {
-    const std::size_t n = std::min(kBlock, items.size() - base);
-    for (std::size_t j = 0; j < n; ++j) {
-      probes[j] = ProbeSequence(fnv1a64(items[base + j]), mod_);
-      next[j] = probes[j].next();
-      prefetch(next[j], false);
-      alive[j] = static_cast<std::uint8_t>(j);
+  // Two blocks in flight: while the rounds of one wait on memory, the items
+  // of the next are hashed a share per round, so that the hashing overlaps
+  // the misses instead of taking turns with them.
+  struct Block {
+    std::array<ProbeSequence, kBlock> probes;
+    std::array<std::uint64_t, kBlock> next;
+    std::size_t base = 0, size = 0;
+  };
+  std::array<Block, 2> blocks;
+  const auto begin = [&](Block& block, std::size_t base) {
+    block.base = base;
+    block.size = base < items.size() ? std::min(kBlock, items.size() - base) : 0;
+  };
+  // Hashes items from .. to of the block and fetches their first probes.
+  const auto hash_some = [&](Block& block, std::size_t from, std::size_t to) {
+    std::array<std::uint64_t, kBlock> h1;
+    fnv1a64_many(items.subspan(block.base + from, to - from), h1);
+    for (std::size_t j = from; j < to; ++j) {
+      block.probes[j] = ProbeSequence(h1[j - from], mod_);
+      block.next[j] = block.probes[j].next();
+      prefetch(block.next[j], false);
     }
-    std::size_t in_play = n;
+  };
+  Block* current = &blocks[0];
+  Block* coming = &blocks[1];
+  begin(*current, 0);
+  hash_some(*current, 0, current->size);
+  std::array<std::uint8_t, kBlock> alive;  // indices into the block of items with no clear bit yet
+  for (; current->size > 0; std::swap(current, coming)) {
+    begin(*coming, current->base + kBlock);
+    std::size_t hashed = 0;
+    for (std::size_t j = 0; j < current->size; ++j) alive[j] = static_cast<std::uint8_t>(j);
+    std::size_t in_play = current->size;
     for (std::uint32_t round = 0; round < k_ && in_play > 0; ++round) {
       const bool more = round + 1 < k_;
       std::size_t kept = 0;
@@ -192,17 +215,22 @@ void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answe
       // and fetched anyway, which costs less than a mispredicted branch.
       for (std::size_t t = 0; t < in_play; ++t) {
         const std::size_t j = alive[t];
-        const bool set = bit_is_set(next[j]);
-        answers[base + j] = set;  // false settles it; true until a later round says otherwise
+        const bool set = bit_is_set(current->next[j]);
+        answers[current->base + j] = set;  // false settles it; true until a later round says otherwise
         alive[kept] = static_cast<std::uint8_t>(j);
         kept += set;
         if (more) {
-          next[j] = probes[j].next();
-          prefetch(next[j], false);
+          current->next[j] = current->probes[j].next();
+          prefetch(current->next[j], false);
         }
       }
       in_play = kept;
+      // This round's share of the coming block, in fours (fnv1a64_many's stride).
+      const std::size_t share = std::min(coming->size, (coming->size * (round + 1) / k_ + 3) / 4 * 4);
+      if (share > hashed) hash_some(*coming, hashed, share);
+      hashed = std::max(hashed, share);
     }
+    if (coming->size > hashed) hash_some(*coming, hashed, coming->size);  // the rounds ended early
   }
 }
 

@@ -67,6 +67,24 @@ std::vector<ByteView> views(const std::vector<std::string>& items) {
   return out;
 }
 
+// Four hashes side by side over their common length, then each alone: every
+// mix of lengths, and counts that leave 0 to 3 items over.
+RC_GTEST_PROP(HashMany, AgreesWithOneHashAtATime, (const std::vector<std::string>& items)) {
+  std::vector<std::uint64_t> out(items.size() + 1, 0x5eed);
+  fnv1a64_many(views(items), out);
+  for (std::size_t i = 0; i < items.size(); ++i) RC_ASSERT(out[i] == fnv1a64(items[i]));
+  RC_ASSERT(out[items.size()] == 0x5eedU);  // nothing written past the items
+}
+
+TEST(HashMany, GivesThePublishedValues) {
+  // FNV-1a 64 of "", "a" and "foobar" from the FNV authors' test vectors; "cat" from the worked example.
+  const std::vector<std::string> items = {"", "a", "cat", "foobar", "a", ""};
+  std::vector<std::uint64_t> out(items.size());
+  fnv1a64_many(views(items), out);
+  EXPECT_EQ(out, (std::vector<std::uint64_t>{0xcbf29ce484222325ULL, 0xaf63dc4c8601ec8cULL, 0xf5e307190ce4a327ULL,
+                                             0x85944171f73967e8ULL, 0xaf63dc4c8601ec8cULL, 0xcbf29ce484222325ULL}));
+}
+
 RC_GTEST_PROP(Batched, InsertManyBuildsTheFilterInsertBuilds, (const std::vector<std::string>& items)) {
   const auto m = *rc::gen::inRange<std::uint64_t>(1, 5000);
   const auto k = *rc::gen::inRange<std::uint32_t>(1, 24);
