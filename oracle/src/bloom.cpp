@@ -11,6 +11,7 @@
 #include "describe.hpp"
 #include "tlbf/hash.hpp"
 #include "tlbf/sizing.hpp"
+#include "wide_probes.hpp"
 
 namespace tlbf {
 namespace {
@@ -160,11 +161,17 @@ void Bloom::insert_many(std::span<const ByteView> items) noexcept {
 void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
   if (bits_.size() <= kCached) {
     // Every probe hits the cache: nothing to overlap but the hashing, and the
-    // bookkeeping of rounds would cost more than it saves.
+    // bookkeeping of rounds would cost more than it saves. Where the processor
+    // has AVX-512, eight items are probed at once (wide_probes.hpp).
+    const bool wide = bits_.size() >= 8 && detail::wide_probes_available();
     std::array<std::uint64_t, kBlock> h1;
     for (std::size_t base = 0; base < items.size(); base += kBlock) {
       const std::size_t n = std::min(kBlock, items.size() - base);
       fnv1a64_many(items.subspan(base, n), h1);
+      if (wide) {
+        detail::contains_wide(std::span(h1).first(n), m_, k_, bits_, answers.data() + base);
+        continue;
+      }
       for (std::size_t j = 0; j < n; ++j) {
         ProbeSequence probes(h1[j], mod_);
         bool all_set = true;

@@ -6,12 +6,14 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "tlbf/oracle.hpp"
+#include "wide_probes.hpp"
 
 namespace tlbf {
 namespace {
@@ -65,6 +67,93 @@ std::vector<ByteView> views(const std::vector<std::string>& items) {
   std::vector<ByteView> out;
   for (const auto& item : items) out.emplace_back(reinterpret_cast<const std::uint8_t*>(item.data()), item.size());
   return out;
+}
+
+// The probe positions by the format's definition, with `%` and nothing else.
+std::vector<std::uint64_t> plain_positions(std::uint64_t h1, std::uint64_t m, std::uint32_t k) {
+  const std::uint64_t h2 = mix64(h1) | 1U;
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t i = 0; i < k; ++i) out.push_back((h1 + i * h2) % m);  // unsigned: modulo 2^64
+  return out;
+}
+
+void expect_wide_positions_plain(const std::vector<std::uint64_t>& h1, std::uint64_t m, std::uint32_t k) {
+  std::vector<std::uint64_t> got(h1.size() * k + 1, 0x5eed);
+  detail::wide_positions(h1, m, k, got.data());
+  for (std::size_t j = 0; j < h1.size(); ++j) {
+    const auto want = plain_positions(h1[j], m, k);
+    for (std::uint32_t i = 0; i < k; ++i) {
+      ASSERT_EQ(got[j * k + i], want[i]) << "h1 = " << h1[j] << ", m = " << m << ", i = " << i;
+    }
+  }
+  ASSERT_EQ(got.back(), 0x5eedU);  // nothing written past the positions
+}
+
+TEST(WideProbes, PositionsMatchThePlainDefinitionAtTheEdges) {
+  if (!detail::wide_probes_available()) GTEST_SKIP() << "no AVX-512 here, or TLBF_PORTABLE is set";
+  constexpr std::uint64_t kMaxBits = std::uint64_t{1} << 40;
+  // h1 at and around the split at 2^52 and the ends of the range; 11 of them,
+  // so that a group of eight and a part-filled group both run.
+  const std::vector<std::uint64_t> h1 = {0, 1, 2, (std::uint64_t{1} << 52) - 1, std::uint64_t{1} << 52,
+                                         (std::uint64_t{1} << 52) + 1, std::uint64_t{1} << 63, UINT64_MAX,
+                                         UINT64_MAX - 1, 0xf5e307190ce4a327ULL, 0x0123456789abcdefULL};
+  // 64 probes: x = h1 + i*h2 wraps past 2^64 dozens of times.
+  for (std::uint64_t m : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{20},
+                          std::uint64_t{64}, std::uint64_t{1000003}, (std::uint64_t{1} << 23) - 1,
+                          (std::uint64_t{1} << 32) + 15, (kMaxBits >> 1) + 1, kMaxBits - 3, kMaxBits - 1, kMaxBits}) {
+    expect_wide_positions_plain(h1, m, 64);
+  }
+  // Multiples of m whose quotient the double product rounds down, so that
+  // the remainder first comes out as m (found by a search over random pairs).
+  expect_wide_positions_plain({2934215376032522}, 918664801513, 3);
+  expect_wide_positions_plain({3077600708167020}, 3294916956, 3);
+}
+
+RC_GTEST_PROP(WideProbes, PositionsMatchThePlainDefinition, (const std::vector<std::uint64_t>& h1)) {
+  if (!detail::wide_probes_available()) return;  // the Edges test reports the skip
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, (std::uint64_t{1} << 40) + 1);
+  const auto k = *rc::gen::inRange<std::uint32_t>(1, 40);
+  std::vector<std::uint64_t> got(h1.size() * k);
+  detail::wide_positions(h1, m, k, got.data());
+  for (std::size_t j = 0; j < h1.size(); ++j) {
+    const auto want = plain_positions(h1[j], m, k);
+    for (std::uint32_t i = 0; i < k; ++i) RC_ASSERT(got[j * k + i] == want[i]);
+  }
+}
+
+// A filter whose answers every position decides: only the item's own k bits
+// set, then each one cleared in turn, for every lane of a group of eight and
+// for filters whose last probe sits in the array's last eight bytes.
+TEST(WideProbes, EveryClearBitIsSeenInEveryLane) {
+  for (std::uint64_t m : {std::uint64_t{64}, std::uint64_t{71}, std::uint64_t{1000}, std::uint64_t{8'000'000}}) {
+    for (std::size_t lane = 0; lane < 9; ++lane) {
+      std::vector<std::string> items;
+      for (std::size_t j = 0; j < 9; ++j) items.push_back("lane " + std::to_string(j) + " of m = " + std::to_string(m));
+      Bloom filter = Bloom::create(m, 5).value();
+      filter.insert(items[lane]);
+      const auto positions = filter.bit_positions(items[lane]);
+      for (std::size_t cleared = 0; cleared <= positions.size(); ++cleared) {
+        auto bytes = filter.to_bytes();
+        if (cleared < positions.size()) {
+          const std::uint64_t g = positions[cleared];
+          bytes[HEADER_LEN + g / 8] = static_cast<std::uint8_t>(bytes[HEADER_LEN + g / 8] & ~(1U << (g % 8)));
+        }
+        const Bloom probed = Bloom::from_bytes(bytes).value();
+        const auto answers = std::make_unique<bool[]>(items.size());
+        probed.contains_many(views(items), {answers.get(), items.size()});
+        for (std::size_t j = 0; j < items.size(); ++j) {
+          EXPECT_EQ(answers[j], probed.contains(items[j])) << "m = " << m << ", lane " << j << ", cleared " << cleared;
+        }
+        EXPECT_EQ(answers[lane], cleared == positions.size()) << "m = " << m << ", lane " << lane;
+      }
+    }
+  }
+}
+
+TEST(WideProbes, TurnedOffByTlbfPortable) {
+  const char* portable = std::getenv("TLBF_PORTABLE");
+  if (portable == nullptr || *portable == '\0') GTEST_SKIP() << "TLBF_PORTABLE is not set in this run";
+  EXPECT_FALSE(detail::wide_probes_available());
 }
 
 // Four hashes side by side over their common length, then each alone: every
