@@ -201,13 +201,13 @@ RC_GTEST_PROP(Batched, ContainsManyAnswersAsContainsDoes,
   RC_ASSERT(answers_storage[asked.size()] == 2);  // nothing written past the answers
 }
 
-// Filters beyond 1 MiB take contains_many's other path: rounds with
+// Filters beyond 8 MiB take contains_many's other path: rounds with
 // prefetching. Twelve seeded cases rather than a property's hundreds: each
-// makes filters of 1 to 2 MiB, which a sanitizer build pays for dearly.
+// makes filters of 8 to 16 MiB, which a sanitizer build pays for dearly.
 TEST(Batched, OnLargeFiltersBothCallsAgreeWithTheScalarOnes) {
   std::mt19937_64 rng(20261129);
   for (int round = 0; round < 12; ++round) {
-    const std::uint64_t m = (std::uint64_t{1} << 23) + 1 + rng() % (std::uint64_t{1} << 23);
+    const std::uint64_t m = (std::uint64_t{1} << 26) + 1 + rng() % (std::uint64_t{1} << 26);
     const auto k = static_cast<std::uint32_t>(1 + rng() % 24);
     std::vector<std::string> inserted, asked;
     for (std::uint64_t i = 0, n = rng() % 3000; i < n; ++i) inserted.push_back("in " + std::to_string(rng()));
