@@ -49,15 +49,18 @@ def main(path):
     print("goals (docs/performance.md):")
     for length in (16, 64):
         t = ns[f"ContainsBatched/256/{length}/1"]
-        ratio = t / hash_floor[length]
+        strict, literal = t / hash_floor[length], t / ns[f"HashFloor/{length}"]
         print(f"  in cache, batched contains of present {length}-byte items within 1.5x the hash floor: "
-              f"{ratio:.2f}x {'met' if ratio <= 1.5 else 'NOT met'}")
+              f"{strict:.2f}x {'met' if strict <= 1.5 else 'NOT met'} "
+              f"(against hashing one item at a time: {literal:.2f}x)")
+    large = 1 << 20
     for length in (16, 64):
-        scalar, batched = ns[f"ContainsScalar/{1 << 20}/{length}/1"], ns[f"ContainsBatched/{1 << 20}/{length}/1"]
+        scalar, batched = ns[f"ContainsScalar/{large}/{length}/1"], ns[f"ContainsBatched/{large}/{length}/1"]
         print(f"  1 GiB, batched contains of present {length}-byte items at least 2x scalar: "
-              f"{scalar / batched:.2f}x {'met' if scalar / batched >= 2 else 'NOT met'}; within 1.5x the memory floor: "
-              f"{batched / memory_floor[1 << 20]:.2f}x {'met' if batched / memory_floor[1 << 20] <= 1.5 else 'NOT met'}")
-
+              f"{scalar / batched:.2f}x {'met' if scalar / batched >= 2 else 'NOT met'} "
+              f"(scalar is at {scalar / memory_floor[large]:.2f}x the memory floor, the most batched could gain); "
+              f"within 1.5x the memory floor: "
+              f"{batched / memory_floor[large]:.2f}x {'met' if batched / memory_floor[large] <= 1.5 else 'NOT met'}")
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

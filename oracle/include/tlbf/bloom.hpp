@@ -91,11 +91,12 @@ class Bloom {
 
   // Batched: the same filter as insert on each item in turn, and the same
   // answers as contains on each (answers[i] for items[i]; answers must be at
-  // least as long as items). Items are taken in blocks whose memory accesses
-  // overlap: each round computes and prefetches the next probe of every item
-  // still in play, and contains drops an item at its first clear bit (for a
-  // filter that fits in cache, contains hashes the block, then probes each).
-  // Allocates nothing.
+  // least as long as items). Items are hashed four side by side and taken in
+  // blocks whose memory accesses overlap: each round computes and prefetches
+  // the next probe of every item still in play, and contains drops an item at
+  // its first clear bit. For filters of at most 8 MiB contains probes item
+  // after item instead, eight at once where the processor has AVX-512
+  // (docs/performance.md, "Batched calls"). Allocates nothing.
   void insert_many(std::span<const ByteView> items) noexcept;
   void contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept;
 
