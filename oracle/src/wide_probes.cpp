@@ -6,9 +6,12 @@
 #define TLBF_WIDE_PROBES 1
 #include <immintrin.h>
 // GCC 12's own AVX-512 headers seed unused lanes with a deliberately
-// uninitialized value and then warn about it (GCC bug 105593).
+// uninitialized value and then warn about it (GCC bug 105593), and without
+// optimization some intrinsics are macros whose casts of the all-lanes mask
+// trip -Wsign-conversion in this file rather than in the header.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 #endif
 #endif
 
@@ -104,7 +107,7 @@ TLBF_AVX512 void contains_wide(std::span<const std::uint64_t> h1, std::uint64_t 
       // branch, which mispredicts when it stops, off the common path.
       if (i % 4 == 3 && alive == 0) break;
     }
-    for (std::size_t lane = 0; lane < 8 && j + lane < h1.size(); ++lane) answers[j + lane] = ((alive >> lane) & 1U) != 0;
+    for (std::size_t lane = 0; lane < 8 && j + lane < h1.size(); ++lane) answers[j + lane] = ((static_cast<unsigned>(alive) >> lane) & 1U) != 0;
   }
 }
 
