@@ -11,6 +11,7 @@
 // trip -Wsign-conversion in this file rather than in the header.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 #endif
 #endif
@@ -64,10 +65,51 @@ struct Lanes {
   __m512i h1;
 };
 TLBF_AVX512 Lanes lanes_at(std::span<const std::uint64_t> h1, std::size_t j) {
-  const std::size_t count = h1.size() - j < 8 ? h1.size() - j : 8;
+  const std::size_t count = j >= h1.size() ? 0 : h1.size() - j < 8 ? h1.size() - j : 8;
   const auto mask = static_cast<__mmask8>((1U << count) - 1);
   return {mask, _mm512_maskz_loadu_epi64(mask, h1.data() + j)};
 }
+
+// Sixteen items' probe positions in 32-bit lanes (m <= 2^31), each from the
+// one before by additions: g_{i+1} = g_i + (h2 mod m), less 2^64 mod m where
+// h1 + i*h2 + h2 wraps past 2^64, all modulo m. Only the wrap needs the
+// 64-bit sums, two vectors of eight; the rest is done sixteen at a time.
+struct Walk16 {
+  __m512i x_low, x_high, step_low, step_high;  // h1 + i*h2 of items 0-7 and 8-15
+  __m512i g, step_mod_m;                       // 32-bit lanes
+  __mmask16 live;                              // lanes that hold an item
+
+  TLBF_AVX512 __attribute__((always_inline)) Walk16(const WideModulus& mod, std::span<const std::uint64_t> h1, std::size_t j) {
+    const Lanes low = lanes_at(h1, j), high = lanes_at(h1, j + 8);
+    x_low = low.h1;
+    x_high = high.h1;
+    step_low = step_of(low.h1);
+    step_high = step_of(high.h1);
+    g = join(mod.reduce(x_low), mod.reduce(x_high));
+    step_mod_m = join(mod.reduce(step_low), mod.reduce(step_high));
+    live = _mm512_kunpackb(high.mask, low.mask);
+  }
+
+  TLBF_AVX512 void advance(__m512i m, __m512i two64_mod_m) {
+    const __m512i next_low = _mm512_add_epi64(x_low, step_low);  // modulo 2^64, as the format requires
+    const __m512i next_high = _mm512_add_epi64(x_high, step_high);
+    const __mmask16 wrapped =
+        _mm512_kunpackb(_mm512_cmplt_epu64_mask(next_high, x_high), _mm512_cmplt_epu64_mask(next_low, x_low));
+    x_low = next_low;
+    x_high = next_high;
+    __m512i r = _mm512_add_epi32(g, step_mod_m);  // below 2m <= 2^32
+    r = _mm512_mask_sub_epi32(r, _mm512_cmpge_epu32_mask(r, m), r, m);
+    // Where the sum wrapped, take 2^64 mod m away, adding m first if it would go below 0.
+    r = _mm512_mask_add_epi32(r, _mm512_mask_cmplt_epu32_mask(wrapped, r, two64_mod_m), r, m);
+    g = _mm512_mask_sub_epi32(r, wrapped, r, two64_mod_m);
+  }
+
+ private:
+  // Eight 64-bit values below 2^32 each, low lanes first, as sixteen 32-bit lanes.
+  TLBF_AVX512 static __m512i join(__m512i low, __m512i high) {
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(low)), _mm512_cvtepi64_epi32(high), 1);
+  }
+};
 
 TLBF_AVX512 bool detect() {
   __builtin_cpu_init();
@@ -86,43 +128,44 @@ bool wide_probes_available() noexcept {
 TLBF_AVX512 void contains_wide(std::span<const std::uint64_t> h1, std::uint64_t m, std::uint32_t k,
                                std::span<const std::uint8_t> bits, bool* answers) noexcept {
   const WideModulus mod(m);
-  // Each probe reads the eight bytes from its own byte on, or the last eight
+  const __m512i m32 = _mm512_set1_epi32(static_cast<int>(m));
+  const __m512i two64_mod_m = _mm512_set1_epi32(static_cast<int>((UINT64_MAX % m + 1) % m));
+  // Each probe reads the four bytes from its own byte on, or the last four
   // of the array when fewer remain, so no read leaves the array.
-  const __m512i last_start = _mm512_set1_epi64(static_cast<std::int64_t>(bits.size() - 8));
-  const __m512i one = _mm512_set1_epi64(1);
-  for (std::size_t j = 0; j < h1.size(); j += 8) {
-    const Lanes lanes = lanes_at(h1, j);
-    const __m512i step = step_of(lanes.h1);
-    __m512i x = lanes.h1;
-    __mmask8 alive = lanes.mask;  // lanes with no clear bit yet
+  const __m512i last_start = _mm512_set1_epi32(static_cast<int>(bits.size() - 4));
+  const __m512i one = _mm512_set1_epi32(1);
+  for (std::size_t j = 0; j < h1.size(); j += 16) {
+    Walk16 walk(mod, h1, j);
+    __mmask16 alive = walk.live;  // lanes with no clear bit yet
     for (std::uint32_t i = 0; i < k; ++i) {
-      const __m512i g = mod.reduce(x);
-      const __m512i start = _mm512_min_epu64(_mm512_srli_epi64(g, 3), last_start);
-      const __m512i word = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes.mask, start, bits.data(), 1);
-      const __m512i bit = _mm512_sub_epi64(g, _mm512_slli_epi64(start, 3));  // < 64: g's place in the word
-      alive = _mm512_mask_test_epi64_mask(alive, word, _mm512_sllv_epi64(one, bit));
-      x = _mm512_add_epi64(x, step);  // modulo 2^64, as the format requires
+      const __m512i start = _mm512_min_epu32(_mm512_srli_epi32(walk.g, 3), last_start);
+      const __m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), walk.live, start, bits.data(), 1);
+      const __m512i bit = _mm512_sub_epi32(walk.g, _mm512_slli_epi32(start, 3));  // < 32: g's place in the word
+      alive = _mm512_mask_test_epi32_mask(alive, word, _mm512_sllv_epi32(one, bit));
+      walk.advance(m32, two64_mod_m);
       // Stopping when every lane has a clear bit saves the probes of absent
       // items when k is large; asking only every fourth probe keeps the
       // branch, which mispredicts when it stops, off the common path.
       if (i % 4 == 3 && alive == 0) break;
     }
-    for (std::size_t lane = 0; lane < 8 && j + lane < h1.size(); ++lane) answers[j + lane] = ((static_cast<unsigned>(alive) >> lane) & 1U) != 0;
+    for (std::size_t lane = 0; lane < 16 && j + lane < h1.size(); ++lane) {
+      answers[j + lane] = ((static_cast<unsigned>(alive) >> lane) & 1U) != 0;
+    }
   }
 }
 
 TLBF_AVX512 void wide_positions(std::span<const std::uint64_t> h1, std::uint64_t m, std::uint32_t k,
                                 std::uint64_t* out) noexcept {
   const WideModulus mod(m);
-  for (std::size_t j = 0; j < h1.size(); j += 8) {
-    const Lanes lanes = lanes_at(h1, j);
-    const __m512i step = step_of(lanes.h1);
-    __m512i x = lanes.h1;
+  const __m512i m32 = _mm512_set1_epi32(static_cast<int>(m));
+  const __m512i two64_mod_m = _mm512_set1_epi32(static_cast<int>((UINT64_MAX % m + 1) % m));
+  for (std::size_t j = 0; j < h1.size(); j += 16) {
+    Walk16 walk(mod, h1, j);
     for (std::uint32_t i = 0; i < k; ++i) {
-      alignas(64) std::uint64_t g[8];
-      _mm512_store_si512(g, mod.reduce(x));
-      for (std::size_t lane = 0; lane < 8 && j + lane < h1.size(); ++lane) out[(j + lane) * k + i] = g[lane];
-      x = _mm512_add_epi64(x, step);
+      alignas(64) std::uint32_t g[16];
+      _mm512_store_si512(g, walk.g);
+      for (std::size_t lane = 0; lane < 16 && j + lane < h1.size(); ++lane) out[(j + lane) * k + i] = g[lane];
+      walk.advance(m32, two64_mod_m);
     }
   }
 }

@@ -1,4 +1,4 @@
-// Probing eight items at once with AVX-512 (docs/performance.md, "Wide
+// Probing sixteen items at once with AVX-512 (docs/performance.md, "Wide
 // probes"): the part of contains_many that dominates once the hashing is fast
 // and the filter is in cache. Internal to the oracle; the tests reach it
 // through contains_many and through wide_positions.
@@ -16,8 +16,9 @@ bool wide_probes_available() noexcept;
 
 // For each j < h1.size(): answers[j] is true when all k probe positions of
 // the item with FNV-1a hash h1[j] are set in `bits`, an m-bit array in the
-// format's layout. Preconditions: wide_probes_available(); 1 <= m <= 2^40;
-// bits.size() == ceil(m / 8) >= 8; answers as long as h1.
+// format's layout. Preconditions: wide_probes_available(); 1 <= m <= 2^31
+// (256 MiB of bits; positions are 32-bit lanes); bits.size() == ceil(m / 8)
+// >= 4; answers as long as h1.
 void contains_wide(std::span<const std::uint64_t> h1, std::uint64_t m, std::uint32_t k,
                    std::span<const std::uint8_t> bits, bool* answers) noexcept;
 
