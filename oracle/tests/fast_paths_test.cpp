@@ -1,16 +1,21 @@
 // The fast paths against the plain ones (docs/performance.md): Modulus
-// against `%`, the batched calls against the scalar ones, and the zeroed
-// storage of large filters.
+// against `%`, the four-wide hashing against one hash at a time, the AVX-512
+// kernel against the format's definition, the batched calls against the
+// scalar ones, and the zeroed storage of large filters.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tlbf/oracle.hpp"
 #include "wide_probes.hpp"
@@ -92,11 +97,15 @@ void expect_wide_positions_plain(const std::vector<std::uint64_t>& h1, std::uint
 TEST(WideProbes, PositionsMatchThePlainDefinitionAtTheEdges) {
   if (!detail::wide_probes_available()) GTEST_SKIP() << "no AVX-512 here, or TLBF_PORTABLE is set";
   constexpr std::uint64_t kMaxBits = std::uint64_t{1} << 31;  // the kernel's limit
-  // h1 at and around the split at 2^52 and the ends of the range; 11 of them,
-  // so that a group of eight and a part-filled group both run.
-  const std::vector<std::uint64_t> h1 = {0, 1, 2, (std::uint64_t{1} << 52) - 1, std::uint64_t{1} << 52,
-                                         (std::uint64_t{1} << 52) + 1, std::uint64_t{1} << 63, UINT64_MAX,
-                                         UINT64_MAX - 1, 0xf5e307190ce4a327ULL, 0x0123456789abcdefULL};
+  // h1 at and around the split at 2^52, 2^32 and the ends of the range; 19
+  // of them, so that a group of sixteen and a part-filled group both run.
+  const std::vector<std::uint64_t> h1 = {0, 1, 2, 3, (std::uint64_t{1} << 52) - 1, std::uint64_t{1} << 52,
+                                         (std::uint64_t{1} << 52) + 1, std::uint64_t{1} << 53,
+                                         (std::uint64_t{1} << 32) - 1, std::uint64_t{1} << 32,
+                                         std::uint64_t{1} << 63, (std::uint64_t{1} << 63) + 1,
+                                         UINT64_MAX - (std::uint64_t{1} << 52), UINT64_MAX, UINT64_MAX - 1,
+                                         0xf5e307190ce4a327ULL, 0x0123456789abcdefULL, 0xabc55d317f9d6793ULL,
+                                         0x5555555555555555ULL};
   // 64 probes: x = h1 + i*h2 wraps past 2^64 dozens of times.
   for (std::uint64_t m : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{20},
                           std::uint64_t{64}, std::uint64_t{1000003}, (std::uint64_t{1} << 23) - 1,
@@ -122,13 +131,14 @@ RC_GTEST_PROP(WideProbes, PositionsMatchThePlainDefinition, (const std::vector<s
 }
 
 // A filter whose answers every position decides: only the item's own k bits
-// set, then each one cleared in turn, for every lane of a group of eight and
-// for filters whose last probe sits in the array's last eight bytes.
+// set, then each one cleared in turn, for every lane of a group of sixteen and
+// the one after, and for filters whose last probes sit in the array's last
+// four bytes.
 TEST(WideProbes, EveryClearBitIsSeenInEveryLane) {
-  for (std::uint64_t m : {std::uint64_t{64}, std::uint64_t{71}, std::uint64_t{1000}, std::uint64_t{8'000'000}}) {
-    for (std::size_t lane = 0; lane < 9; ++lane) {
+  for (std::uint64_t m : {std::uint64_t{25}, std::uint64_t{32}, std::uint64_t{64}, std::uint64_t{71}, std::uint64_t{1000}, std::uint64_t{8'000'000}}) {
+    for (std::size_t lane = 0; lane < 17; ++lane) {
       std::vector<std::string> items;
-      for (std::size_t j = 0; j < 9; ++j) items.push_back("lane " + std::to_string(j) + " of m = " + std::to_string(m));
+      for (std::size_t j = 0; j < 17; ++j) items.push_back("lane " + std::to_string(j) + " of m = " + std::to_string(m));
       Bloom filter = Bloom::create(m, 5).value();
       filter.insert(items[lane]);
       const auto positions = filter.bit_positions(items[lane]);
@@ -148,6 +158,29 @@ TEST(WideProbes, EveryClearBitIsSeenInEveryLane) {
       }
     }
   }
+}
+
+// Bit arrays that end where readable memory ends, with a page that cannot be
+// read right after: a kernel that read past the array would crash here
+// rather than read a few bytes of someone else's memory unnoticed.
+TEST(WideProbes, NeverReadPastTheArray) {
+  if (!detail::wide_probes_available()) GTEST_SKIP() << "no AVX-512 here, or TLBF_PORTABLE is set";
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* mapped = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  auto* first = static_cast<std::uint8_t*>(mapped);
+  ASSERT_EQ(mprotect(first + page, page, PROT_NONE), 0);
+  std::vector<std::uint64_t> h1(1000);
+  std::mt19937_64 rng(7);
+  for (auto& h : h1) h = rng();
+  for (std::size_t len : {std::size_t{4}, std::size_t{5}, std::size_t{7}, std::size_t{13}, std::size_t{100}}) {
+    std::uint8_t* bits = first + page - len;
+    std::fill(bits, bits + len, std::uint8_t{0xFF});
+    const auto answers = std::make_unique<bool[]>(h1.size());
+    detail::contains_wide(h1, 8 * len, 3, {bits, len}, answers.get());
+    for (std::size_t j = 0; j < h1.size(); ++j) ASSERT_TRUE(answers[j]) << "every bit is set; len " << len;
+  }
+  munmap(mapped, 2 * page);
 }
 
 // The kernel runs exactly where it should: never in the mutant build (its
