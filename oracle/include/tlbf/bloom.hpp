@@ -95,7 +95,7 @@ class Bloom {
   // blocks whose memory accesses overlap: each round computes and prefetches
   // the next probe of every item still in play, and contains drops an item at
   // its first clear bit. For filters of at most 8 MiB contains probes item
-  // after item instead, eight at once where the processor has AVX-512
+  // after item instead, sixteen at once where the processor has AVX-512
   // (docs/performance.md, "Batched calls"). Allocates nothing.
   void insert_many(std::span<const ByteView> items) noexcept;
   void contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept;
