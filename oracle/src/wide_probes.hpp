@@ -1,5 +1,5 @@
-// Probing sixteen items at once with AVX-512 (docs/performance.md, "Wide
-// probes"): the part of contains_many that dominates once the hashing is fast
+// Probing sixteen items at once with AVX-512 (docs/performance.md, "Filters up to
+// 8 MiB"): the part of contains_many that dominates once the hashing is fast
 // and the filter is in cache. Internal to the oracle; the tests reach it
 // through contains_many and through wide_positions.
 #pragma once
