@@ -130,6 +130,7 @@ constexpr std::size_t kBlock = 32;
 // on the machine of docs/performance.md (2 MiB of L2 a core, 260 MiB of L3)
 // that was as fast or faster up to 8 MiB, and rounds won from 16 MiB up.
 constexpr std::size_t kCached = std::size_t{8} << 20;
+static_assert(std::uint64_t{kCached} * 8 <= std::uint64_t{1} << 31, "the wide kernel takes m <= 2^31");
 
 void Bloom::insert_many(std::span<const ByteView> items) noexcept {
   const std::uint32_t count = TLBF_MUTANT(s06) ? k_ - 1 : k_;  // s06, as in insert
@@ -161,10 +162,10 @@ void Bloom::insert_many(std::span<const ByteView> items) noexcept {
 
 void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
   if (bits_.size() <= kCached) {
-    // Every probe hits the cache: nothing to overlap but the hashing, and the
-    // bookkeeping of rounds would cost more than it saves. Where the processor
-    // has AVX-512, sixteen items are probed at once (wide_probes.hpp).
-    const bool wide = bits_.size() >= 4 && detail::wide_probes_available();  // and m <= 2^26 < 2^31
+    // The filter fits in a cache: few misses to overlap, and the bookkeeping
+    // of rounds would cost more than it saves. Where the processor has
+    // AVX-512, sixteen items are probed at once (wide_probes.hpp).
+    const bool wide = bits_.size() >= 4 && detail::wide_probes_available();
     std::array<std::uint64_t, kBlock> h1;
     for (std::size_t base = 0; base < items.size(); base += kBlock) {
       const std::size_t n = std::min(kBlock, items.size() - base);

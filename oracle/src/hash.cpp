@@ -13,13 +13,15 @@ inline std::uint64_t fnv1a_step(std::uint64_t h, std::uint8_t b) noexcept {
   return TLBF_MUTANT(s10) ? (h * FNV_PRIME) ^ b : (h ^ b) * FNV_PRIME;
 }
 
-}  // namespace
-
-std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes) noexcept {
-  std::uint64_t h = FNV_OFFSET;
+// FNV-1a carried on over more bytes from the state h.
+std::uint64_t fnv1a_from(std::uint64_t h, std::span<const std::uint8_t> bytes) noexcept {
   for (std::uint8_t b : bytes) h = fnv1a_step(h, b);
   return h;
 }
+
+}  // namespace
+
+std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes) noexcept { return fnv1a_from(FNV_OFFSET, bytes); }
 
 std::uint64_t fnv1a64(std::string_view text) noexcept {
   return fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
@@ -44,11 +46,7 @@ void fnv1a64_many(std::span<const std::span<const std::uint8_t>> items, std::spa
       hd = fnv1a_step(hd, d[at]);
     }
     const std::uint64_t started[4] = {ha, hb, hc, hd};
-    for (std::size_t j = 0; j < 4; ++j) {
-      std::uint64_t h = started[j];
-      for (std::uint8_t byte : items[i + j].subspan(common)) h = fnv1a_step(h, byte);
-      out[i + j] = h;
-    }
+    for (std::size_t j = 0; j < 4; ++j) out[i + j] = fnv1a_from(started[j], items[i + j].subspan(common));
   }
   for (; i < items.size(); ++i) out[i] = fnv1a64(items[i]);
 }
