@@ -106,10 +106,6 @@ void HashFloor(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
 }
 
-// The read positions are drawn before timing starts, as many as the items of
-// the filter's pool will probe, and streamed from an array: positions computed
-// on the fly would put the generator's dependency chain into the floor (a
-// xorshift did: it made the 256 KiB floor 14 ns, almost all arithmetic).
 void HashManyFloor(benchmark::State& state) {
   const auto& in = items(static_cast<std::size_t>(state.range(0)), 1, kItems);
   std::vector<std::uint64_t> h1(kItems);
@@ -120,6 +116,10 @@ void HashManyFloor(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kItems));
 }
 
+// The read positions are drawn before timing starts, as many as the items of
+// the filter's pool will probe, and streamed from an array: positions computed
+// on the fly would put the generator's dependency chain into the floor (a
+// xorshift did: it made the 256 KiB floor 14 ns, almost all arithmetic).
 void MemoryFloor(benchmark::State& state) {
   const std::size_t bytes = filter_bytes(state);
   // Made once, as the filters are, and in the same storage (huge pages where offered).
@@ -132,14 +132,14 @@ void MemoryFloor(benchmark::State& state) {
     for (auto& p : positions) p = static_cast<std::uint32_t>(rng() % bytes);
   }
   const std::size_t per_iteration = kItems * kK;
-  const std::size_t kAhead = static_cast<std::size_t>(state.range(1));
+  const std::size_t ahead = static_cast<std::size_t>(state.range(1));  // reads to prefetch ahead, 0 for none
   const std::size_t rounds = positions.size() / per_iteration;
   std::uint64_t sum = 0;
   std::size_t iteration = 0;
   for (auto _ : state) {
     const std::uint32_t* at = positions.data() + (iteration++ % rounds) * per_iteration;
     for (std::size_t i = 0; i < per_iteration; ++i) {
-      if (kAhead > 0) __builtin_prefetch(buffer.data() + at[std::min(i + kAhead, per_iteration - 1)]);
+      if (ahead > 0) __builtin_prefetch(buffer.data() + at[std::min(i + ahead, per_iteration - 1)]);
       sum += buffer[at[i]];
     }
   }
