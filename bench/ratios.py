@@ -62,6 +62,7 @@ def main(path):
               f"within 1.5x the memory floor: "
               f"{batched / memory_floor[large]:.2f}x {'met' if batched / memory_floor[large] <= 1.5 else 'NOT met'}")
 
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
