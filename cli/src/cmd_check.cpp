@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"
@@ -33,6 +34,8 @@ struct CheckOptions {
   std::string expected_file;
   bool update_expected = false;
   long timeout_ms = 10'000;
+  long budget_s = 60;
+  int faults = 3;
   std::string profile = "tlbf";
   std::uint64_t seed = 20261129;
   int runs = 100;
@@ -95,25 +98,39 @@ void print_failure(const conformance::CaseResult& r) {
   const std::string label(to_string(r.outcome));
   std::cout << (r.outcome == Outcome::Failed ? paint(label, kRed) : label) << " " << r.name << "\n  " << r.reason << "\n";
   if (!r.request.empty()) {
-    std::cout << "  request:  " << r.request.substr(0, 200) << "\n  expected: " << r.expected.substr(0, 200) << "\n";
-    if (!r.got.empty()) std::cout << "  got:      " << r.got.substr(0, 200) << "\n";
+    std::cout << "  request:  " << conformance::readable(r.request) << "\n  expected: " << conformance::readable(r.expected) << "\n";
+    if (!r.got.empty()) std::cout << "  got:      " << conformance::readable(r.got) << "\n";
   }
-  if (!r.stderr_tail.empty()) std::cout << "  stderr (last lines):\n    " << r.stderr_tail.substr(0, 2000) << "\n";
-  if (!r.reproduce.empty() && r.outcome == Outcome::Failed) std::cout << "  reproduce: " << r.reproduce.substr(0, 600) << "\n";
+  if (!r.stderr_tail.empty()) std::cout << "  stderr (last lines):\n    " << r.stderr_tail << "\n";
+  if (r.outcome == Outcome::Failed) {
+    if (!r.reproduce.empty()) {
+      std::cout << "  reproduce: " << r.reproduce << "\n";
+    } else if (!r.transcript.empty()) {
+      std::cout << "  reproduce: the requests are too long for a shell line; the transcript is whole in --json\n";
+    }
+  }
 }
 
 void print_report(const CheckReport& report, bool verbose, const std::string& profile) {
   std::cout << "implementation: " << report.command << "\n";
   if (!report.hello.empty()) std::cout << "hello:          " << report.hello << "\n";
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::Failed || (verbose && r.outcome != Outcome::Passed)) print_failure(r);
+    if (r.outcome == Outcome::Failed || (verbose && r.outcome != Outcome::Passed && r.outcome != Outcome::NotRun)) print_failure(r);
   }
   std::map<std::string, std::map<Outcome, int>> groups;
   for (const auto& r : report.results) ++groups[group_of(r.name)][r.outcome];
-  std::printf("\n%-40s %7s %7s %11s %8s\n", "group", "passed", "failed", "acceptable", "skipped");
+  std::printf("\n%-40s %7s %7s %11s %8s %8s\n", "group", "passed", "failed", "acceptable", "skipped", "not run");
   for (auto& [group, counts] : groups) {
-    std::printf("%-40s %7d %7d %11d %8d\n", group.c_str(), counts[Outcome::Passed], counts[Outcome::Failed],
-                counts[Outcome::Tolerated], counts[Outcome::Skipped]);
+    std::printf("%-40s %7d %7d %11d %8d %8d\n", group.c_str(), counts[Outcome::Passed], counts[Outcome::Failed],
+                counts[Outcome::Tolerated], counts[Outcome::Skipped], counts[Outcome::NotRun]);
+  }
+  if (!report.stopped_because.empty()) {
+    std::string where;
+    for (auto& [group, counts] : groups) {
+      if (counts[Outcome::NotRun] > 0) where += (where.empty() ? "" : ", ") + group + " " + std::to_string(counts[Outcome::NotRun]);
+    }
+    std::cout << "\nNOT RUN: " << report.count(Outcome::NotRun) << " cases (" << where << ") because "
+              << report.stopped_because << "\n";
   }
   std::string offered, missing;
   for (auto c : {conformance::Capability::Hashing, conformance::Capability::Sizing, conformance::Capability::Filter,
@@ -132,7 +149,7 @@ void print_report(const CheckReport& report, bool verbose, const std::string& pr
                                   : paint(tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter", kRed))
             << " (" << report.count(Outcome::Passed) << " passed, " << report.count(Outcome::Failed) << " failed, "
             << report.count(Outcome::Tolerated) << " acceptable differences, " << report.count(Outcome::Skipped)
-            << " skipped)\n";
+            << " skipped, " << report.count(Outcome::NotRun) << " not run)\n";
 }
 
 nlohmann::ordered_json to_json(const CheckReport& report) {
@@ -141,15 +158,25 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
     nlohmann::ordered_json c = {{"name", r.name}, {"outcome", std::string(to_string(r.outcome))}};
     if (!r.reason.empty()) c["reason"] = r.reason;
     if (!r.request.empty()) c["request"] = r.request, c["expected"] = r.expected, c["got"] = r.got;
+    if (!r.transcript.empty()) c["transcript"] = r.transcript;
     cases.push_back(c);
   }
   nlohmann::ordered_json caps = nlohmann::ordered_json::array();
   for (auto c : report.offered) caps.push_back(std::string(to_string(c)));
   return {{"implementation", report.command}, {"hello", report.hello}, {"conforms", report.conforms()},
           {"capabilities", caps}, {"restarts", report.restarts}, {"session", report.session_problem},
+          {"stopped_because", report.stopped_because}, {"not_run", report.count(Outcome::NotRun)},
           {"passed", report.count(Outcome::Passed)}, {"failed", report.count(Outcome::Failed)},
           {"acceptable", report.count(Outcome::Tolerated)}, {"skipped", report.count(Outcome::Skipped)},
           {"cases", cases}};
+}
+
+conformance::Budget budget_of(const CheckOptions& opt) {
+  conformance::Budget budget;
+  budget.first_answer = std::chrono::milliseconds(opt.timeout_ms);
+  budget.floor = std::min(budget.floor, budget.first_answer);
+  budget.total = std::chrono::seconds(opt.budget_s);
+  return budget;
 }
 
 // --transcript: replay the files, and nothing else, against each implementation.
@@ -169,7 +196,7 @@ int run_transcripts(const CheckOptions& opt) {
   bool all_passed = true;
   for (const auto& impl : opt.impls) {
     for (const auto& t : transcripts) {
-      const auto report = conformance::replay(t, impl, std::chrono::milliseconds(opt.timeout_ms));
+      const auto report = conformance::replay(t, impl, budget_of(opt));
       std::cout << (report.passed ? "PASS " : "FAIL ") << t.name << " (" << t.exchanges.size() << " requests) on "
                 << impl << "\n";
       for (const auto& f : report.failures) std::cout << "  " << f << "\n";
@@ -225,8 +252,9 @@ int run_check(CheckOptions opt) {
     expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
   }
   conformance::RunnerOptions runner;
-  runner.request_timeout = std::chrono::milliseconds(opt.timeout_ms);
+  runner.budget = budget_of(opt);
   runner.pipelined = !opt.no_pipeline;
+  runner.faults_before_unreliable = opt.faults;
 
   bool all_conform = true;
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
@@ -322,8 +350,17 @@ void add_check(CLI::App& app, int& rc) {
                   "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)");
   cmd->add_option("--runs", opt->runs, "Random request sequences checked against the oracle as model (0: none)")
       ->check(CLI::Range(0, 100000));
-  cmd->add_option("--timeout", opt->timeout_ms, "Milliseconds without an answer before a request counts as hung")
+  cmd->add_option("--timeout", opt->timeout_ms,
+                  "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
+                  "speed, never above this (default 10000)")
       ->check(CLI::Range(1L, 3'600'000L));
+  cmd->add_option("--time-budget", opt->budget_s,
+                  "Seconds for the whole check of one implementation; cases left when it runs out are not run "
+                  "(default 60)")
+      ->check(CLI::Range(1L, 86'400L));
+  cmd->add_option("--faults", opt->faults,
+                  "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 3)")
+      ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
   cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
   cmd->add_option("--expected", opt->expected_file,

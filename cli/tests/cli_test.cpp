@@ -561,7 +561,7 @@ TEST_F(Cli, CheckReplaysTranscripts) {
   const auto mutant = tlbf({"check", "--impl", std::string(TLBF_BINARY) + " serve --mutant s09", "--transcript",
                             path("s09.transcript")});
   EXPECT_EQ(mutant.rc, 1) << mutant.out;
-  EXPECT_NE(mutant.out.find(".transcript:2: from_bytes f 544c"), std::string::npos) << mutant.out;
+  EXPECT_NE(mutant.out.find(".transcript:2: 'from_bytes f 544c"), std::string::npos) << mutant.out;
   EXPECT_NE(mutant.out.find("expected err Format, got 'ok'"), std::string::npos) << mutant.out;
   spit(path("broken.transcript"), "> hello\n> hello\n");
   EXPECT_EQ(tlbf({"check", "--transcript", path("broken.transcript")}).rc, 2);

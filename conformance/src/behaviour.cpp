@@ -39,7 +39,7 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 }
 
 // Sends requests that must all be answered `want`; names the first that is not.
-std::optional<std::string> expect_all(const Send& send, const std::vector<std::string>& requests,
+std::optional<std::string> expect_all(Talk& send, const std::vector<std::string>& requests,
                                       const std::string& want) {
   const auto got = send(requests);
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -61,7 +61,7 @@ std::optional<std::vector<std::uint64_t>> numbers(const std::string& response, s
 }
 
 // A filter sized for n items at 1%, filled: returns nullopt or what failed.
-std::optional<std::string> fill(const Send& send, const std::string& name, int n,
+std::optional<std::string> fill(Talk& send, const std::string& name, int n,
                                  const std::vector<std::string>& contents) {
   if (auto bad = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok")) return bad;
   return expect_all(send, each("insert " + name + " ", contents), "ok");
@@ -69,11 +69,34 @@ std::optional<std::string> fill(const Send& send, const std::string& name, int n
 
 }  // namespace
 
+std::vector<std::string> Talk::operator()(const std::vector<std::string>& requests) {
+  if (!fault_) {
+    std::vector<Request> batch;
+    batch.reserve(requests.size());
+    for (const auto& line : requests) batch.push_back({line, Request::kDefaultAnswerLimit + line.size()});
+    Answers answers = session_.exchange(batch, Pace::Pipelined);
+    fault_ = std::move(answers.fault);
+    if (!fault_) return std::move(answers.lines);
+  }
+  return std::vector<std::string>(requests.size());
+}
+
+std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_talk(
+    std::function<std::optional<std::string>(Talk&)> body) {
+  return [body = std::move(body)](Session& session, const std::set<Capability>&) -> std::optional<Finding> {
+    Talk talk(session);
+    const auto why = body(talk);
+    if (talk.fault()) return Finding{talk.fault()->detail, talk.fault(), {}};
+    if (why) return Finding{*why, std::nullopt, {}};
+    return std::nullopt;
+  };
+}
+
 std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
   using C = Capability;
   std::vector<InteractiveCase> out;
 
-  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, by_send([seed](const Send& send) {
+  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, by_talk([seed](Talk& send) {
                    std::mt19937_64 rng(seed);
                    const auto members = items(rng, kItems, "member");
                    if (auto bad = fill(send, "f", kItems, members)) return bad;
@@ -81,7 +104,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                  })});
 
   out.push_back({"behaviour/no_false_negatives/after_bytes_round_trip", {C::Filter, C::Bytes},
-                 by_send([seed](const Send& send) -> std::optional<std::string> {
+                 by_talk([seed](Talk& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 1);
                    const auto members = items(rng, kItems, "member");
                    if (auto bad = fill(send, "f", kItems, members)) return bad;
@@ -96,7 +119,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                  })});
 
   out.push_back({"behaviour/no_false_negatives/in_a_union", {C::Filter, C::Union},
-                 by_send([seed](const Send& send) -> std::optional<std::string> {
+                 by_talk([seed](Talk& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 2);
                    const auto left = items(rng, kItems, "left");
                    const auto right = items(rng, kItems, "right");
@@ -107,7 +130,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                  })});
 
   out.push_back({"behaviour/union_is_the_filter_of_both_sets", {C::Filter, C::Union},
-                 by_send([seed](const Send& send) -> std::optional<std::string> {
+                 by_talk([seed](Talk& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 3);
                    const auto left = items(rng, 700, "left");
                    const auto right = items(rng, 300, "right");
@@ -127,7 +150,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                  })});
 
   out.push_back({"behaviour/union_refuses_different_m_or_k", {C::Filter, C::Union},
-                 by_send([](const Send& send) -> std::optional<std::string> {
+                 by_talk([](Talk& send) -> std::optional<std::string> {
                    const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
                    if (made[0] != "ok" || made[1] != "ok") return "new was answered '" + made[0] + "', '" + made[1] + "'";
                    const auto merged = send({"union a b"});
@@ -142,7 +165,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                  })});
 
   out.push_back({"behaviour/fp_rate_within_three_sigma", {C::Filter},
-                 by_send([seed](const Send& send) -> std::optional<std::string> {
+                 by_talk([seed](Talk& send) -> std::optional<std::string> {
                    std::mt19937_64 rng(seed + 4);
                    if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
                    const auto shape = send({"info f", "count_ones f"});

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "tlbf/conformance/behaviour.hpp"
+#include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/hex.hpp"
 #include "tlbf/protocol/session.hpp"
@@ -40,8 +41,10 @@ struct Exchanged {
 };
 
 struct Sut {
-  const Link* link;
+  Session* session;
   std::vector<Exchanged> log;
+  std::optional<Fault> fault;                            // the fault that ended this run, if any
+  std::optional<std::vector<std::string>> first_failure;  // the process's life up to its first wrong answer
 };
 
 // The pattern a response must match, from the oracle's answer.
@@ -145,10 +148,10 @@ std::string gen_request(const Model& m) {
   return choices[uniform<std::size_t>(0, choices.size())]();
 }
 
-struct Request : rc::state::Command<Model, Sut> {
+struct RandomRequest : rc::state::Command<Model, Sut> {
   std::string line;
 
-  explicit Request(const Model& m) : line(gen_request(m)) {}
+  explicit RandomRequest(const Model& m) : line(gen_request(m)) {}
 
   void apply(Model& m) const override { m.session.handle(with_prefix(line, m.prefix)); }
 
@@ -157,19 +160,99 @@ struct Request : rc::state::Command<Model, Sut> {
     protocol::OracleSession oracle = m.session;
     const std::string expected = oracle.handle(request);
     sut.log.push_back({request, pattern_for(request, expected), ""});
-    sut.log.back().got = sut.link->send({request})[0];
-    RC_ASSERT(!mismatch(sut.log.back().expected, sut.log.back().got).has_value());
+    auto [got, fault] = sut.session->ask(request, expected.size() + request.size() + kAnswerSlack);
+    sut.log.back().got = std::move(got);
+    if (fault) {
+      sut.fault = fault;
+      if (!sut.first_failure) sut.first_failure = sut.session->history();
+      RC_FAIL(fault->detail);
+    }
+    if (mismatch(sut.log.back().expected, sut.log.back().got)) {
+      if (!sut.first_failure) sut.first_failure = sut.session->history();
+      RC_FAIL("answered " + readable(sut.log.back().got, 80));
+    }
   }
 
   void show(std::ostream& os) const override { os << line; }
 };
 
-std::string transcript_of(const std::vector<Exchanged>& log) {
+// A transcript (docs/protocol.md, section 7) of requests, each with the
+// pattern the oracle's answer gives; whole, for files and --json.
+std::string transcript_of(const std::vector<std::string>& requests) {
+  protocol::OracleSession oracle;
   std::string out;
-  for (const auto& e : log) {
-    out += "> " + e.request.substr(0, 300) + "\n< " + e.expected.substr(0, 300) + "\n";
+  for (const auto& request : requests) out += "> " + request + "\n< " + pattern_for(request, oracle.handle(request)) + "\n";
+  return out;
+}
+
+// The transcript for people: each line shortened, at most `max_lines` of them.
+std::string shortened(const std::string& transcript, std::size_t max_lines) {
+  std::string out;
+  std::size_t lines = 0, start = 0;
+  for (std::size_t nl; (nl = transcript.find('\n', start)) != std::string::npos; start = nl + 1) {
+    if (++lines > max_lines) continue;
+    const std::string_view line(transcript.data() + start, nl - start);
+    out += line.size() <= 160 ? std::string(line) : std::string(line.substr(0, 2)) + readable(line.substr(2), 150);
+    out += "\n";
   }
-  if (!log.empty()) out += "# the implementation answered: " + log.back().got.substr(0, 300) + "\n";
+  if (lines > max_lines) out += "# ... " + std::to_string(lines - max_lines) + " more lines in the transcript (--json)\n";
+  return out;
+}
+
+// Replays `requests` in a fresh process and compares every answer with the
+// oracle's. nullopt when all match; else what went wrong, and whether it was a
+// fault that cost a timeout.
+struct ReplayFailure {
+  std::string what;
+  bool cost_a_timeout = false;
+};
+
+std::optional<ReplayFailure> replay_fails(Session& session, const std::vector<std::string>& requests) {
+  if (auto fault = session.restart()) return ReplayFailure{fault->detail, fault->cost_a_timeout()};
+  protocol::OracleSession oracle;
+  std::vector<Request> batch;
+  std::vector<std::string> patterns;
+  for (const auto& line : requests) {
+    const std::string expected = oracle.handle(line);
+    patterns.push_back(pattern_for(line, expected));
+    batch.push_back({line, expected.size() + line.size() + kAnswerSlack});
+  }
+  const Answers answers = session.exchange(batch, Pace::Pipelined);
+  for (std::size_t i = 0; i < answers.lines.size(); ++i) {
+    if (mismatch(patterns[i], answers.lines[i])) {
+      return ReplayFailure{"request " + std::to_string(i + 1) + " " + readable(requests[i], 60) + " was answered " +
+                           readable(answers.lines[i], 80) + ", expected '" + patterns[i] + "'"};
+    }
+  }
+  if (answers.fault) return ReplayFailure{answers.fault->detail, answers.fault->cost_a_timeout()};
+  return std::nullopt;
+}
+
+// The shortest sequence found that still fails from a fresh start, by taking
+// out ever smaller chunks (keeping the last request, the one that failed). A
+// bounded number of replays; it stops at the first that costs a timeout.
+std::vector<std::string> shortest_failing(Session& session, std::vector<std::string> requests) {
+  int replays = 0;
+  for (std::size_t chunk = requests.size() / 2; chunk >= 1 && replays < 200; chunk /= 2) {
+    for (std::size_t at = 0; at + chunk < requests.size() && replays < 200 && !session.out_of_time();) {
+      std::vector<std::string> fewer(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(at));
+      fewer.insert(fewer.end(), requests.begin() + static_cast<std::ptrdiff_t>(at + chunk), requests.end());
+      ++replays;
+      const auto failure = replay_fails(session, fewer);
+      if (failure && failure->cost_a_timeout) return requests;
+      if (failure) {
+        requests = std::move(fewer);
+      } else {
+        at += chunk;
+      }
+    }
+  }
+  return requests;
+}
+
+std::vector<std::string> requests_of(const std::vector<Exchanged>& log) {
+  std::vector<std::string> out;
+  for (const auto& e : log) out.push_back(e.request);
   return out;
 }
 
@@ -177,23 +260,36 @@ std::string transcript_of(const std::vector<Exchanged>& log) {
 
 InteractiveCase model_based_case(std::uint64_t seed, int runs) {
   // Every capability's requests are drawn only if offered, so it needs none.
-  return {"model/random_request_sequences", {}, [seed, runs](const Link& link) -> std::optional<std::string> {
+  return {"model/random_request_sequences", {}, [seed, runs](Session& session, const std::set<Capability>& offered)
+              -> std::optional<Finding> {
+            // A process of its own, so that what it is sent is all the model's.
+            if (!session.history().empty()) {
+              if (auto fault = session.restart()) return Finding{fault->detail, fault, {}};
+            }
             int run_number = 0;
             std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
-            std::string fault;
+            std::optional<Fault> fault;      // its fault, if it was one
+            std::optional<std::vector<std::string>> first_failure;  // the process's life up to the first wrong answer
+            bool stop_provoking = false;     // a fault cost a timeout: shrinking would cost one a step
             const auto property = [&] {
-              Model initial{"r" + std::to_string(run_number++) + "_", {}, link.offered};
-              Sut sut{&link, {}};
+              if (stop_provoking) return;  // every later run passes, so the failure found is the one reported
+              Model initial{"r" + std::to_string(run_number++) + "_", {}, offered};
+              Sut sut{&session, {}, {}, {}};
+              if (!session.alive()) {
+                if (auto f = session.restart()) {
+                  stop_provoking = true;
+                  failing.clear();
+                  fault = f;
+                  RC_FAIL(f->detail);
+                }
+              }
               try {
-                rc::state::check(initial, sut, rc::state::gen::execOneOfWithArgs<Request>());
-              } catch (const SessionFault& f) {
-                failing = sut.log;
-                fault = f.reason;
-                link.restart();
-                RC_FAIL(f.reason);
+                rc::state::check(initial, sut, rc::state::gen::execOneOfWithArgs<RandomRequest>());
               } catch (...) {
                 failing = sut.log;
-                fault.clear();
+                fault = sut.fault;
+                if (sut.first_failure && !first_failure) first_failure = sut.first_failure;
+                if (fault && (fault->cost_a_timeout() || session.out_of_time())) stop_provoking = true;
                 throw;
               }
             };
@@ -213,16 +309,43 @@ InteractiveCase model_based_case(std::uint64_t seed, int runs) {
             rc::detail::FailureResult failure;
             if (!result.match(failure)) {
               rc::detail::GaveUpResult gave_up;
-              if (result.match(gave_up)) return "RapidCheck gave up: " + gave_up.description;
+              if (result.match(gave_up)) return Finding{"RapidCheck gave up: " + gave_up.description, {}, {}};
               return std::nullopt;
             }
             std::ostringstream out;
             out << "a random request sequence fails after " << failure.numSuccess << " passing runs (seed " << seed
-                << ", --runs " << runs << "); shrunk to " << failing.size() << " requests"
-                << (fault.empty() ? "" : " (" + fault + ")") << ".\nReplay it: tlbf's transcript format, "
-                << "docs/protocol.md section 7; the filter names carry the run's prefix:\n"
-                << transcript_of(failing);
-            return out.str();
+                << ", --runs " << runs << ")";
+            std::vector<std::string> shown = requests_of(failing);
+            if (fault && fault->cost_a_timeout()) {
+              out << ": " << fault->detail << ". Not shrunk, nor replayed: each step would wait out the timeout again.";
+            } else {
+              out << "; shrunk to " << shown.size() << " requests" << (fault ? " (" + fault->detail + ")" : "") << ".";
+              const auto again = replay_fails(session, shown);
+              if (again) {
+                out << " Replayed in a fresh process, it fails again: " << again->what << ".";
+              } else if (first_failure) {
+                out << " Replayed in a fresh process, it passes: the failure depends on earlier state.";
+                std::vector<std::string> life = *first_failure;
+                if (replay_fails(session, life)) {
+                  shown = shortest_failing(session, std::move(life));
+                  out << " The shortest sequence found that fails from a fresh start has " << shown.size() << " requests.";
+                } else {
+                  out << " Even the process's whole life up to the failure (" << life.size()
+                      << " requests) passes when replayed: it may depend on timing or load.";
+                }
+              } else {
+                out << " Replayed in a fresh process, it passes: it may depend on timing or load.";
+              }
+            }
+            const std::string transcript = transcript_of(shown);
+            out << "\nReplay it: tlbf's transcript format (docs/protocol.md, section 7); the filter names carry the "
+                   "run's prefix:\n"
+                << shortened(transcript, 40);
+            if (!failing.empty() && shown.size() == failing.size()) {
+              out << "# the implementation answered: " << readable(failing.back().got, 200) << "\n";
+            }
+            if (!session.alive()) session.restart();
+            return Finding{out.str(), std::nullopt, transcript};
           }};
 }
 

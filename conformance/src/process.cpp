@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 
@@ -26,51 +25,84 @@ void close_fd(int& fd) {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-// The process groups of the children alive now, so that a harness stopped by
-// SIGINT, SIGTERM or SIGHUP takes them down with it. A fixed table of atomics:
-// the handler may only touch async-signal-safe state.
-constexpr int kMaxChildren = 64;
-std::atomic<pid_t> g_live_groups[kMaxChildren];
+// A watchdog outlives the harness by a moment, so that children die with it
+// however it ends, SIGKILL included. It is forked once, before the first
+// child, holds the read end of a pipe whose only writer is the harness, and
+// keeps the table of the children's process groups that the harness sends it.
+// When the pipe reads end of file, the harness is gone: the watchdog kills
+// every group still in its table, then exits. It sits in a process group of
+// its own, so that a kill aimed at the harness's group (a Ctrl-C, or a grader
+// that runs the harness and kills what it started) cannot take it first.
+// After fork it uses only async-signal-safe calls: the harness may have threads.
+constexpr int kMaxChildren = 256;
 
-void remember_group(pid_t pgid) {
-  for (auto& slot : g_live_groups) {
-    pid_t empty = 0;
-    if (slot.compare_exchange_strong(empty, pgid)) return;
+struct Message {
+  char op;  // '+' a group to kill at the end, '-' one that is gone
+  pid_t pgid;
+};
+
+[[noreturn]] void watch(int control) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU}) ::signal(sig, SIG_IGN);
+  ::setpgid(0, 0);
+  // Nothing of the harness's but the pipe, as fd 3: a watchdog holding the
+  // harness's output open would make `tlbf check | cat` wait for it.
+  if (control != 3) ::dup2(control, 3);
+  const int null = ::open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3; ++fd) {
+    if (null >= 0 && null != fd) ::dup2(null, fd);
+  }
+  ::close_range(4, ~0U, 0);
+  pid_t groups[kMaxChildren] = {};
+  Message m{};
+  for (;;) {
+    const ssize_t n = ::read(3, &m, sizeof m);
+    if (n < 0 && errno == EINTR) continue;
+    if (n != static_cast<ssize_t>(sizeof m)) break;  // end of file: the harness is gone
+    for (pid_t& slot : groups) {
+      if (m.op == '+' && slot == 0) {
+        slot = m.pgid;
+        break;
+      }
+      if (m.op == '-' && slot == m.pgid) {
+        slot = 0;
+        break;
+      }
+    }
+  }
+  for (pid_t group : groups) {
+    if (group > 0) ::kill(-group, SIGKILL);
+  }
+  ::_exit(0);
+}
+
+// The harness's end of the watchdog's pipe; -1 until the first child.
+int g_watchdog = -1;
+
+void tell_watchdog(char op, pid_t pgid) {
+  if (g_watchdog < 0) return;
+  const Message m{op, pgid};
+  // Smaller than PIPE_BUF, so the write is whole or fails whole.
+  while (::write(g_watchdog, &m, sizeof m) < 0 && errno == EINTR) {
   }
 }
 
-void forget_group(pid_t pgid) {
-  for (auto& slot : g_live_groups) {
-    pid_t mine = pgid;
-    if (slot.compare_exchange_strong(mine, 0)) return;
-  }
-}
-
-extern "C" void kill_children_and_die(int sig) {
-  for (auto& slot : g_live_groups) {
-    const pid_t pgid = slot.load();
-    if (pgid > 0) ::kill(-pgid, SIGKILL);
-  }
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
-
-// Writes to a child that quit must fail with EPIPE, not kill the harness
-// (ignoring SIGPIPE is what every harness of pipes does); and a harness that
-// is stopped must not leave its children running.
-void install_handlers_once() {
+void start_watchdog_once() {
   static const bool done = [] {
+    // Writes to a child that quit must fail with EPIPE, not kill the harness
+    // (ignoring SIGPIPE is what every harness of pipes does).
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, nullptr);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction current {};
-      ::sigaction(sig, nullptr, &current);
-      if (current.sa_handler == SIG_IGN) continue;  // a caller that ignores it keeps ignoring it
-      struct sigaction stop {};
-      stop.sa_handler = kill_children_and_die;
-      ::sigaction(sig, &stop, nullptr);
+    int control[2];
+    if (::pipe2(control, O_CLOEXEC) != 0) return false;
+    const pid_t pid = ::fork();
+    if (pid == 0) watch(control[0]);
+    ::close(control[0]);
+    if (pid < 0) {
+      ::close(control[1]);
+      return false;
     }
+    g_watchdog = control[1];  // close-on-exec: no child may hold it, or end of file never comes
     return true;
   }();
   (void)done;
@@ -118,7 +150,7 @@ std::string last_lines(const std::string& text, std::size_t count) {
 }
 
 std::unique_ptr<Child> Child::start(const std::string& command) {
-  install_handlers_once();
+  start_watchdog_once();
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return nullptr;
   if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -159,7 +191,7 @@ std::unique_ptr<Child> Child::start(const std::string& command) {
   }
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
-  remember_group(pid);
+  tell_watchdog('+', pid);
   child->in_ = in[1];
   child->out_ = out[0];
   child->err_ = err[0];
@@ -196,7 +228,7 @@ Ending Child::finish(bool kill_first) {
   }
   close_fd(out_);
   close_fd(err_);
-  forget_group(pid_);
+  tell_watchdog('-', pid_);
   reaped_ = true;
   if (WIFEXITED(status)) ending_.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) ending_.signal = WTERMSIG(status);

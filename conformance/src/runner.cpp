@@ -1,28 +1,30 @@
 #include "tlbf/conformance/runner.hpp"
 
-#include <poll.h>
-#include <unistd.h>
-
-#include <array>
-#include <cerrno>
+#include <map>
 #include <optional>
 
-#include "tlbf/conformance/connection.hpp"
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
-#include "tlbf/protocol/values.hpp"
 
 namespace tlbf::conformance {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 const char* const kSync = "hello";  // sent after every case to prove the responses are in step
+constexpr std::size_t kLongestReproduceLine = 4000;
 
 std::string reproduce_line(const Case& c, const std::string& command) {
   std::string line = "printf '%s\\n'";
-  for (const auto& step : c.steps) line += " " + shell_quote(step.request.size() > 200 ? step.request.substr(0, 200) + "..." : step.request);
-  return line + " | " + command;
+  for (const auto& step : c.steps) line += " " + shell_quote(step.request);
+  line += " | " + command;
+  // A line too long to paste helps nobody; the requests are whole in --json.
+  return line.size() <= kLongestReproduceLine ? line : "";
+}
+
+std::string transcript_of(const Case& c) {
+  std::string out;
+  for (const auto& step : c.steps) out += "> " + step.request + "\n< " + step.pattern + "\n";
+  return out;
 }
 
 // The capabilities a case needs that the implementation does not offer, named.
@@ -36,13 +38,14 @@ std::string missing_capabilities(const std::set<Capability>& needs, const std::s
 
 bool looks_like_protocol(const std::string& line) { return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0; }
 
-// Judges one case from its responses (the last one answers the sync hello).
-CaseResult judge(const Case& c, const std::vector<std::string>& responses, std::size_t from, bool& out_of_step) {
-  CaseResult r{c.name, Outcome::Passed, {}, {}, {}, {}, {}, {}};
-  const std::string& sync = responses[from + c.steps.size()];
+// Judges one case from its answers (the last one answers the sync hello).
+// Sets `out_of_step` when the sync was not answered as a hello.
+CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::size_t from, bool& out_of_step) {
+  CaseResult r{c.name, Outcome::Passed, {}, {}, {}, {}, {}, {}, {}};
+  const std::string& sync = answers[from + c.steps.size()];
   out_of_step = mismatch("ok 1 *", sync).has_value();
   for (std::size_t i = 0; i < c.steps.size(); ++i) {
-    const std::string& got = responses[from + i];
+    const std::string& got = answers[from + i];
     if (auto why = mismatch(c.steps[i].pattern, got)) {
       r.outcome = c.acceptable ? Outcome::Tolerated : Outcome::Failed;
       r.reason = *why + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
@@ -55,10 +58,229 @@ CaseResult judge(const Case& c, const std::vector<std::string>& responses, std::
   }
   if (out_of_step) {
     r.outcome = Outcome::Failed;
-    r.reason = "responses out of step: the hello sent after this case was answered '" + sync.substr(0, 80) +
-               "' (an extra or a missing response line?)";
+    r.reason = "responses out of step: the hello sent after this case was answered " + readable(sync, 80) +
+               " (an extra or a missing response line?)";
   }
   return r;
+}
+
+// The run of one check: the session, the report it fills, and the faults
+// counted so far, which decide when to stop provoking more.
+class Run {
+ public:
+  Run(Session& session, const std::string& command, const RunnerOptions& options, CheckReport& report)
+      : session_(session), command_(command), options_(options), report_(report) {}
+
+  bool probe();
+  void run_cases(const std::vector<Case>& cases);
+  void run_interactive(const std::vector<InteractiveCase>& cases);
+
+ private:
+  void pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered);
+  void count_fault(const Fault& fault);
+  bool stopped() const { return !report_.stopped_because.empty(); }
+  CaseResult not_run(const std::string& name) const { return {name, Outcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}}; }
+  bool restart();
+
+  Session& session_;
+  const std::string& command_;
+  const RunnerOptions& options_;
+  CheckReport& report_;
+  std::map<FaultKind, int> faults_;
+};
+
+// hello, then one request of each group: anything but err Unknown counts as
+// offered. False when it does not speak the protocol at all.
+bool Run::probe() {
+  const std::vector<std::pair<std::string, std::optional<Capability>>> probes = {
+      {"hello", std::nullopt},
+      {"fnv1a64 -", Capability::Hashing},
+      {"optimal_m 1 0.5", Capability::Sizing},
+      {"new tlbf_probe 8 1", Capability::Filter},
+      {"to_bytes tlbf_probe", Capability::Bytes},
+      {"union tlbf_probe tlbf_probe", Capability::Union},
+      {"drop tlbf_probe", std::nullopt}};
+  std::vector<Request> requests;
+  for (const auto& p : probes) requests.push_back({p.first, Request::kDefaultAnswerLimit});
+  const Answers answers = session_.exchange(requests, Pace::Pipelined);
+  report_.hello = answers.lines.empty() ? "" : answers.lines[0];
+  if (answers.fault || mismatch("ok 1 *", report_.hello)) {
+    std::string problem = answers.fault ? answers.fault->detail
+                                        : "does not answer hello with 'ok 1 ...' (it answered " + readable(report_.hello, 80) +
+                                              "): it does not speak protocol v1";
+    report_.not_found = answers.fault && (problem.find("exited with status 127") != std::string::npos ||
+                                          problem.find("exited with status 126") != std::string::npos);
+    if (answers.fault && answers.fault->kind == FaultKind::NotStarted) problem = "could not be started";
+    report_.session_problem = "before any case: " + problem;
+    const std::string tail = session_.stderr_tail();
+    if (!tail.empty()) report_.session_problem += "\nstderr:\n" + tail;
+    report_.hello = readable(report_.hello, 80);
+    return false;
+  }
+  report_.speaks_protocol = true;
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    if (probes[i].second && answers.lines[i].rfind("err Unknown", 0) != 0) report_.offered.insert(*probes[i].second);
+  }
+  return true;
+}
+
+void Run::count_fault(const Fault& fault) {
+  if (fault.kind == FaultKind::OutOfTime) {
+    report_.stopped_because = fault.detail;
+    return;
+  }
+  const int seen = ++faults_[fault.kind];
+  if (seen >= options_.faults_before_unreliable) {
+    report_.stopped_because = "the implementation is unreliable: " + std::string(to_string(fault.kind)) + " " +
+                              std::to_string(seen) + " times (the last: " + fault.detail + ")";
+  }
+}
+
+bool Run::restart() {
+  if (stopped()) return false;
+  if (auto fault = session_.restart()) {
+    report_.stopped_because = "the implementation " + fault->detail;
+    return false;
+  }
+  return true;
+}
+
+void Run::pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {
+  result = {c.name, Outcome::Failed, fault.detail, {}, {}, {}, session_.stderr_tail(), reproduce_line(c, command_),
+            transcript_of(c)};
+  if (answered < c.steps.size()) {
+    result.request = c.steps[answered].request;
+    result.expected = c.steps[answered].pattern;
+  }
+  count_fault(fault);
+}
+
+// After a fault in a pipelined exchange, the first unanswered request need
+// not be the one that caused it (an implementation may buffer its answers),
+// so the cases from there on are replayed one request at a time until the
+// fault shows again, and it is pinned on the case then in flight. If it does
+// not show again, it is pinned on the case first in flight all the same.
+void Run::run_cases(const std::vector<Case>& cases) {
+  report_.results.resize(cases.size());
+  std::vector<std::size_t> runnable;  // indices into cases
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string missing = missing_capabilities(cases[i].needs, report_.offered);
+    if (missing.empty()) {
+      runnable.push_back(i);
+    } else {
+      report_.results[i] = {cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}, {}};
+    }
+  }
+  bool careful = !options_.pipelined;
+  std::optional<std::pair<std::size_t, Fault>> pending;  // (case index, fault) seen pipelined, not yet pinned
+  std::size_t next = 0;                                   // the first runnable case not yet judged
+  while (next < runnable.size() && !stopped()) {
+    std::vector<Request> requests;
+    std::vector<std::size_t> starts;  // index of each case's first request
+    for (std::size_t i = next; i < runnable.size(); ++i) {
+      const Case& c = cases[runnable[i]];
+      starts.push_back(requests.size());
+      for (const auto& step : c.steps) requests.push_back({step.request, answer_limit(step.request, step.pattern)});
+      requests.push_back({kSync, Request::kDefaultAnswerLimit});
+    }
+    const Answers answers = session_.exchange(requests, careful ? Pace::OneAtATime : Pace::Pipelined);
+    bool restart_needed = false;
+    for (std::size_t i = next; i < runnable.size(); ++i) {
+      const Case& c = cases[runnable[i]];
+      CaseResult& result = report_.results[runnable[i]];
+      const std::size_t from = starts[i - next];
+      if (from + c.steps.size() < answers.lines.size()) {
+        bool out_of_step = false;
+        result = judge(c, answers.lines, from, out_of_step);
+        if (result.outcome == Outcome::Failed) {
+          result.stderr_tail = session_.stderr_tail();
+          result.reproduce = reproduce_line(c, command_);
+          result.transcript = transcript_of(c);
+        }
+        if (out_of_step) {
+          restart_needed = true;
+          next = i + 1;
+          break;
+        }
+        continue;
+      }
+      // This case was in flight when the exchange stopped.
+      const Fault fault = answers.fault.value_or(Fault{FaultKind::Exited, "no answer"});
+      const std::size_t answered = answers.lines.size() > from ? answers.lines.size() - from : 0;
+      if (fault.kind == FaultKind::OutOfTime) {
+        pin(result, c, fault, answered);
+        next = i + 1;
+        break;
+      }
+      if (!careful) {
+        careful = true;
+        pending = {runnable[i], fault};
+        next = i;
+        restart_needed = true;
+        break;
+      }
+      careful = !options_.pipelined;
+      pending.reset();
+      pin(result, c, fault, answered);
+      restart_needed = true;
+      next = i + 1;
+      break;
+    }
+    if (!restart_needed) break;
+    if (next < runnable.size() && !restart()) break;
+  }
+  if (pending) {
+    CaseResult& result = report_.results[pending->first];
+    result = {cases[pending->first].name, Outcome::Failed,
+              pending->second.detail + " (while this case was in flight in a pipelined run; replayed one request at a "
+                                       "time it did not happen again, so it may depend on load or on earlier requests)",
+              {}, {}, {}, {}, reproduce_line(cases[pending->first], command_), transcript_of(cases[pending->first])};
+    count_fault(pending->second);
+  }
+  for (std::size_t i = next; i < runnable.size(); ++i) {
+    CaseResult& result = report_.results[runnable[i]];
+    if (result.name.empty()) result = not_run(cases[runnable[i]].name);
+  }
+}
+
+void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
+  for (const InteractiveCase& ic : cases) {
+    if (stopped()) {
+      report_.results.push_back(not_run(ic.name));
+      continue;
+    }
+    CaseResult result{ic.name, Outcome::Passed, {}, {}, {}, {}, {}, {}, {}};
+    const std::string missing = missing_capabilities(ic.needs, report_.offered);
+    if (!missing.empty()) {
+      result.outcome = Outcome::Skipped;
+      result.reason = "not offered: " + missing;
+      report_.results.push_back(result);
+      continue;
+    }
+    if (!session_.alive() && !restart()) {
+      report_.results.push_back(not_run(ic.name));
+      continue;
+    }
+    std::optional<Finding> finding = ic.run(session_, report_.offered);
+    if (!finding && session_.alive()) {
+      const auto [sync, fault] = session_.ask(kSync);
+      if (fault) {
+        finding = Finding{fault->detail + " (after this case)", fault, {}};
+      } else if (mismatch("ok 1 *", sync)) {
+        finding = Finding{"responses out of step after this case: the hello sent after it was answered " + readable(sync, 80),
+                          std::nullopt, {}};
+        session_.restart();
+      }
+    }
+    if (finding) {
+      result.outcome = Outcome::Failed;
+      result.reason = finding->reason;
+      result.transcript = finding->transcript;
+      result.stderr_tail = session_.stderr_tail();
+      if (finding->fault) count_fault(*finding->fault);
+    }
+    report_.results.push_back(result);
+  }
 }
 
 }  // namespace
@@ -69,6 +291,7 @@ std::string_view to_string(Outcome o) {
     case Outcome::Failed: return "FAIL";
     case Outcome::Tolerated: return "acceptable difference";
     case Outcome::Skipped: return "skipped";
+    case Outcome::NotRun: return "not run";
   }
   return "?";
 }
@@ -80,188 +303,34 @@ int CheckReport::count(Outcome o) const {
 }
 
 bool CheckReport::conforms() const {
-  return speaks_protocol && count(Outcome::Failed) == 0 && session_problem.empty() && !offered.empty();
+  return speaks_protocol && count(Outcome::Failed) == 0 && count(Outcome::NotRun) == 0 && stopped_because.empty() &&
+         session_problem.empty() && !offered.empty();
+}
+
+CheckReport check(Session& session, const std::string& command, const std::vector<Case>& cases,
+                  const RunnerOptions& options, const std::vector<InteractiveCase>& interactive) {
+  CheckReport report;
+  report.command = command;
+  Run run(session, command, options, report);
+  if (!run.probe()) {
+    session.finish();
+    return report;
+  }
+  run.run_cases(cases);
+  run.run_interactive(interactive);
+  if (report.stopped_because.empty()) {
+    report.session_problem = session.finish().value_or("");
+  } else {
+    session.finish();
+  }
+  report.restarts = session.restarts();
+  return report;
 }
 
 CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options,
                   const std::vector<InteractiveCase>& interactive) {
-  CheckReport report;
-  report.command = command;
-  auto connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined);
-  if (!connection->started()) {
-    report.session_problem = "could not be started";
-    return report;
-  }
-
-  // Which groups does it offer? Anything but err Unknown counts as offered.
-  const std::vector<std::pair<std::string, std::optional<Capability>>> probes = {
-      {"hello", std::nullopt},
-      {"fnv1a64 -", Capability::Hashing},
-      {"optimal_m 1 0.5", Capability::Sizing},
-      {"new tlbf_probe 8 1", Capability::Filter},
-      {"to_bytes tlbf_probe", Capability::Bytes},
-      {"union tlbf_probe tlbf_probe", Capability::Union},
-      {"drop tlbf_probe", std::nullopt}};
-  std::vector<std::string> probe_lines;
-  for (const auto& p : probes) probe_lines.push_back(p.first);
-  std::optional<Fault> fault;
-  const auto answers = connection->exchange(probe_lines, fault);
-  if (fault || answers.size() != probes.size() || mismatch("ok 1 *", answers[0])) {
-    report.hello = answers.empty() ? "" : answers[0];
-    report.session_problem = fault ? fault->reason : "does not answer hello with 'ok 1 ...': it does not speak protocol v1";
-    report.session_problem = "before any case: " + report.session_problem;
-    report.not_found = report.session_problem.find("exited with status 127") != std::string::npos ||
-                       report.session_problem.find("exited with status 126") != std::string::npos;
-    report.session_problem += connection->stderr_tail().empty() ? "" : "\nstderr:\n" + connection->stderr_tail();
-    return report;
-  }
-  report.speaks_protocol = true;
-  report.hello = answers[0];
-  for (std::size_t i = 0; i < probes.size(); ++i) {
-    if (probes[i].second && answers[i].rfind("err Unknown", 0) != 0) report.offered.insert(*probes[i].second);
-  }
-
-  // Cases it can run, in order; the others are skipped, never passed.
-  std::vector<const Case*> runnable;
-  report.results.resize(cases.size());
-  std::vector<std::size_t> slot;  // runnable index -> results index
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::string missing = missing_capabilities(cases[i].needs, report.offered);
-    if (missing.empty()) {
-      runnable.push_back(&cases[i]);
-      slot.push_back(i);
-    } else {
-      report.results[i] = {cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}};
-    }
-  }
-
-  // After a fault in a pipelined exchange, the first unanswered request need
-  // not be the one that caused it (an implementation may buffer its answers),
-  // so the cases from there on are replayed one request at a time until the
-  // fault shows again, and it is pinned on the case then in flight.
-  bool careful = false;
-  // A fault seen while pipelined and not yet pinned: the case then in flight,
-  // and what happened. It is never forgotten: if the careful replay does not
-  // show it again, it is pinned on that case all the same.
-  std::optional<std::pair<std::size_t, std::string>> pending;
-  std::size_t next = 0;  // the first runnable case not yet judged
-  while (next < runnable.size()) {
-    std::vector<std::string> requests;
-    std::vector<std::size_t> starts;  // index of each case's first request
-    for (std::size_t i = next; i < runnable.size(); ++i) {
-      starts.push_back(requests.size());
-      for (const auto& step : runnable[i]->steps) requests.push_back(step.request);
-      requests.push_back(kSync);
-    }
-    fault.reset();
-    const auto responses = connection->exchange(requests, fault);
-    bool restart = false;
-    for (std::size_t i = next; i < runnable.size(); ++i) {
-      const Case& c = *runnable[i];
-      const std::size_t from = starts[i - next];
-      CaseResult& result = report.results[slot[i]];
-      if (from + c.steps.size() < responses.size()) {
-        bool out_of_step = false;
-        result = judge(c, responses, from, out_of_step);
-        if (result.outcome == Outcome::Failed) result.stderr_tail = connection->stderr_tail();
-        result.reproduce = reproduce_line(c, command);
-        if (out_of_step) {
-          restart = true;
-          next = i + 1;
-          break;
-        }
-        continue;
-      }
-      const std::string reason = fault ? fault->reason : "no response";
-      if (!careful && options.pipelined) {
-        careful = true;  // find the case that really caused it
-        pending = {i, reason + " (while this case was in flight in a pipelined run)"};
-        next = i;
-        restart = true;
-        break;
-      }
-      // The fault happened in this case: pin it here.
-      careful = false;
-      pending.reset();
-      result = {c.name, Outcome::Failed, reason, {}, {}, {}, connection->stderr_tail(), reproduce_line(c, command)};
-      const std::size_t answered = responses.size() > from ? responses.size() - from : 0;
-      if (answered < c.steps.size()) {
-        result.request = c.steps[answered].request;
-        result.expected = c.steps[answered].pattern;
-      }
-      restart = true;
-      next = i + 1;
-      break;
-    }
-    if (!restart) {
-      next = runnable.size();
-      break;
-    }
-    ++report.restarts;
-    connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined && !careful);
-    if (!connection->started()) {
-      report.session_problem = "could not be restarted";
-      return report;
-    }
-  }
-  if (pending) {
-    CaseResult& result = report.results[slot[pending->first]];
-    result.outcome = Outcome::Failed;
-    result.reason = pending->second + "; replayed one request at a time it did not happen again, so it may depend "
-                                      "on load or on earlier requests";
-  }
-
-  for (const InteractiveCase& ic : interactive) {
-    CaseResult result{ic.name, Outcome::Passed, {}, {}, {}, {}, {}, {}};
-    const std::string missing = missing_capabilities(ic.needs, report.offered);
-    if (!missing.empty()) {
-      result.outcome = Outcome::Skipped;
-      result.reason = "not offered: " + missing;
-      report.results.push_back(result);
-      continue;
-    }
-    const Send send = [&](const std::vector<std::string>& requests) {
-      std::optional<Fault> f;
-      auto responses = connection->exchange(requests, f);
-      if (f) throw SessionFault{f->reason};
-      return responses;
-    };
-    bool restart = false;
-    const Link link{send,
-                    [&] {
-                      ++report.restarts;
-                      connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined);
-                    },
-                    report.offered};
-    try {
-      if (auto why = ic.run(link)) {
-        result.outcome = Outcome::Failed;
-        result.reason = *why;
-      }
-      const auto sync = send({kSync});
-      if (mismatch("ok 1 *", sync[0])) {
-        result.outcome = Outcome::Failed;
-        result.reason += (result.reason.empty() ? "" : "; ") + std::string("responses out of step after this case");
-        restart = true;
-      }
-    } catch (const SessionFault& fault_in_case) {
-      result.outcome = Outcome::Failed;
-      result.reason = fault_in_case.reason;
-      restart = true;
-    }
-    if (result.outcome == Outcome::Failed) result.stderr_tail = connection->stderr_tail();
-    report.results.push_back(result);
-    if (restart) {
-      ++report.restarts;
-      connection = std::make_unique<Connection>(command, options.request_timeout, options.pipelined);
-      if (!connection->started()) {
-        report.session_problem = "could not be restarted";
-        return report;
-      }
-    }
-  }
-  report.session_problem = connection->finish();
-  return report;
+  const auto session = start_session(command, options.budget);
+  return check(*session, command, cases, options, interactive);
 }
 
 }  // namespace tlbf::conformance

@@ -1,215 +1,346 @@
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/conformance/session.hpp"
 
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
-#include <functional>
-#include <optional>
-#include <variant>
-#include <vector>
+#include <cerrno>
 
-#include "tlbf/oracle.hpp"
-#include "tlbf/protocol/values.hpp"
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/readable.hpp"
 
-namespace tlbf::protocol {
+namespace tlbf::conformance {
 namespace {
 
-// The kinds of argument a command takes (docs/protocol.md, section 2).
-enum class Arg {
-  Bytes,
-  Hash,
-  U64,
-  U32,
-  Real,
-  NewName,  // names a filter the command creates or replaces: syntax only
-  Filter,   // names a filter that must exist
-};
+constexpr std::size_t kStderrKept = 64 * 1024;
+constexpr std::size_t kChunk = 64 * 1024;
 
-using Value = std::variant<std::vector<std::uint8_t>, std::uint64_t, std::uint32_t, double, std::string>;
-
-struct Call {
-  std::vector<Value> values;
-  std::vector<Bloom*> filters;  // one for each Filter argument, in order
-
-  const std::vector<std::uint8_t>& bytes(std::size_t i) const { return std::get<0>(values[i]); }
-  std::uint64_t u64(std::size_t i) const { return std::get<1>(values[i]); }
-  std::uint32_t u32(std::size_t i) const { return std::get<2>(values[i]); }
-  double real(std::size_t i) const { return std::get<3>(values[i]); }
-  const std::string& name(std::size_t i) const { return std::get<4>(values[i]); }
-};
-
-using Filters = std::map<std::string, Bloom, std::less<>>;
-using Handler = std::function<std::string(Call&, Filters&)>;
-
-struct Command {
-  std::string_view word;
-  std::vector<Arg> args;
-  Handler run;
-};
-
-std::string ok() { return "ok"; }
-template <typename... Words>
-std::string ok(const Words&... words) {
-  std::string out = "ok";
-  ((out += ' ', out += words), ...);
-  return out;
-}
-std::string err(std::string_view kind, std::string_view message) {
-  return "err " + std::string(kind) + " " + std::string(message);
-}
-std::string err(const Error& e) { return err(to_string(e.kind), e.message); }
-
-std::string positions_line(const std::vector<std::uint64_t>& positions) {
-  std::string out = "ok";
-  for (auto g : positions) out += ' ' + std::to_string(g);
+// "exited with status 3", "was killed by signal 9", ...
+std::string ending_text(const Ending& e) {
+  if (e.signal != 0) return "was killed by signal " + std::to_string(e.signal);
+  std::string out = "exited with status " + std::to_string(e.exit_code);
+  // A wrapper shell reports its child's death by signal N as status 128 + N.
+  if (e.exit_code > 128 && e.exit_code < 128 + 65) out += " (a shell's report of signal " + std::to_string(e.exit_code - 128) + "?)";
   return out;
 }
 
-// Stores a filter under a name, replacing any filter of that name.
-std::string store(Filters& filters, const std::string& name, Result<Bloom> made) {
-  if (!made) return err(made.error());
-  filters.insert_or_assign(name, std::move(made).value());
-  return ok();
-}
+std::string ms_text(Millis ms) { return std::to_string(ms.count()) + " ms"; }
 
-const std::vector<Command>& commands() {
-  using A = Arg;
-  static const std::vector<Command> table = {
-      {"hello", {}, [](Call&, Filters&) { return ok("1", "tlbf-oracle", TLBF_VERSION_STRING); }},
-      // hashing
-      {"fnv1a64", {A::Bytes}, [](Call& c, Filters&) { return ok(write_hash(fnv1a64(c.bytes(0)))); }},
-      {"mix64", {A::Hash}, [](Call& c, Filters&) { return ok(write_hash(mix64(c.u64(0)))); }},
-      {"positions_for", {A::U64, A::U32, A::Bytes},
-       [](Call& c, Filters&) {
-         // The same ranges as a filter of these parameters would have.
-         if (c.u64(0) < 1 || c.u64(0) > MAX_BITS) {
-           return err("BadParams", "m = " + std::to_string(c.u64(0)) + "; must be 1 ..= 2^40");
-         }
-         if (c.u32(1) < 1 || c.u32(1) > MAX_K) {
-           return err("BadParams", "k = " + std::to_string(c.u32(1)) + "; must be 1 ..= 65536");
-         }
-         return positions_line(positions_for(c.u64(0), c.u32(1), c.bytes(2)));
-       }},
-      // sizing
-      {"optimal_m", {A::U64, A::Real},
-       [](Call& c, Filters&) { return ok(std::to_string(optimal_m(c.u64(0), c.real(1)))); }},
-      {"optimal_k", {A::U64, A::U64},
-       [](Call& c, Filters&) { return ok(std::to_string(optimal_k(c.u64(0), c.u64(1)))); }},
-      {"predicted_fp_rate", {A::U64, A::U32, A::U64},
-       [](Call& c, Filters&) { return ok(write_real(predicted_fp_rate(c.u64(0), c.u32(1), c.u64(2)))); }},
-      // filter
-      {"with_rate", {A::NewName, A::U64, A::Real},
-       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::with_rate(c.u64(1), c.real(2))); }},
-      {"new", {A::NewName, A::U64, A::U32},
-       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::create(c.u64(1), c.u32(2))); }},
-      {"info", {A::Filter},
-       [](Call& c, Filters&) {
-         const Bloom& b = *c.filters[0];
-         return ok(std::to_string(b.m()), std::to_string(b.k()), std::to_string(b.n_inserted()));
-       }},
-      {"positions", {A::Filter, A::Bytes},
-       [](Call& c, Filters&) { return positions_line(c.filters[0]->bit_positions(c.bytes(1))); }},
-      {"insert", {A::Filter, A::Bytes},
-       [](Call& c, Filters&) {
-         c.filters[0]->insert(c.bytes(1));
-         return ok();
-       }},
-      {"contains", {A::Filter, A::Bytes},
-       [](Call& c, Filters&) { return ok(c.filters[0]->contains(c.bytes(1)) ? "true" : "false"); }},
-      {"count_ones", {A::Filter},
-       [](Call& c, Filters&) { return ok(std::to_string(c.filters[0]->count_ones())); }},
-      {"drop", {A::Filter},
-       [](Call& c, Filters& f) {
-         f.erase(c.name(0));
-         return ok();
-       }},
-      // bytes
-      {"to_bytes", {A::Filter}, [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
-      {"from_bytes", {A::NewName, A::Bytes},
-       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.bytes(1))); }},
-      // union
-      {"union", {A::Filter, A::Filter},
-       [](Call& c, Filters&) {
-         const Status merged = c.filters[0]->union_with(*c.filters[1]);
-         return merged ? ok() : err(merged.error());
-       }},
-  };
-  return table;
-}
-
-// Step 4 of the order of checks: the syntax of one argument.
-std::optional<Value> read_arg(Arg kind, std::string_view word) {
-  switch (kind) {
-    case Arg::Bytes:
-      if (auto v = read_bytes(word)) return Value(std::move(*v));
-      return std::nullopt;
-    case Arg::Hash:
-      if (auto v = read_hash(word)) return Value(*v);
-      return std::nullopt;
-    case Arg::U64:
-      if (auto v = read_u64(word)) return Value(*v);
-      return std::nullopt;
-    case Arg::U32:
-      if (auto v = read_u32(word)) return Value(*v);
-      return std::nullopt;
-    case Arg::Real:
-      if (auto v = read_real(word)) return Value(*v);
-      return std::nullopt;
-    case Arg::NewName:
-    case Arg::Filter:
-      if (is_name(word)) return Value(std::string(word));
-      return std::nullopt;
+class ChildSession final : public Session {
+ public:
+  ChildSession(std::string command, const Budget& budget)
+      : command_(std::move(command)), budget_(budget), deadline_(Clock::now() + budget.total) {
+    launch();
   }
+
+  Answers exchange(std::span<const Request> requests, Pace pace) override;
+  std::optional<Fault> restart() override;
+  std::optional<std::string> finish() override;
+  bool alive() const override { return child_ != nullptr; }
+  int restarts() const override { return restarts_; }
+  std::string stderr_tail() const override { return readable_lines(last_lines(stderr_, 10)); }
+  const std::vector<std::string>& history() const override { return history_; }
+  bool out_of_time() const override { return Clock::now() >= deadline_; }
+
+ private:
+  void launch();
+  Millis timeout_now() const;
+  void learn(Millis waited, bool first_answer);
+  Fault end_with(FaultKind kind, std::string detail);
+  std::string unterminated_tail() const;
+  void take_lines(std::vector<std::string>& lines, std::size_t wanted);
+
+  std::string command_;
+  Budget budget_;
+  Clock::time_point deadline_;
+  std::unique_ptr<Child> child_;
+  int restarts_ = 0;
+
+  // Of the current process.
+  Clock::time_point started_at_{};
+  bool answered_ = false;       // has it written anything on stdout yet?
+  bool input_broken_ = false;   // a write failed: it closed its input
+  std::string partial_;         // output read but not yet a whole line (or lines ahead of the requests)
+  std::size_t scanned_ = 0;     // the start of partial_ known to hold no newline
+  std::string stderr_;
+  std::vector<std::string> history_;
+
+  // Of the whole Session: what it has learned of the implementation's speed.
+  bool ever_answered_ = false;
+  Millis slowest_first_{0};
+  Millis slowest_gap_{0};
+};
+
+void ChildSession::launch() {
+  child_ = Child::start(command_);
+  started_at_ = Clock::now();
+  answered_ = false;
+  input_broken_ = false;
+  partial_.clear();
+  scanned_ = 0;
+  stderr_.clear();
+  history_.clear();
+}
+
+// Before anything is known, first_answer; then ten times the slowest wait
+// seen, clamped. A process not yet heard from is judged by the slowest first
+// answer, since starting an interpreter is slower than answering.
+Millis ChildSession::timeout_now() const {
+  if (!ever_answered_) return budget_.first_answer;
+  const Millis seen = answered_ ? slowest_gap_ : slowest_first_;
+  return std::clamp(seen * budget_.multiplier, budget_.floor, std::max(budget_.floor, budget_.first_answer));
+}
+
+void ChildSession::learn(Millis waited, bool first_answer) {
+  Millis& slowest = first_answer ? slowest_first_ : slowest_gap_;
+  slowest = std::max(slowest, waited);
+  ever_answered_ = true;
+}
+
+// Moves whole lines from the front of partial_ to `lines`, up to `wanted`.
+// Each byte is searched once, however long a line grows across reads.
+void ChildSession::take_lines(std::vector<std::string>& lines, std::size_t wanted) {
+  std::size_t start = 0;
+  while (lines.size() < wanted) {
+    const std::size_t nl = partial_.find('\n', std::max(start, scanned_));
+    if (nl == std::string::npos) break;
+    lines.push_back(partial_.substr(start, nl - start));
+    start = nl + 1;
+    scanned_ = 0;
+  }
+  partial_.erase(0, start);
+  if (lines.size() < wanted) scanned_ = partial_.size();
+}
+
+std::string ChildSession::unterminated_tail() const {
+  return partial_.empty() ? "" : "; its last output had no newline: " + readable(partial_, 80);
+}
+
+Fault ChildSession::end_with(FaultKind kind, std::string detail) {
+  if (child_) child_->finish(true);
+  child_.reset();
+  return Fault{kind, std::move(detail)};
+}
+
+Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
+  Answers result;
+  if (!child_) {
+    result.fault = Fault{FaultKind::NotStarted, "could not be started"};
+    return result;
+  }
+  result.lines.reserve(requests.size());
+  std::size_t sent = 0;  // requests handed to the writer
+  std::string out;       // bytes not yet written
+  std::size_t written = 0;
+  // When the implementation last showed it was working on what it was sent.
+  auto waiting_since = Clock::now();
+  const auto queue = [&] {
+    while (sent < requests.size() && (pace == Pace::Pipelined || sent == result.lines.size())) {
+      // Keep what is waiting to be written small: the rest waits in `requests`.
+      if (!out.empty() && out.size() - written > (std::size_t{1} << 20)) break;
+      if (written == out.size()) out.clear(), written = 0;
+      history_.push_back(requests[sent].line);
+      out += requests[sent++].line;
+      out += '\n';
+    }
+  };
+  queue();
+  take_lines(result.lines, requests.size());  // lines ahead of the requests, from the last exchange
+  std::array<char, kChunk> buffer{};
+  while (result.lines.size() < requests.size()) {
+    const auto now = Clock::now();
+    if (now >= deadline_) {
+      result.fault = end_with(FaultKind::OutOfTime, "the time budget of " + ms_text(budget_.total) +
+                                                        " for the whole run ran out while it was answering");
+      return result;
+    }
+    if (written < out.size() && child_->input() < 0) written = out.size();  // its input is closed: nothing more to say
+    std::array<pollfd, 3> fds{{{child_->output(), POLLIN, 0},
+                               {child_->errors(), POLLIN, 0},
+                               {written < out.size() ? child_->input() : -1, POLLOUT, 0}}};
+    if (::poll(fds.data(), fds.size(), 50) < 0 && errno != EINTR) {
+      result.fault = end_with(FaultKind::Hung, "poll failed");
+      return result;
+    }
+    if (fds[2].revents) {
+      const ssize_t n = ::write(child_->input(), out.data() + written, std::min<std::size_t>(out.size() - written, kChunk));
+      if (n > 0) written += static_cast<std::size_t>(n);
+      if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        child_->close_input();  // it stopped reading; an exit, or a StoppedReading fault, follows
+        input_broken_ = true;
+      }
+      queue();
+    }
+    if (fds[1].revents && child_->errors() >= 0) {
+      // Only the tail is kept: stderr is for anything, a flood included.
+      for (int rounds = 0; rounds < 16; ++rounds) {
+        const ssize_t n = ::read(child_->errors(), buffer.data(), buffer.size());
+        if (n > 0) {
+          stderr_.append(buffer.data(), static_cast<std::size_t>(n));
+          if (stderr_.size() > 2 * kStderrKept) stderr_.erase(0, stderr_.size() - kStderrKept);
+          continue;
+        }
+        if (n == 0 || (errno != EAGAIN && errno != EINTR)) child_->close_errors();
+        break;
+      }
+    }
+    bool output_closed = false;
+    if (fds[0].revents && child_->output() >= 0) {
+      // Read in chunks, cutting lines as they come, so that an answer longer
+      // than its limit is refused after at most one chunk more.
+      for (int rounds = 0; rounds < 16 && result.lines.size() < requests.size(); ++rounds) {
+        const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+          output_closed = true;
+          break;
+        }
+        if (n < 0) break;
+        const auto arrived = Clock::now();
+        learn(std::chrono::duration_cast<Millis>(arrived - (answered_ ? waiting_since : started_at_)), !answered_);
+        answered_ = true;
+        waiting_since = arrived;
+        partial_.append(buffer.data(), static_cast<std::size_t>(n));
+        take_lines(result.lines, requests.size());
+        if (result.lines.size() < requests.size()) {
+          const std::size_t limit = requests[result.lines.size()].answer_limit;
+          if (partial_.size() > limit) {
+            result.fault = end_with(
+                FaultKind::LineTooLong,
+                "answered " + readable(requests[result.lines.size()].line, 60) + " with a line of more than " +
+                    std::to_string(limit) + " bytes, longer than any right answer to it; it was not read further (starts " +
+                    readable(partial_, 60) + ")");
+            return result;
+          }
+        }
+      }
+      queue();
+    }
+    if (output_closed || (child_->output() < 0) || child_->has_exited()) {
+      // Whatever it wrote before the end is in the pipe: take the whole lines.
+      if (child_->output() >= 0 && !output_closed) {
+        // Bounded: a grandchild may hold the pipe and go on writing.
+        for (std::size_t taken = 0; taken < (std::size_t{64} << 20);) {
+          const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
+          if (n <= 0) break;
+          partial_.append(buffer.data(), static_cast<std::size_t>(n));
+          taken += static_cast<std::size_t>(n);
+          take_lines(result.lines, requests.size());
+          if (result.lines.size() == requests.size()) break;
+        }
+        if (result.lines.size() == requests.size()) break;
+      }
+      if (!child_->has_exited()) {
+        // An output closed at exit reaches us a moment before the exit does.
+        for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
+      }
+      const std::size_t unanswered = requests.size() - result.lines.size();
+      const std::string count = " with " + std::to_string(unanswered) + " request" + (unanswered == 1 ? "" : "s") + " unanswered";
+      if (!child_->has_exited()) {
+        result.fault = end_with(FaultKind::ClosedOutput, "closed its standard output while still running" + count + unterminated_tail());
+        return result;
+      }
+      const Ending e = child_->finish(true);
+      const std::string tail = unterminated_tail();
+      child_.reset();
+      result.fault = Fault{e.signal != 0 ? FaultKind::Killed : FaultKind::Exited, ending_text(e) + count + tail};
+      return result;
+    }
+    const Millis limit = timeout_now();
+    if (Clock::now() - waiting_since > limit) {
+      std::string detail;
+      FaultKind kind = FaultKind::Hung;
+      if (input_broken_) {
+        kind = FaultKind::StoppedReading;
+        detail = "closed its standard input, kept running and gave no answer for " + ms_text(limit);
+      } else {
+        detail = "gave no answer for " + ms_text(limit) + " (hung?) and was killed";
+      }
+      if (!answered_) {
+        detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
+                  "or at least before it waits for more input (docs/protocol.md, section 1)?";
+      }
+      detail += unterminated_tail();
+      result.fault = end_with(kind, detail);
+      return result;
+    }
+  }
+  return result;
+}
+
+std::optional<Fault> ChildSession::restart() {
+  if (child_) child_->finish(true);
+  ++restarts_;
+  launch();
+  if (!child_) return Fault{FaultKind::NotStarted, "could not be restarted"};
   return std::nullopt;
 }
 
-std::string_view arg_description(Arg kind) {
-  switch (kind) {
-    case Arg::Bytes: return "bytes (hex, or - for none)";
-    case Arg::Hash: return "a hash (16 lowercase hex digits)";
-    case Arg::U64: return "a decimal integer below 2^64";
-    case Arg::U32: return "a decimal integer below 2^32";
-    case Arg::Real: return "a real (decimal, nan, inf or -inf)";
-    case Arg::NewName:
-    case Arg::Filter: return "a filter name (1 to 32 of A-Z a-z 0-9 _)";
+std::optional<std::string> ChildSession::finish() {
+  if (!child_) return std::nullopt;  // it is gone already, and that was reported as a fault
+  child_->close_input();
+  const Millis limit = ever_answered_ ? timeout_now() : budget_.first_answer;
+  const auto deadline = std::min(Clock::now() + limit, deadline_);
+  std::array<char, kChunk> buffer{};
+  std::size_t extra = 0;  // output after the last answer: counted, a little of it kept
+  while (!child_->has_exited() && Clock::now() < deadline) {
+    std::array<pollfd, 2> fds{{{child_->output(), POLLIN, 0}, {child_->errors(), POLLIN, 0}}};
+    ::poll(fds.data(), fds.size(), 20);
+    if (fds[0].revents && child_->output() >= 0) {
+      const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
+      if (n > 0) {
+        extra += static_cast<std::size_t>(n);
+        if (partial_.size() < 4096) partial_.append(buffer.data(), static_cast<std::size_t>(n));
+      } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+        child_->close_output();
+      }
+    }
+    if (fds[1].revents && child_->errors() >= 0) {
+      const ssize_t n = ::read(child_->errors(), buffer.data(), buffer.size());
+      if (n <= 0 && (n == 0 || (errno != EAGAIN && errno != EINTR))) child_->close_errors();
+    }
   }
-  return "?";
+  const bool exited = child_->has_exited();
+  if (exited && child_->output() >= 0) {
+    const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
+    if (n > 0) partial_.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  const Ending e = child_->finish(true);
+  child_.reset();
+  if (!exited) return "did not exit within " + ms_text(limit) + " of the end of its input";
+  if (!partial_.empty()) return "wrote output that answers no request: " + readable(partial_, 80);
+  if (e.signal != 0 || e.exit_code != 0) return "at the end of its input it " + ending_text(e) + " (want status 0)";
+  return std::nullopt;
 }
 
 }  // namespace
 
-std::string OracleSession::handle(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  const auto words = split_words(line);
-  if (!words) {
-    return err("Protocol", "a request is printable ASCII words separated by single spaces");
+std::string_view to_string(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::NotStarted: return "not started";
+    case FaultKind::Hung: return "hung";
+    case FaultKind::Exited: return "exited";
+    case FaultKind::Killed: return "killed by a signal";
+    case FaultKind::LineTooLong: return "line too long";
+    case FaultKind::ClosedOutput: return "closed its output";
+    case FaultKind::StoppedReading: return "stopped reading";
+    case FaultKind::OutOfTime: return "out of time";
   }
-  const std::string_view word = (*words)[0];
-  const Command* command = nullptr;
-  for (const Command& c : commands()) {
-    if (c.word == word) command = &c;
-  }
-  if (!command) return err("Unknown", "no command '" + std::string(word) + "'");
-
-  const std::size_t given = words->size() - 1;
-  if (given != command->args.size()) {
-    return err("Protocol", std::string(word) + " takes " + std::to_string(command->args.size()) +
-                               " arguments, not " + std::to_string(given));
-  }
-  Call call;
-  for (std::size_t i = 0; i < given; ++i) {
-    auto value = read_arg(command->args[i], (*words)[i + 1]);
-    if (!value) {
-      return err("Protocol", "argument " + std::to_string(i + 1) + " of " + std::string(word) +
-                                 " must be " + std::string(arg_description(command->args[i])));
-    }
-    call.values.push_back(std::move(*value));
-  }
-  for (std::size_t i = 0; i < given; ++i) {
-    if (command->args[i] != Arg::Filter) continue;
-    const auto found = filters_.find(call.name(i));
-    if (found == filters_.end()) return err("NoSuchFilter", "no filter '" + call.name(i) + "'");
-    call.filters.push_back(&found->second);
-  }
-  return command->run(call, filters_);
+  return "?";
 }
 
-}  // namespace tlbf::protocol
+bool Fault::cost_a_timeout() const {
+  return kind == FaultKind::Hung || kind == FaultKind::StoppedReading || kind == FaultKind::OutOfTime;
+}
+
+std::pair<std::string, std::optional<Fault>> Session::ask(const std::string& line, std::size_t limit) {
+  const Request request{line, limit};
+  Answers a = exchange(std::span(&request, 1), Pace::OneAtATime);
+  return {a.lines.empty() ? std::string() : std::move(a.lines[0]), std::move(a.fault)};
+}
+
+std::unique_ptr<Session> start_session(const std::string& command, const Budget& budget) {
+  return std::make_unique<ChildSession>(command, budget);
+}
+
+}  // namespace tlbf::conformance

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/readable.hpp"
+#include "tlbf/conformance/session.hpp"
 #include "tlbf/hex.hpp"
 #include "tlbf/protocol/values.hpp"
 
@@ -98,42 +99,34 @@ std::optional<std::string> mismatch(std::string_view pattern, std::string_view r
   return std::nullopt;
 }
 
-ReplayReport replay(const Transcript& transcript, const std::string& command,
-                    std::chrono::milliseconds limit) {
-  std::string input;
-  for (const Exchange& e : transcript.exchanges) input += e.request + "\n";
-  const RunResult run = run_with_input(command, input, limit);
+ReplayReport replay(const Transcript& transcript, const std::string& command, const Budget& budget) {
+  std::vector<Request> requests;
+  for (const Exchange& e : transcript.exchanges) requests.push_back({e.request, answer_limit(e.request, e.pattern)});
+  const auto session = start_session(command, budget);
+  const Answers answers = session->exchange(requests, Pace::Pipelined);
 
   ReplayReport report;
   auto fail = [&](std::string why) { report.failures.push_back(transcript.name + ":" + std::move(why)); };
-  if (!run.exited_cleanly()) fail(" the implementation " + run.how_it_ended() + " (want exit 0 at end of input)");
-
-  std::vector<std::string_view> lines;
-  std::string_view out = run.out;
-  while (!out.empty()) {
-    const std::size_t nl = out.find('\n');
-    if (nl == std::string_view::npos) {
-      fail(" output ends without a newline: '" + std::string(out.substr(0, 80)) + "'");
-      break;
-    }
-    lines.push_back(out.substr(0, nl));
-    out.remove_prefix(nl + 1);
-  }
-  for (std::size_t i = 0; i < transcript.exchanges.size(); ++i) {
+  for (std::size_t i = 0; i < answers.lines.size(); ++i) {
     const Exchange& e = transcript.exchanges[i];
-    if (i >= lines.size()) {
-      fail(std::to_string(e.line) + ": no response to '" + e.request + "'");
-      break;
-    }
-    if (auto why = mismatch(e.pattern, lines[i])) fail(std::to_string(e.line) + ": " + e.request + ": " + *why);
+    if (auto why = mismatch(e.pattern, answers.lines[i])) fail(std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why);
   }
-  if (lines.size() > transcript.exchanges.size()) {
-    fail(" " + std::to_string(lines.size() - transcript.exchanges.size()) +
-         " lines more than requests; the first: '" + std::string(lines[transcript.exchanges.size()]) + "'");
+  if (answers.fault) {
+    const Exchange& e = transcript.exchanges[answers.lines.size()];
+    fail(std::to_string(e.line) + ": no answer to " + readable(e.request, 120) + ": the implementation " + answers.fault->detail);
+  } else if (auto problem = session->finish()) {
+    fail(" the implementation " + *problem);
   }
   report.passed = report.failures.empty();
-  if (!report.passed) report.stderr_tail = last_lines(run.err, 10);
+  if (!report.passed) report.stderr_tail = session->stderr_tail();
   return report;
+}
+
+std::size_t answer_limit(const std::string& request, const std::string& pattern) {
+  // An error's message is free text and may quote the request; a '*' stands
+  // for words of any length.
+  const bool open_ended = !pattern.empty() && pattern.back() == '*';
+  return pattern.size() + request.size() + kAnswerSlack + (open_ended ? Request::kDefaultAnswerLimit : 0);
 }
 
 }  // namespace tlbf::conformance

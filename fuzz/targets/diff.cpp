@@ -23,13 +23,13 @@
 #include <vector>
 
 #include "tlbf/hex.hpp"
-#include "tlbf/conformance/connection.hpp"
+#include "tlbf/conformance/readable.hpp"
+#include "tlbf/conformance/session.hpp"
 #include "tlbf/protocol/session.hpp"
 
 namespace {
 
-using tlbf::conformance::Connection;
-using tlbf::conformance::Fault;
+namespace conformance = tlbf::conformance;
 
 // The item the follow-up requests use: "tlbf".
 constexpr const char* kItem = "746c6266";
@@ -37,7 +37,7 @@ constexpr const char* kItem = "746c6266";
 struct Impl {
   std::string command;
   std::string name;  // for signatures: the first word hello gives after the version, else "impl"
-  std::unique_ptr<Connection> connection;
+  std::unique_ptr<conformance::Session> session;
 };
 
 std::string word(const std::string& line, std::size_t index) {
@@ -61,7 +61,7 @@ std::string safe_name(std::string name) {
 // after it has died (which is reported as a finding first).
 Impl& impl() {
   static Impl it;
-  if (it.connection) return it;
+  if (it.session) return it;
   if (it.command.empty()) {
     const char* command = std::getenv("TLBF_IMPL");
     if (!command || !*command) {
@@ -70,16 +70,17 @@ Impl& impl() {
     }
     it.command = command;
   }
-  it.connection = std::make_unique<Connection>(it.command, std::chrono::milliseconds(10'000), true);
-  std::optional<Fault> fault;
-  const auto hello = it.connection->exchange({"hello"}, fault);
-  if (!it.connection->started() || fault || hello.size() != 1 || word(hello[0], 0) != "ok") {
+  // A fuzzing run has no end in view: the time budget is a year.
+  conformance::Budget budget;
+  budget.total = std::chrono::hours(24 * 365);
+  it.session = conformance::start_session(it.command, budget);
+  const auto [hello, fault] = it.session->ask("hello");
+  if (fault || word(hello, 0) != "ok") {
     std::fprintf(stderr, "fuzz_diff: '%s' does not answer hello: %s\n%s", it.command.c_str(),
-                 fault ? fault->reason.c_str() : hello.empty() ? "no answer" : hello[0].c_str(),
-                 it.connection->stderr_tail().c_str());
+                 fault ? fault->detail.c_str() : conformance::readable(hello, 80).c_str(), it.session->stderr_tail().c_str());
     std::exit(2);
   }
-  it.name = safe_name(word(hello[0], 2));
+  it.name = safe_name(word(hello, 2));
   return it;
 }
 
@@ -152,16 +153,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   plan(data, size, requests, expected);
 
   Impl& it = impl();
-  std::optional<Fault> fault;
-  auto got = it.connection->exchange(requests, fault);
-  if (fault) {
+  std::vector<conformance::Request> batch;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    batch.push_back({requests[i], expected[i].size() + requests[i].size() + conformance::kAnswerSlack});
+  }
+  auto answers = it.session->exchange(batch, conformance::Pace::Pipelined);
+  if (answers.fault) {
     // Pipelined, a process that dies takes the answers it had not yet
     // flushed with it. One request at a time, a fresh process shows which
     // request it really died on, or an answer that disagrees before that.
-    it.connection = std::make_unique<Connection>(it.command, std::chrono::milliseconds(10'000), false);
-    fault.reset();
-    got = it.connection->exchange(requests, fault);
+    answers = it.session->exchange(batch, conformance::Pace::OneAtATime);
   }
+  const auto& got = answers.lines;
+  const auto& fault = answers.fault;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const std::string want = verdict(expected[i]), have = verdict(got[i]);
     if (want == have) continue;
@@ -175,7 +179,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (fault) {
     const std::string op = word(requests[got.size()], 0);
-    const std::string reason = fault->reason + "\n" + it.connection->stderr_tail();
+    const std::string reason = fault->detail + "\n" + it.session->stderr_tail();
     const std::vector<std::string> asked(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(got.size() + 1));
     report(it.command, "oracle-vs-" + it.name + "-" + op + "-dies", asked, expected,
            "request: " + requests[got.size()].substr(0, 200) + "\n" + reason);

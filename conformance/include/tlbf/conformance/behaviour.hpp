@@ -1,5 +1,6 @@
-// The specification's behavioural checks, through the protocol: properties
-// every Bloom filter has, whatever its hashes and byte layout.
+// Cases that decide what to send from earlier answers: the specification's
+// behavioural checks (properties every Bloom filter has, whatever its hashes
+// and byte layout) and model-based random request sequences.
 #pragma once
 
 #include <cstdint>
@@ -10,39 +11,43 @@
 #include <vector>
 
 #include "tlbf/conformance/cases.hpp"
+#include "tlbf/conformance/session.hpp"
 
 namespace tlbf::conformance {
 
-// Sends requests to the implementation under test and returns one response
-// for each, in order. Throws SessionFault if the implementation crashes,
-// hangs or otherwise stops answering; the runner pins it on the case.
-using Send = std::function<std::vector<std::string>(const std::vector<std::string>&)>;
-
-struct SessionFault {
+// What an interactive case found wrong.
+struct Finding {
   std::string reason;
+  std::optional<Fault> fault;  // when the implementation crashed, hung, ...
+  std::string transcript;      // requests and expected answers that show it, if any
 };
 
-// What an interactive case gets from the runner.
-struct Link {
-  Send send;
-  std::function<void()> restart;  // a fresh implementation process, after a fault
-  std::set<Capability> offered;
-};
-
-// A case that decides what to send from earlier answers (a filter's own
-// bytes fed back to it, its own m and k in a statistical bound).
+// A case that talks to the implementation as it goes: its own bytes fed back
+// to it, its own m and k in a statistical bound, a random sequence compared
+// with the oracle. nullopt when the implementation behaves.
 struct InteractiveCase {
   std::string name;
   std::set<Capability> needs;
-  // nullopt when the implementation behaves; else what was wrong.
-  std::function<std::optional<std::string>(const Link&)> run;
+  std::function<std::optional<Finding>(Session&, const std::set<Capability>& offered)> run;
 };
 
-// A case whose whole conversation is through `send`.
-inline std::function<std::optional<std::string>(const Link&)> by_send(
-    std::function<std::optional<std::string>(const Send&)> body) {
-  return [body = std::move(body)](const Link& link) { return body(link.send); };
-}
+// A conversation that remembers its first fault: after it, every send gives
+// empty answers without asking, so a case can read on to its end and the
+// fault, not a mismatch it caused, is what the case reports.
+class Talk {
+ public:
+  explicit Talk(Session& session) : session_(session) {}
+  std::vector<std::string> operator()(const std::vector<std::string>& requests);
+  const std::optional<Fault>& fault() const { return fault_; }
+
+ private:
+  Session& session_;
+  std::optional<Fault> fault_;
+};
+
+// A case whose whole conversation is through a Talk; `body` says what was wrong.
+std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_talk(
+    std::function<std::optional<std::string>(Talk&)> body);
 
 // No false negatives (directly, after a byte round trip, in a union), the
 // false-positive count within three standard deviations of N f^k and below 2%
@@ -51,9 +56,10 @@ inline std::function<std::optional<std::string>(const Link&)> by_send(
 std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed);
 
 // Model-based random testing (RapidCheck's stateful API): `runs` random
-// sequences of requests over two filters, drawn from the offered
+// sequences of requests over three filters, drawn from the offered
 // capabilities, every response compared with the oracle's. A failure is
-// shrunk and reported as a transcript. The same seed gives the same run.
+// shrunk, replayed in a fresh process, and reported as a transcript. The same
+// seed gives the same run.
 InteractiveCase model_based_case(std::uint64_t seed, int runs);
 
 }  // namespace tlbf::conformance

@@ -1,36 +1,41 @@
-// Checking one implementation, case by case, over line protocol v1.
+// Checking one implementation, case by case, over line protocol v1: probe its
+// capabilities, plan the cases, run them (pipelined; after a fault, one
+// request at a time to find the case that caused it), judge each.
 #pragma once
 
-#include <chrono>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "tlbf/conformance/behaviour.hpp"
 #include "tlbf/conformance/cases.hpp"
+#include "tlbf/conformance/session.hpp"
 
 namespace tlbf::conformance {
 
 struct RunnerOptions {
-  // How long the implementation may go without answering while requests are
-  // outstanding before it counts as hung.
-  std::chrono::milliseconds request_timeout{10'000};
+  Budget budget;
   // Send every case before reading (pipelined) or one request at a time.
   bool pipelined = true;
+  // After this many faults of one kind (crashes, hangs, ...), the cases left
+  // are not run: the implementation is unreliable, and waiting on each of
+  // them would only cost time.
+  int faults_before_unreliable = 3;
 };
 
-enum class Outcome { Passed, Failed, Tolerated, Skipped };
+enum class Outcome { Passed, Failed, Tolerated, Skipped, NotRun };
 std::string_view to_string(Outcome o);
 
 struct CaseResult {
   std::string name;
   Outcome outcome = Outcome::Passed;
-  std::string reason;    // for Failed, Tolerated and Skipped
-  std::string request;   // the first request that went wrong, if any
+  std::string reason;    // for all but Passed
+  std::string request;   // the first request that went wrong, if any (whole)
   std::string expected;  // its pattern
-  std::string got;       // what came back
+  std::string got;       // what came back (whole, up to the answer limit)
   std::string stderr_tail;
-  std::string reproduce;  // a shell line that replays the case
+  std::string reproduce;   // a shell line that replays the case, when one fits on a line
+  std::string transcript;  // the requests and expected answers that show the failure, whole
 };
 
 struct CheckReport {
@@ -42,16 +47,20 @@ struct CheckReport {
   std::vector<CaseResult> results;  // in case order
   int restarts = 0;
   std::string session_problem;  // at end of input: a bad exit, extra output
+  std::string stopped_because;  // why cases were not run: unreliable, or out of time
 
   int count(Outcome o) const;
   // True when every case it could run passed or differed only where acceptable,
-  // and the session ended cleanly.
+  // every case ran, and the session ended cleanly.
   bool conforms() const;
 };
 
-// Starts `command` (through /bin/sh), checks each case, then each interactive
-// case, restarting the implementation after any crash, hang or loss of step,
-// and ends it. Results come in that order.
+// Checks the implementation behind `session` (whose command, for reproduce
+// lines, is `command`); cases first, then the interactive cases.
+CheckReport check(Session& session, const std::string& command, const std::vector<Case>& cases,
+                  const RunnerOptions& options, const std::vector<InteractiveCase>& interactive = {});
+
+// The same, on a Session of `/bin/sh -c command`.
 CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options,
                   const std::vector<InteractiveCase>& interactive = {});
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/conformance/session.hpp"
+
 namespace tlbf::conformance {
 
 struct Exchange {
@@ -36,7 +38,11 @@ struct ReplayReport {
 
 // Sends every request of the transcript to one run of `command`, pipelined,
 // then closes its input, and checks the responses, their count and a clean exit.
-ReplayReport replay(const Transcript& transcript, const std::string& command,
-                    std::chrono::milliseconds limit);
+ReplayReport replay(const Transcript& transcript, const std::string& command, const Budget& budget);
+
+// The most bytes a right answer to `request` can have when it must match
+// `pattern`: the pattern, the request (an error's message may quote it) and
+// kAnswerSlack, and a MiB more when a '*' stands for any words.
+std::size_t answer_limit(const std::string& request, const std::string& pattern);
 
 }  // namespace tlbf::conformance

@@ -1,0 +1,215 @@
+#include "tlbf/protocol/session.hpp"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "tlbf/oracle.hpp"
+#include "tlbf/protocol/values.hpp"
+
+namespace tlbf::protocol {
+namespace {
+
+// The kinds of argument a command takes (docs/protocol.md, section 2).
+enum class Arg {
+  Bytes,
+  Hash,
+  U64,
+  U32,
+  Real,
+  NewName,  // names a filter the command creates or replaces: syntax only
+  Filter,   // names a filter that must exist
+};
+
+using Value = std::variant<std::vector<std::uint8_t>, std::uint64_t, std::uint32_t, double, std::string>;
+
+struct Call {
+  std::vector<Value> values;
+  std::vector<Bloom*> filters;  // one for each Filter argument, in order
+
+  const std::vector<std::uint8_t>& bytes(std::size_t i) const { return std::get<0>(values[i]); }
+  std::uint64_t u64(std::size_t i) const { return std::get<1>(values[i]); }
+  std::uint32_t u32(std::size_t i) const { return std::get<2>(values[i]); }
+  double real(std::size_t i) const { return std::get<3>(values[i]); }
+  const std::string& name(std::size_t i) const { return std::get<4>(values[i]); }
+};
+
+using Filters = std::map<std::string, Bloom, std::less<>>;
+using Handler = std::function<std::string(Call&, Filters&)>;
+
+struct Command {
+  std::string_view word;
+  std::vector<Arg> args;
+  Handler run;
+};
+
+std::string ok() { return "ok"; }
+template <typename... Words>
+std::string ok(const Words&... words) {
+  std::string out = "ok";
+  ((out += ' ', out += words), ...);
+  return out;
+}
+std::string err(std::string_view kind, std::string_view message) {
+  return "err " + std::string(kind) + " " + std::string(message);
+}
+std::string err(const Error& e) { return err(to_string(e.kind), e.message); }
+
+std::string positions_line(const std::vector<std::uint64_t>& positions) {
+  std::string out = "ok";
+  for (auto g : positions) out += ' ' + std::to_string(g);
+  return out;
+}
+
+// Stores a filter under a name, replacing any filter of that name.
+std::string store(Filters& filters, const std::string& name, Result<Bloom> made) {
+  if (!made) return err(made.error());
+  filters.insert_or_assign(name, std::move(made).value());
+  return ok();
+}
+
+const std::vector<Command>& commands() {
+  using A = Arg;
+  static const std::vector<Command> table = {
+      {"hello", {}, [](Call&, Filters&) { return ok("1", "tlbf-oracle", TLBF_VERSION_STRING); }},
+      // hashing
+      {"fnv1a64", {A::Bytes}, [](Call& c, Filters&) { return ok(write_hash(fnv1a64(c.bytes(0)))); }},
+      {"mix64", {A::Hash}, [](Call& c, Filters&) { return ok(write_hash(mix64(c.u64(0)))); }},
+      {"positions_for", {A::U64, A::U32, A::Bytes},
+       [](Call& c, Filters&) {
+         // The same ranges as a filter of these parameters would have.
+         if (c.u64(0) < 1 || c.u64(0) > MAX_BITS) {
+           return err("BadParams", "m = " + std::to_string(c.u64(0)) + "; must be 1 ..= 2^40");
+         }
+         if (c.u32(1) < 1 || c.u32(1) > MAX_K) {
+           return err("BadParams", "k = " + std::to_string(c.u32(1)) + "; must be 1 ..= 65536");
+         }
+         return positions_line(positions_for(c.u64(0), c.u32(1), c.bytes(2)));
+       }},
+      // sizing
+      {"optimal_m", {A::U64, A::Real},
+       [](Call& c, Filters&) { return ok(std::to_string(optimal_m(c.u64(0), c.real(1)))); }},
+      {"optimal_k", {A::U64, A::U64},
+       [](Call& c, Filters&) { return ok(std::to_string(optimal_k(c.u64(0), c.u64(1)))); }},
+      {"predicted_fp_rate", {A::U64, A::U32, A::U64},
+       [](Call& c, Filters&) { return ok(write_real(predicted_fp_rate(c.u64(0), c.u32(1), c.u64(2)))); }},
+      // filter
+      {"with_rate", {A::NewName, A::U64, A::Real},
+       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::with_rate(c.u64(1), c.real(2))); }},
+      {"new", {A::NewName, A::U64, A::U32},
+       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::create(c.u64(1), c.u32(2))); }},
+      {"info", {A::Filter},
+       [](Call& c, Filters&) {
+         const Bloom& b = *c.filters[0];
+         return ok(std::to_string(b.m()), std::to_string(b.k()), std::to_string(b.n_inserted()));
+       }},
+      {"positions", {A::Filter, A::Bytes},
+       [](Call& c, Filters&) { return positions_line(c.filters[0]->bit_positions(c.bytes(1))); }},
+      {"insert", {A::Filter, A::Bytes},
+       [](Call& c, Filters&) {
+         c.filters[0]->insert(c.bytes(1));
+         return ok();
+       }},
+      {"contains", {A::Filter, A::Bytes},
+       [](Call& c, Filters&) { return ok(c.filters[0]->contains(c.bytes(1)) ? "true" : "false"); }},
+      {"count_ones", {A::Filter},
+       [](Call& c, Filters&) { return ok(std::to_string(c.filters[0]->count_ones())); }},
+      {"drop", {A::Filter},
+       [](Call& c, Filters& f) {
+         f.erase(c.name(0));
+         return ok();
+       }},
+      // bytes
+      {"to_bytes", {A::Filter}, [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
+      {"from_bytes", {A::NewName, A::Bytes},
+       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.bytes(1))); }},
+      // union
+      {"union", {A::Filter, A::Filter},
+       [](Call& c, Filters&) {
+         const Status merged = c.filters[0]->union_with(*c.filters[1]);
+         return merged ? ok() : err(merged.error());
+       }},
+  };
+  return table;
+}
+
+// Step 4 of the order of checks: the syntax of one argument.
+std::optional<Value> read_arg(Arg kind, std::string_view word) {
+  switch (kind) {
+    case Arg::Bytes:
+      if (auto v = read_bytes(word)) return Value(std::move(*v));
+      return std::nullopt;
+    case Arg::Hash:
+      if (auto v = read_hash(word)) return Value(*v);
+      return std::nullopt;
+    case Arg::U64:
+      if (auto v = read_u64(word)) return Value(*v);
+      return std::nullopt;
+    case Arg::U32:
+      if (auto v = read_u32(word)) return Value(*v);
+      return std::nullopt;
+    case Arg::Real:
+      if (auto v = read_real(word)) return Value(*v);
+      return std::nullopt;
+    case Arg::NewName:
+    case Arg::Filter:
+      if (is_name(word)) return Value(std::string(word));
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string_view arg_description(Arg kind) {
+  switch (kind) {
+    case Arg::Bytes: return "bytes (hex, or - for none)";
+    case Arg::Hash: return "a hash (16 lowercase hex digits)";
+    case Arg::U64: return "a decimal integer below 2^64";
+    case Arg::U32: return "a decimal integer below 2^32";
+    case Arg::Real: return "a real (decimal, nan, inf or -inf)";
+    case Arg::NewName:
+    case Arg::Filter: return "a filter name (1 to 32 of A-Z a-z 0-9 _)";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string OracleSession::handle(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  const auto words = split_words(line);
+  if (!words) {
+    return err("Protocol", "a request is printable ASCII words separated by single spaces");
+  }
+  const std::string_view word = (*words)[0];
+  const Command* command = nullptr;
+  for (const Command& c : commands()) {
+    if (c.word == word) command = &c;
+  }
+  if (!command) return err("Unknown", "no command '" + std::string(word) + "'");
+
+  const std::size_t given = words->size() - 1;
+  if (given != command->args.size()) {
+    return err("Protocol", std::string(word) + " takes " + std::to_string(command->args.size()) +
+                               " arguments, not " + std::to_string(given));
+  }
+  Call call;
+  for (std::size_t i = 0; i < given; ++i) {
+    auto value = read_arg(command->args[i], (*words)[i + 1]);
+    if (!value) {
+      return err("Protocol", "argument " + std::to_string(i + 1) + " of " + std::string(word) +
+                                 " must be " + std::string(arg_description(command->args[i])));
+    }
+    call.values.push_back(std::move(*value));
+  }
+  for (std::size_t i = 0; i < given; ++i) {
+    if (command->args[i] != Arg::Filter) continue;
+    const auto found = filters_.find(call.name(i));
+    if (found == filters_.end()) return err("NoSuchFilter", "no filter '" + call.name(i) + "'");
+    call.filters.push_back(&found->second);
+  }
+  return command->run(call, filters_);
+}
+
+}  // namespace tlbf::protocol
