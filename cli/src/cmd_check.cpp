@@ -323,7 +323,9 @@ int run_check(CheckOptions opt) {
     for (std::size_t i = 0; i < done.size(); ++i) std::cout << "impl " << i + 1 << ": " << done[i].command << "\n";
   }
   if (!opt.json_file.empty()) {
-    const std::string text = (done.size() == 1 ? reports[0] : reports).dump(1) + "\n";
+    // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
+    const std::string text =
+        (done.size() == 1 ? reports[0] : reports).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     if (!write_file(opt.json_file, text)) return kIo;
   }
   return all_conform ? kOk : kRefused;

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -224,8 +225,10 @@ Ending Child::finish(bool kill_first) {
   }
   ::kill(-pid_, SIGKILL);  // grandchildren too
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  struct rusage usage {};
+  while (::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  ending_.max_rss_kib = usage.ru_maxrss;
   close_fd(out_);
   close_fd(err_);
   tell_watchdog('-', pid_);
@@ -280,6 +283,7 @@ RunResult run_with_input(const std::string& command, const std::string& input,
     result.exit_code = ending.exit_code;
     result.signal = ending.signal;
   }
+  result.max_rss_kib = ending.max_rss_kib;
   return result;
 }
 

@@ -15,7 +15,8 @@ std::string xml_escape(const std::string& text) {
       case '"': out += "&quot;"; break;
       default:
         // XML 1.0 cannot carry most control characters, even escaped.
-        out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
+        // Bytes past ASCII may not be UTF-8, which XML requires.
+        out += ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || static_cast<unsigned char>(c) > 0x7e) ? '?' : c;
     }
   }
   return out;

@@ -77,24 +77,24 @@ std::optional<std::string> mismatch(std::string_view pattern, std::string_view r
   const auto got = split_on_spaces(response);
   if (want.size() == 2 && want[0] == "err") {
     if (got.size() >= 2 && got[0] == "err" && got[1] == want[1]) return std::nullopt;
-    return "expected err " + std::string(want[1]) + ", got '" + std::string(response) + "'";
+    return "expected err " + std::string(want[1]) + ", got " + readable(response, 200);
   }
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (want[i] == "*" && i + 1 == want.size()) return std::nullopt;
-    if (i >= got.size()) return "expected '" + std::string(pattern) + "', got '" + std::string(response) + "' (too few words)";
+    if (i >= got.size()) return "expected " + readable(pattern, 200) + ", got " + readable(response, 200) + " (too few words)";
     if (!want[i].empty() && want[i][0] == '~') {
       const auto expected = protocol::read_real(want[i].substr(1));
       const auto actual = protocol::read_real(got[i]);
       if (expected && actual && reals_agree(*expected, *actual)) continue;
       return "word " + std::to_string(i + 1) + ": expected a real near " + std::string(want[i].substr(1)) +
-             ", got '" + std::string(got[i]) + "'";
+             ", got " + readable(got[i], 200);
     }
     if (want[i] != got[i]) {
-      return "expected '" + std::string(pattern) + "', got '" + std::string(response) + "'";
+      return "expected " + readable(pattern, 200) + ", got " + readable(response, 200);
     }
   }
   if (got.size() != want.size()) {
-    return "expected '" + std::string(pattern) + "', got '" + std::string(response) + "' (extra words)";
+    return "expected " + readable(pattern, 200) + ", got " + readable(response, 200) + " (extra words)";
   }
   return std::nullopt;
 }

@@ -8,7 +8,10 @@ bug of another kind (wrong_error_kind, wrong_version, empty_item), an
 implementation of fewer capabilities (filter_only), or a way
 of misbehaving as a process (crash, signal, hang, garbage, binary_garbage, no_newline,
 long_line, stderr_flood, exit_early, double_response, extra_words,
-close_stdout, grandchild_holds_pipe, ignore_sigterm). The conformance
+close_stdout, close_stdout_keep_reading, no_newline_then_hang,
+grandchild_holds_pipe, ignore_sigterm, no_flush, hang_every_50,
+wrong_after_1000), or a correct but slow one (slow_20ms, slow_start_2s).
+The conformance
 runner's tests check that each is reported, correctly and in bounded time.
 """
 import math
@@ -132,6 +135,14 @@ class Misbehaving(impl.Session):
     def handle(self, line):
         self.count += 1
         answer = super().handle(line)
+        if MODE == "slow_20ms":  # correct, but every answer takes 20 ms
+            time.sleep(0.02)
+        if MODE == "slow_start_2s" and self.count == 1:  # correct, but starts like a cold JIT
+            time.sleep(2)
+        if MODE == "hang_every_50" and self.count % 50 == 0:  # every process, again and again
+            time.sleep(3600)
+        if MODE == "wrong_after_1000" and self.count > 1000 and answer in ("ok true", "ok false"):
+            return "ok false" if answer == "ok true" else "ok true"  # state the process builds up
         if self.count != TRIGGER or not first_time():
             return answer
         if MODE == "crash":
@@ -167,8 +178,17 @@ class Misbehaving(impl.Session):
         if MODE == "close_stdout":
             os.close(1)
             time.sleep(3600)
+        if MODE == "close_stdout_keep_reading":  # stdout closed, but it goes on reading its input
+            os.close(1)
+            while os.read(0, 1 << 16):
+                pass
+            time.sleep(3600)
+        if MODE == "no_newline_then_hang":  # half an answer, then nothing
+            os.write(1, answer.encode("latin-1"))
+            time.sleep(3600)
         if MODE == "grandchild_holds_pipe":
-            subprocess.Popen(["sleep", "3600"])  # inherits stdout and stderr
+            # inherits stdout and stderr; the shell stays, with the tag in its command line
+            subprocess.Popen(["sh", "-c", "sleep 3600; :", "grandchild-of-" + (sys.argv[2] if len(sys.argv) > 2 else "")])
             os._exit(0)
         return answer
 
@@ -176,6 +196,12 @@ class Misbehaving(impl.Session):
 def main():
     patch_bugs()
     if MODE == "exit_early":
+        return 0
+    if MODE == "no_flush":  # answers sit in a buffer that is flushed only when full, or at exit
+        session, out = Misbehaving(), open(1, "w", buffering=1 << 20, closefd=False)
+        for line in sys.stdin:
+            out.write(session.render(line.rstrip("\n")))
+        out.flush()
         return 0
     # The bundled loop writes ASCII only; this one writes whatever handle() says.
     session, pending = Misbehaving(), b""

@@ -13,12 +13,17 @@ namespace tlbf::conformance {
 struct Ending {
   int exit_code = -1;  // when it exited normally
   int signal = 0;      // when a signal ended it
+  // The peak resident memory of the child or of any descendant it waited
+  // for, whichever was largest (Linux's wait4).
+  long max_rss_kib = 0;
 };
 
 // `/bin/sh -c command` running in a process group of its own, with pipes to
 // its standard input, output and error that are non-blocking on our side.
 // Destroying it kills the whole group and reaps the child, so no process of
-// the group outlives it.
+// the group outlives it. A watchdog process, forked before the first child,
+// kills the groups still alive when the harness itself dies, SIGKILL
+// included (docs/check.md, "No process outlives the run").
 class Child {
  public:
   // nullptr when the command cannot be started at all.
@@ -67,6 +72,7 @@ struct RunResult {
   int signal = 0;          // when a signal ended it
   std::string out;
   std::string err;
+  long max_rss_kib = 0;  // as Ending's
 
   bool exited_cleanly() const { return started && !timed_out && signal == 0 && exit_code == 0; }
   // "exit 3", "killed by signal 11", "timed out and was killed", ...

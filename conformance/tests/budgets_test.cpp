@@ -1,0 +1,268 @@
+// The runner's promises against implementations that misbehave for real:
+// a bounded run whatever they do, bounded memory whatever they write, no
+// process left behind however tlbf ends, readable reports, and
+// counterexamples that replay from a fresh start. Each test runs `tlbf check`
+// as a user would and asserts the time, the memory or the processes, not only
+// the exit code. The times asserted are the budgets tlbf promises (with room
+// for a loaded machine), not speed goals.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/runner.hpp"
+#include "tlbf/vectors/vectors.hpp"
+
+namespace tlbf::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::string misbehaving(const std::string& mode, const std::string& tag = "") {
+  return std::string(TLBF_MISBEHAVING_IMPL) + " " + mode + (tag.empty() ? "" : " " + tag);
+}
+
+// A tag of its own in the command line, so that only this test's processes are looked for.
+std::string tag_for(const std::string& what) { return "budget-" + std::to_string(::getpid()) + "-" + what; }
+
+// Processes, zombies aside, whose command line contains `needle`.
+int processes_with(const std::string& needle) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    std::ifstream stat(entry.path() / "stat");
+    std::string f1, f2, state;
+    stat >> f1 >> f2 >> state;
+    if (state != "Z" && cmdline.find(needle) != std::string::npos && cmdline.find("budgets_test") == std::string::npos) ++count;
+  }
+  return count;
+}
+
+// Waits up to `grace` for the processes to go; how many are left.
+int left_after(const std::string& tag, std::chrono::milliseconds grace) {
+  const auto until = std::chrono::steady_clock::now() + grace;
+  while (processes_with(tag) > 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(20ms);
+  return processes_with(tag);
+}
+
+struct Checked {
+  RunResult run;
+  std::chrono::duration<double> took{};
+  nlohmann::json report;  // --json
+};
+
+// `tlbf check ARGS --impl IMPL` as a child process, with its JSON report.
+Checked tlbf_check(const std::string& impl, const std::string& args = "") {
+  static int serial = 0;
+  const fs::path json = fs::temp_directory_path() / ("tlbf_budget_" + std::to_string(::getpid()) + "_" + std::to_string(serial++) + ".json");
+  const std::string command = std::string(TLBF_BINARY) + " check " + args + " --json " + json.string() + " --impl " +
+                              shell_quote(impl);
+  Checked c;
+  const auto start = std::chrono::steady_clock::now();
+  c.run = run_with_input(command, "", 600s);  // a hang guard only
+  c.took = std::chrono::steady_clock::now() - start;
+  std::ifstream in(json);
+  if (in) c.report = nlohmann::json::parse(in, nullptr, false);
+  fs::remove(json);
+  return c;
+}
+
+std::string failures_of(const nlohmann::json& report) {
+  std::string out;
+  if (!report.is_object()) return out;
+  for (const auto& c : report["cases"]) {
+    if (c["outcome"] == "FAIL") out += c["name"].get<std::string>() + ": " + c.value("reason", "") + "\n";
+  }
+  return out + "session: " + report.value("session", "") + "\nstopped: " + report.value("stopped_because", "");
+}
+
+// The default budget: the whole check of one implementation, 60 s. Room is
+// left for the process starts and the report on a loaded machine.
+constexpr auto kDefaultBudget = 60s;
+constexpr auto kRoom = 15s;
+
+TEST(Budgets, RepeatedHangsEndTheRunWithinTheBudget) {
+  // Each process hangs at its 50th request, however often it is restarted.
+  const std::string tag = tag_for("hang_every_50");
+  const Checked c = tlbf_check(misbehaving("hang_every_50", tag));
+  EXPECT_EQ(c.run.exit_code, 1) << c.run.out;
+  EXPECT_LT(c.took, kDefaultBudget + kRoom);
+  const std::string why = c.report.value("stopped_because", "");
+  EXPECT_NE(why.find("unreliable: hung 3 times"), std::string::npos) << failures_of(c.report);
+  EXPECT_GT(c.report.value("not_run", 0), 100);
+  // The text report lists the cases not run by group.
+  EXPECT_NE(c.run.out.find("NOT RUN: "), std::string::npos) << c.run.out;
+  EXPECT_NE(c.run.out.find("vectors/filter "), std::string::npos) << c.run.out;
+  EXPECT_EQ(left_after(tag, 2s), 0) << "a process outlived tlbf check";
+}
+
+TEST(Budgets, HalfAnAnswerThenAHangIsNamed) {
+  const std::string tag = tag_for("no_newline_then_hang");
+  const Checked c = tlbf_check(misbehaving("no_newline_then_hang", tag));
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_LT(c.took, kDefaultBudget + kRoom);
+  EXPECT_NE(failures_of(c.report).find("its last output had no newline"), std::string::npos) << failures_of(c.report);
+  EXPECT_EQ(left_after(tag, 2s), 0);
+}
+
+TEST(Budgets, AnImplementationThatIgnoresSigtermIsKilled) {
+  const std::string tag = tag_for("ignore_sigterm");
+  const Checked c = tlbf_check(misbehaving("ignore_sigterm", tag));
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_NE(failures_of(c.report).find("gave no answer"), std::string::npos) << failures_of(c.report);
+  EXPECT_EQ(left_after(tag, 2s), 0);
+}
+
+TEST(Budgets, StdoutClosedWhileReadingGoesOn) {
+  const std::string tag = tag_for("close_stdout_keep_reading");
+  // exec: no wrapper shell may hold the pipe, or a closed output looks like a hang.
+  const Checked c = tlbf_check("exec " + misbehaving("close_stdout_keep_reading", tag));
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_LT(c.took, kDefaultBudget + kRoom);
+  EXPECT_NE(failures_of(c.report).find("closed its standard output while still running"), std::string::npos)
+      << failures_of(c.report);
+  EXPECT_EQ(left_after(tag, 2s), 0);
+}
+
+TEST(Budgets, AGrandchildHoldingStdoutDoesNotHoldTheRun) {
+  const std::string tag = tag_for("grandchild_holds_pipe");
+  const Checked c = tlbf_check(misbehaving("grandchild_holds_pipe", tag));
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_LT(c.took, kDefaultBudget + kRoom);
+  EXPECT_NE(failures_of(c.report).find("exited with status 0"), std::string::npos) << failures_of(c.report);
+  EXPECT_EQ(left_after(tag, 2s), 0);
+  EXPECT_EQ(left_after("grandchild-of-" + tag, 2s), 0) << "the grandchild outlived tlbf check";
+}
+
+// Memory: tlbf reads no further than a right answer could go. The process
+// measured is the shell that runs tlbf check: Linux reports the largest of
+// it and what it waited for, so the implementation here writes its flood a
+// MiB at a time and stays small itself.
+constexpr long kMemoryCeilingKib = 64 * 1024;
+
+TEST(Budgets, A200MBLineIsRefusedInBoundedMemory) {
+  const Checked c = tlbf_check(misbehaving("long_line"));
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_NE(failures_of(c.report).find("longer than any right answer"), std::string::npos) << failures_of(c.report);
+  EXPECT_GT(c.run.max_rss_kib, 0);
+  EXPECT_LT(c.run.max_rss_kib, kMemoryCeilingKib);
+}
+
+TEST(Budgets, A200MBStderrFloodIsNoFailureAndCostsNoMemory) {
+  const Checked c = tlbf_check(misbehaving("stderr_flood"), "--runs 0");
+  EXPECT_EQ(c.run.exit_code, 0) << failures_of(c.report);
+  EXPECT_GT(c.run.max_rss_kib, 0);
+  EXPECT_LT(c.run.max_rss_kib, kMemoryCeilingKib);
+}
+
+TEST(Budgets, BinaryGarbageIsEscapedInTheReport) {
+  const Checked c = tlbf_check(misbehaving("binary_garbage"), "--runs 0");
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_NE(c.run.out.find("\\x00\\xff\\xfe\\x80 garbage \\x01"), std::string::npos) << c.run.out;
+  const bool all_text = std::all_of(c.run.out.begin(), c.run.out.end(), [](char ch) {
+    const auto b = static_cast<unsigned char>(ch);
+    return ch == '\n' || (b >= 0x20 && b < 0x7f);
+  });
+  EXPECT_TRUE(all_text) << "a byte that is not printable ASCII reached the report";
+}
+
+TEST(Budgets, LongRequestsAreShortenedInTheTextAndWholeInJson) {
+  // s10 fails hash cases; some have items of 4 KiB and more.
+  const Checked c = tlbf_check(misbehaving("s10"), "--runs 0 --filter 'vectors/hash/*'");
+  EXPECT_EQ(c.run.exit_code, 1);
+  std::size_t longest_line = 0;
+  for (std::size_t start = 0, nl; (nl = c.run.out.find('\n', start)) != std::string::npos; start = nl + 1) {
+    longest_line = std::max(longest_line, nl - start);
+  }
+  EXPECT_LT(longest_line, 4100U) << "a report line was not shortened";
+  EXPECT_NE(c.run.out.find(" bytes in all]"), std::string::npos);
+  std::size_t longest_request = 0;
+  for (const auto& k : c.report["cases"]) longest_request = std::max(longest_request, k.value("request", std::string()).size());
+  EXPECT_GT(longest_request, 8000U) << "--json keeps requests whole";
+}
+
+TEST(Budgets, NoFlushGetsAHint) {
+  const Checked c = tlbf_check(misbehaving("no_flush"), "--timeout 3000");
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_LT(c.took, 3s + kRoom);
+  EXPECT_NE(c.run.out.find("does it flush its output"), std::string::npos) << c.run.out;
+}
+
+TEST(Budgets, ACorrectButSlowImplementationPasses) {
+  // 20 ms an answer: far slower than a real implementation, and still no hang.
+  const Checked c = tlbf_check(misbehaving("slow_20ms"), "--runs 0 --filter 'vectors/sizing/OptimalK*'");
+  EXPECT_EQ(c.run.exit_code, 0) << failures_of(c.report);
+  EXPECT_GT(c.report.value("passed", 0), 10);
+}
+
+TEST(Budgets, ASlowFirstAnswerPasses) {
+  // A JIT or an interpreter may take seconds to answer its first request.
+  const Checked c = tlbf_check(misbehaving("slow_start_2s"), "--runs 0 --filter 'vectors/hash/*'");
+  EXPECT_EQ(c.run.exit_code, 0) << failures_of(c.report);
+}
+
+TEST(Budgets, TheTimeBudgetEndsARunThatWouldGoOn) {
+  // A correct but slow implementation and a 3 s budget: what is left is not
+  // run, and the verdict says so.
+  const Checked c = tlbf_check(misbehaving("slow_20ms"), "--runs 0 --time-budget 3");
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_LT(c.took, 3s + kRoom);
+  EXPECT_NE(c.report.value("stopped_because", "").find("time budget"), std::string::npos) << failures_of(c.report);
+  EXPECT_GT(c.report.value("not_run", 0), 0);
+}
+
+TEST(Budgets, SigkillOfTlbfLeavesNothingRunning) {
+  const std::string tag = tag_for("sigkill");
+  const std::string check = std::string(TLBF_BINARY) + " check --timeout 60000 --impl " + shell_quote(misbehaving("hang", tag));
+  const RunResult run = run_with_input("( exec " + check + " >/dev/null ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+  EXPECT_EQ(run.out, "137\n") << run.err;  // 128 + SIGKILL
+  EXPECT_EQ(left_after(tag, 2s), 0) << "the implementation outlived tlbf check";
+}
+
+TEST(Budgets, SigkillOfTlbfTakesGrandchildrenInTheGroupToo) {
+  // The implementation starts a helper that holds its pipes; tlbf is killed
+  // while the helper sleeps.
+  const std::string tag = tag_for("sigkill-grandchild");
+  const std::string impl = "sleep 3601 & " + misbehaving("hang", tag) + "; wait";
+  const std::string check = std::string(TLBF_BINARY) + " check --timeout 60000 --impl " + shell_quote(impl);
+  const RunResult run = run_with_input("( exec " + check + " >/dev/null ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+  EXPECT_EQ(run.out, "137\n") << run.err;
+  EXPECT_EQ(left_after(tag, 2s), 0);
+  EXPECT_EQ(left_after("sleep 3601", 2s), 0);
+}
+
+TEST(Budgets, AStateDependentFailureIsReplayedFromAFreshStart) {
+  // Wrong contains answers after the process's 1000th request: a shrunk
+  // sequence passes in a fresh process, so the report must give one that
+  // fails from a fresh start, and that one must really fail there.
+  const Checked c = tlbf_check(misbehaving("wrong_after_1000"), "--filter 'model/*' --runs 300");
+  EXPECT_EQ(c.run.exit_code, 1);
+  ASSERT_TRUE(c.report.is_object());
+  const auto& model = c.report["cases"][0];
+  const std::string reason = model.value("reason", "");
+  EXPECT_NE(reason.find("depends on earlier state"), std::string::npos) << reason;
+  const std::string transcript = model.value("transcript", "");
+  const auto requests = std::count(transcript.begin(), transcript.end(), '>');
+  EXPECT_GE(requests, 1000) << "a sequence shorter than 1000 requests cannot fail from a fresh start";
+  const fs::path file = fs::temp_directory_path() / ("tlbf_state_" + std::to_string(::getpid()) + ".transcript");
+  std::ofstream(file) << transcript;
+  const RunResult replayed = run_with_input(std::string(TLBF_BINARY) + " check --impl " + shell_quote(misbehaving("wrong_after_1000")) +
+                                                " --transcript " + file.string(), "", 120s);
+  fs::remove(file);
+  EXPECT_EQ(replayed.exit_code, 1) << "the reported sequence does not fail from a fresh start:\n" << replayed.out;
+}
+
+}  // namespace
+}  // namespace tlbf::conformance
