@@ -162,6 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Pipelined, a process that dies takes the answers it had not yet
     // flushed with it. One request at a time, a fresh process shows which
     // request it really died on, or an answer that disagrees before that.
+    it.session->restart();
     answers = it.session->exchange(batch, conformance::Pace::OneAtATime);
   }
   const auto& got = answers.lines;
