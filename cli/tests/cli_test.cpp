@@ -471,7 +471,7 @@ TEST_F(Cli, MutateReportsASuiteThatHangsOnAMutantAsATimeout) {
   // A suite that never ends when it meets s03, and must be stopped, sleep and all.
   const std::string suite = std::string("if [ \"$TLBF_MUTANT\" = s03 ]; then exec sleep 3597; fi; exec ") + TLBF_BINARY +
                             " check";
-  const auto r = tlbf({"mutate", "--mutants", "s02,s03", "--timeout-floor", "1", "--timeout-factor", "1", "--",
+  const auto r = tlbf({"mutate", "--reveal-mutant", "--mutants", "s02,s03", "--timeout-floor", "1", "--timeout-factor", "1", "--",
                        "sh", "-c", suite});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;  // required mutants that were not run are not held against it
   EXPECT_NE(r.out.find("s03    timeout"), std::string::npos) << r.out;
