@@ -31,6 +31,11 @@ def cargo():
     return found or (home if os.access(home, os.X_OK) else None)
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def verdicts(output):
     """{mutant: outcome} from tlbf mutate's table."""
     return dict(re.findall(r"^(s\d\d)\s+(killed|SURVIVED|timeout|error)\s", output, re.M))
@@ -72,9 +77,9 @@ class RustCrate(Scratch):
         self.assertEqual(verdicts(one.stdout), verdicts(two.stdout))
         self.assertEqual(verdicts(two.stdout), {m: "killed" for m in ALL})
         # The evidence is the failing assertion, not cargo's first lines.
-        mutants = {m["id"]: m for f in json.load(open(report))["files"].values() for m in f["mutants"]}
+        mutants = {m["id"]: m for f in json.loads(read(report))["files"].values() for m in f["mutants"]}
         self.assertIn("panicked at", mutants["s01"]["statusReason"])
-        self.assertIn("optimal_m(4, 0.1)", mutants["s01"]["statusReason"] + mutants["s01"]["statusReason"])
+        self.assertIn("optimal_m(4, 0.1)", mutants["s01"]["statusReason"])
         self.assertScratchGone()
 
     def test_a_weaker_suite_falls_short_and_names_its_survivors(self):
@@ -83,10 +88,10 @@ class RustCrate(Scratch):
         shutil.copy(os.path.join(SOURCE, "mutants/tests/rust/weak_ds08_bloom.rs"), os.path.join(crate, "tests/ds08_bloom.rs"))
         r = self.rust(crate, "-j", "2")
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("score: 5/10 = 0.50", r.stdout)
+        self.assertIn("score: 6/10 = 0.60", r.stdout)
         survived = sorted(m for m, v in verdicts(r.stdout).items() if v == "SURVIVED")
-        self.assertEqual(survived, ["s02", "s04", "s05", "s08", "s09"])
-        self.assertIn("required mutants not killed: s02 s04 s05 s08 s09", r.stdout)
+        self.assertEqual(survived, ["s04", "s05", "s08", "s09"])
+        self.assertIn("required mutants not killed: s04 s05 s08 s09", r.stdout)
 
 
 class HiddenIdentity(Scratch):
@@ -98,7 +103,7 @@ class HiddenIdentity(Scratch):
                  '"$(echo hello | sh -c "$TLBF_IMPL")" >> %s; exec %s check' % (log, TLBF))
         r = self.mutate("--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        lines = open(log).read().splitlines()
+        lines = read(log).splitlines()
         self.assertEqual(len(lines), 3 + 1 + 10, lines)  # baseline runs, sanity, mutants
         answered = [line for line in lines if "|ok " in line]
         self.assertEqual(len(answered), 13, lines)  # all but the sanity run, which refuses hello
@@ -122,7 +127,7 @@ class HiddenIdentity(Scratch):
         r = self.mutate("--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite,
                         env={"TLBF_MUTANT": "s07", "TLBF_IMPL": "leaked"})
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertEqual(set(open(log).read().splitlines()), {"unset unset"})
+        self.assertEqual(set(read(log).splitlines()), {"unset unset"})
         self.assertScratchGone()
 
 
