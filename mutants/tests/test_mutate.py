@@ -62,13 +62,17 @@ class Scratch(unittest.TestCase):
 
 @unittest.skipIf(cargo() is None, "cargo is missing: scripts/setup installs it")
 class RustCrate(Scratch):
-    def rust(self, workdir, *options):
+    def rust(self, workdir, *options, env=None):
         return self.mutate("--patches", RUST_PATCHES, "--workdir", workdir, "--sanity-patch", RUST_SANITY, *options,
-                           "--", "cargo", "test", "--offline", "-q")
+                           "--", "cargo", "test", "--offline", "-q", env=env)
 
     def test_the_example_suite_kills_all_ten_with_the_same_verdicts_at_j1_and_j2(self):
         report = os.path.join(self.dir, "report.json")
-        two = self.rust(CRATE, "-j", "2", "--json", report)
+        # A CARGO_TARGET_DIR in the grader's environment would have concurrent
+        # runs build one binary and run each other's mutants; tlbf mutate removes it.
+        shared = os.path.join(self.dir, "shared-target")
+        two = self.rust(CRATE, "-j", "2", "--json", report, env={"CARGO_TARGET_DIR": shared})
+        self.assertFalse(os.path.exists(shared), "a run built in the shared CARGO_TARGET_DIR")
         self.assertEqual(two.returncode, 0, two.stdout + two.stderr)
         self.assertIn("score: 10/10 = 1.00", two.stdout)
         self.assertIn("it fails with the sanity patch", two.stdout)
