@@ -222,8 +222,15 @@ class Patched final : public Subjects {
       } else if (mark == '-' || mark == '+') {
         if (!changed) p.start_line = p.end_line = old_line;
         changed = true;
-        if (mark == '-') p.end_line = ++old_line;
-        else p.replacement += (p.replacement.empty() ? "" : "\n") + text.substr(1);
+        if (mark == '-') {
+          // The location ends after the last removed line's text, not at the
+          // start of the next line: the replacement has no final newline, and
+          // a viewer would join the mutated line with the one after it.
+          p.end_line = old_line++;
+          p.end_column = static_cast<int>(text.size());  // the text without its '-', plus one
+        } else {
+          p.replacement += (p.replacement.empty() ? "" : "\n") + text.substr(1);
+        }
       }
     }
     p.source = slurp(workdir_ / p.file);
