@@ -30,6 +30,8 @@ struct MutateOptions {
   std::string workdir;
   std::string sanity_patch;
   std::string json;
+  int baseline_runs = 3;
+  bool reveal = false;
 };
 
 std::vector<std::string> split_ids(const std::string& text) {
@@ -62,7 +64,7 @@ int run_mutate(const MutateOptions& opt) {
       std::cerr << "tlbf mutate: no sanity patch '" << opt.sanity_patch << "'\n";
       return kUsage;
     }
-    subjects = mutants::patched_subjects(opt.suite, opt.patches, opt.workdir, opt.sanity_patch);
+    subjects = mutants::patched_subjects(opt.suite, opt.patches, opt.workdir, opt.sanity_patch, opt.reveal);
   } else {
     if (!opt.sanity_patch.empty()) {
       std::cerr << "tlbf mutate: --sanity-patch is for patch mode (--patches, --workdir)\n";
@@ -74,7 +76,7 @@ int run_mutate(const MutateOptions& opt) {
       std::cerr << "tlbf mutate: cannot find this program's path\n";
       return kUsage;
     }
-    subjects = mutants::served_subjects(opt.suite, self);
+    subjects = mutants::served_subjects(opt.suite, self, opt.reveal);
   }
 
   const auto offered = subjects->ids();
@@ -108,19 +110,27 @@ int run_mutate(const MutateOptions& opt) {
   mutants::ScoreOptions so;
   so.mutants = ids;
   so.jobs = opt.jobs;
+  so.baseline_runs = opt.baseline_runs;
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   const auto score = mutants::score_suite(*subjects, so);
 
   if (score.stopped != 0) {
     std::cout << "stopped: " << score.stop_reason << "\n";
-    if (score.stopped == 3) std::cout << "the suite's output on the clean reference:\n" << score.baseline_output;
+    if (score.stopped == mutants::kFlaky) std::cout << "the suite's output on a passing run:\n" << score.passing_output;
+    if (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky) {
+      std::cout << "the suite's output on a failing run:\n" << score.baseline_output;
+    }
     return score.stopped;
   }
-  std::printf("baseline: the suite passes on the clean reference in %.2f s%s\n\n", score.baseline_seconds,
+  if (score.warm_up_seconds > 0) std::printf("warm-up (builds, not graded): %.2f s\n", score.warm_up_seconds);
+  std::printf("baseline: the suite passes on the clean reference %d of %d times, the slowest in %.2f s%s\n",
+              score.baseline_passes, score.baseline_runs, score.baseline_seconds,
               opt.patches.empty() ? "; it fails against one that refuses everything"
               : opt.sanity_patch.empty() ? " (no --sanity-patch: no sanity check)"
                                          : "; it fails with the sanity patch");
+  std::printf("each mutant's run is stopped after %.1f s (a timeout counts once a second run times out too)\n\n",
+              static_cast<double>(score.limit.count()) / 1000);
   std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
   std::set<std::string> killed;
   for (const auto& r : score.runs) {
@@ -152,12 +162,13 @@ void add_mutate(CLI::App& app, int& rc) {
   auto opt = std::make_shared<MutateOptions>();
   CLI::App* cmd = app.add_subcommand("mutate", "Grade a test suite by the planted bugs s01 .. s10 it catches");
   cmd->footer(
-      "Runs SUITE once on the clean reference, once against an implementation that refuses every\n"
-      "request, then once per mutant, with TLBF_IMPL set to a command serving it (and TLBF_MUTANT).\n"
+      "Runs SUITE on the clean reference (--baseline-runs times), once against an implementation\n"
+      "that refuses every request, then once per mutant, with TLBF_IMPL set to a command serving it.\n"
       "In patch mode, SUITE runs in a copy of --workdir, clean, then with each patch applied.\n"
       "Exit codes: 0 the score meets the threshold and every required mutant is killed; 1 it falls\n"
       "short; 2 usage or harness error; 3 the suite fails on the clean reference; 4 the suite passes\n"
-      "against an implementation that refuses everything. See docs/mutants.md.");
+      "against an implementation that refuses everything; 5 the suite is flaky (passes some clean\n"
+      "runs, fails others). See docs/mutants.md.");
   cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --")->required();
   cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(CLI::Range(1, 256));
   cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
@@ -172,6 +183,10 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy");
   cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail");
   cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
+  cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_flag("--reveal-mutant", opt->reveal,
+                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_mutate(*opt); });
 }

@@ -1,6 +1,8 @@
 #include "tlbf/mutants/scorer.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <sstream>
 #include <thread>
 
@@ -11,23 +13,64 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The lines that say what failed: those that mention a failure, else the last few.
-std::string evidence_from(const std::string& output) {
+std::vector<std::string> lines_of(const std::string& output) {
   std::istringstream in(output);
-  std::vector<std::string> lines, failing;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    lines.push_back(line);
-    if (failing.size() < 3 && (line.find("FAIL") != std::string::npos || line.find("fail") != std::string::npos ||
-                               line.find("Error") != std::string::npos)) {
-      failing.push_back(line);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
+
+// The block of lines from `first` up to (not including) the first line after
+// it for which `ends` holds, at most `cap` lines.
+template <typename Ends>
+std::vector<std::string> block(const std::vector<std::string>& lines, std::size_t first, Ends ends, std::size_t cap) {
+  std::vector<std::string> out{lines[first]};
+  for (std::size_t i = first + 1; i < lines.size() && out.size() < cap && !ends(lines[i]); ++i) out.push_back(lines[i]);
+  return out;
+}
+
+// The suite's first failing assertion: a Rust panic (from `panicked at` to the
+// blank line or the backtrace note after it), a unittest FAIL or ERROR block
+// (its header and traceback), tlbf check's FAIL with its explanation, a Rust
+// compile error, else the last lines.
+std::vector<std::string> failing_lines(const std::vector<std::string>& lines) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("panicked at") != std::string::npos) {
+      return block(lines, i, [](const std::string& l) { return l.empty() || starts_with(l, "note: ") || starts_with(l, "stack backtrace"); }, 8);
     }
   }
-  if (failing.empty()) {
-    for (std::size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size(); ++i) failing.push_back(lines[i]);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (starts_with(lines[i], "FAIL: ") || starts_with(lines[i], "ERROR: ")) {
+      auto out = block(lines, i, [](const std::string& l) { return starts_with(l, "=====") || l.empty(); }, 14);
+      // The dashes under the header say nothing.
+      out.erase(std::remove_if(out.begin(), out.end(), [](const std::string& l) { return starts_with(l, "-----"); }), out.end());
+      return out;
+    }
   }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    // tlbf check's "FAIL case" and the indented lines that explain it.
+    if (starts_with(lines[i], "FAIL ")) {
+      return block(lines, i, [](const std::string& l) { return l.empty() || !std::isspace(static_cast<unsigned char>(l[0])); }, 4);
+    }
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (starts_with(lines[i], "error[") || starts_with(lines[i], "error: ")) {
+      return block(lines, i, [](const std::string& l) { return l.empty(); }, 8);
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& line : lines) {
+    if (!line.empty()) out.push_back(line);
+  }
+  if (out.size() > 5) out.erase(out.begin(), out.end() - 5);
+  return out;
+}
+
+std::string evidence_from(const std::string& output) {
   std::string out;
-  for (const auto& line : failing) out += (out.empty() ? "" : "\n") + line.substr(0, 200);
+  for (const auto& line : failing_lines(lines_of(output))) out += (out.empty() ? "" : "\n") + line.substr(0, 200);
   return out;
 }
 
@@ -61,9 +104,20 @@ int Score::killed() const {
 
 double Score::score() const { return runs.empty() ? 0.0 : static_cast<double>(killed()) / static_cast<double>(runs.size()); }
 
+std::string quote_if_needed(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@%+=:,./_-").find(c) != std::string_view::npos;
+  });
+  return plain ? word : conformance::shell_quote(word);
+}
+
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl, const std::string& mutant) {
-  std::string line = impl.empty() ? "" : "TLBF_IMPL=" + conformance::shell_quote(impl) + " ";
-  line += "TLBF_MUTANT=" + conformance::shell_quote(mutant) + " exec";
+  // Cleared first: the grader's own environment could name a subject, and a
+  // CARGO_TARGET_DIR would make concurrent runs build into one directory.
+  std::string line = "unset TLBF_IMPL TLBF_MUTANT CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR; ";
+  if (!impl.empty()) line += "TLBF_IMPL=" + conformance::shell_quote(impl) + " ";
+  if (!mutant.empty()) line += "TLBF_MUTANT=" + conformance::shell_quote(mutant) + " ";
+  line += "exec";
   for (const auto& word : suite) line += " " + conformance::shell_quote(word);
   return line;
 }
@@ -76,34 +130,96 @@ std::vector<std::string> shard(const std::vector<std::string>& ids, int k, int n
   return out;
 }
 
+namespace {
+
+// A suite's run that is not bounded but generously: the user's suite on the real thing.
+constexpr std::chrono::hours kUnbounded{1};
+
+MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
+  MutantRun r;
+  r.id = id;
+  const SuiteRun prepared = subjects.mutant(id);
+  const auto began = Clock::now();
+  if (!prepared.error.empty()) {
+    r.verdict = Verdict::Error;
+    r.evidence = prepared.error;
+    subjects.finish(prepared);
+    return r;
+  }
+  const auto result = run(prepared, limit);
+  r.seconds = seconds_since(began);
+  subjects.finish(prepared);
+  if (!result.started) {
+    r.verdict = Verdict::Error;
+    r.evidence = "the suite could not be started";
+  } else if (result.timed_out) {
+    r.verdict = Verdict::Timeout;
+    r.evidence = "stopped after " + std::to_string(limit.count()) + " ms";
+  } else {
+    r.verdict = result.exited_cleanly() ? Verdict::Survived : Verdict::Killed;
+    r.evidence = evidence_from(result.out + result.err);
+  }
+  return r;
+}
+
+}  // namespace
+
 Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   Score score;
-  // The baseline has no bound but a generous one: it is the user's own suite on the real thing.
-  const auto start = Clock::now();
-  const SuiteRun clean = subjects.clean();
-  const auto baseline = clean.error.empty() ? run(clean, std::chrono::hours(1)) : conformance::RunResult{};
-  subjects.finish(clean);
-  score.baseline_seconds = seconds_since(start);
-  score.baseline_output = clean.error.empty() ? baseline.out + baseline.err : clean.error + "\n";
-  if (!baseline.exited_cleanly()) {
-    score.stopped = 3;
-    score.stop_reason = "the suite fails on the clean reference (" +
-                        (clean.error.empty() ? baseline.how_it_ended() : "it could not be prepared") +
-                        "); fix it before grading it";
+  if (const auto warm = subjects.warm_up()) {
+    const auto start = Clock::now();
+    if (!warm->error.empty()) {
+      subjects.finish(*warm);
+      score.stopped = kHarness;
+      score.stop_reason = "the warm-up run could not be prepared: " + warm->error;
+      return score;
+    }
+    (void)run(*warm, kUnbounded);  // not graded: the clean runs below say whether the suite passes
+    score.warm_up_seconds = seconds_since(start);
+    subjects.warmed(*warm);
+  }
+
+  for (int i = 0; i < std::max(1, options.baseline_runs); ++i) {
+    const auto start = Clock::now();
+    const SuiteRun clean = subjects.clean();
+    const auto result = clean.error.empty() ? run(clean, kUnbounded) : conformance::RunResult{};
+    subjects.finish(clean);
+    score.baseline_seconds = std::max(score.baseline_seconds, seconds_since(start));
+    ++score.baseline_runs;
+    if (result.exited_cleanly()) {
+      if (score.baseline_passes++ == 0) score.passing_output = result.out + result.err;
+    } else if (score.baseline_output.empty()) {
+      score.baseline_output = clean.error.empty() ? result.out + result.err : clean.error + "\n";
+      if (score.baseline_output.empty()) score.baseline_output = "(no output; " + result.how_it_ended() + ")\n";
+      score.stop_reason = clean.error.empty() ? result.how_it_ended() : "it could not be prepared";
+    }
+  }
+  if (score.baseline_passes == 0) {
+    score.stopped = kFailsClean;
+    score.stop_reason = "the suite fails on the clean reference (" + score.stop_reason + "); fix it before grading it";
     return score;
   }
-  const auto limit = std::max(options.timeout_floor,
-                              std::chrono::milliseconds(static_cast<long long>(score.baseline_seconds * 1000 * options.timeout_factor)));
+  if (score.baseline_passes < score.baseline_runs) {
+    score.stopped = kFlaky;
+    score.stop_reason = "the suite is flaky: on the unchanged clean reference it passed " +
+                        std::to_string(score.baseline_passes) + " of " + std::to_string(score.baseline_runs) +
+                        " runs, so its grade would be luck; seed its random tests and retry";
+    return score;
+  }
+  // A mutant's run may rebuild what the warm-up built, then run the suite.
+  score.limit = std::max(options.timeout_floor,
+                         std::chrono::milliseconds(static_cast<long long>(
+                             (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
   if (const auto broken = subjects.broken()) {
-    const auto sanity = broken->error.empty() ? run(*broken, limit) : conformance::RunResult{};
+    const auto sanity = broken->error.empty() ? run(*broken, score.limit) : conformance::RunResult{};
     subjects.finish(*broken);
     if (!broken->error.empty()) {
-      score.stopped = 2;
+      score.stopped = kHarness;
       score.stop_reason = "the sanity check could not be prepared: " + broken->error;
       return score;
     }
     if (sanity.exited_cleanly()) {
-      score.stopped = 4;
+      score.stopped = kPassesBroken;
       score.stop_reason = "the suite passes even against " + subjects.broken_description() +
                           ": it is not testing the implementation";
       return score;
@@ -115,29 +231,16 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < options.mutants.size();) {
-      MutantRun& r = score.runs[i];
-      r.id = options.mutants[i];
-      const SuiteRun prepared = subjects.mutant(r.id);
-      const auto began = Clock::now();
-      if (!prepared.error.empty()) {
-        r.verdict = Verdict::Error;
-        r.evidence = prepared.error;
-        subjects.finish(prepared);
-        continue;
+      MutantRun r = grade(subjects, options.mutants[i], score.limit);
+      if (r.verdict == Verdict::Timeout) {
+        // A loaded machine can stop a run that would have ended: a timeout
+        // counts as a kill only when a second run times out too.
+        MutantRun again = grade(subjects, options.mutants[i], score.limit);
+        if (again.verdict == Verdict::Timeout) again.evidence += ", twice";
+        again.seconds += r.seconds;
+        r = again;
       }
-      const auto result = run(prepared, limit);
-      r.seconds = seconds_since(began);
-      subjects.finish(prepared);
-      if (!result.started) {
-        r.verdict = Verdict::Error;
-        r.evidence = "the suite could not be started";
-      } else if (result.timed_out) {
-        r.verdict = Verdict::Timeout;
-        r.evidence = "stopped after " + std::to_string(limit.count()) + " ms";
-      } else {
-        r.verdict = result.exited_cleanly() ? Verdict::Survived : Verdict::Killed;
-        r.evidence = evidence_from(result.out + result.err);
-      }
+      score.runs[i] = r;
     }
   };
   std::vector<std::thread> threads;

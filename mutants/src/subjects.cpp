@@ -3,13 +3,17 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/mutants/catalog.hpp"
+#include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/scorer.hpp"
 
 namespace tlbf::mutants {
@@ -19,22 +23,29 @@ namespace fs = std::filesystem;
 
 class Served final : public Subjects {
  public:
-  Served(std::vector<std::string> suite, const std::string& tlbf)
-      : suite_(std::move(suite)), tlbf_(conformance::shell_quote(tlbf)) {}
+  Served(std::vector<std::string> suite, const std::string& tlbf, bool reveal)
+      : suite_(std::move(suite)), tlbf_(tlbf), reveal_(reveal) {
+    std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
+    if (mkdtemp(pattern.data())) private_ = pattern;  // mode 0700: only this user's processes look in
+  }
+  ~Served() override {
+    servers_.clear();
+    std::error_code ec;
+    if (!private_.empty()) fs::remove_all(private_, ec);
+  }
 
   std::vector<std::string> ids() const override {
     std::vector<std::string> out;
     for (const auto& m : catalog()) out.push_back(m.id);
     return out;
   }
-  SuiteRun clean() override { return {suite_command(suite_, tlbf_ + " serve", ""), "", ""}; }
-  std::optional<SuiteRun> broken() override {
-    return SuiteRun{suite_command(suite_, tlbf_ + " serve --refuse-all", ""), "", ""};
+  SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden(""); }
+  std::optional<SuiteRun> broken() override { return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all"); }
+  SuiteRun mutant(const std::string& id) override { return reveal_ ? revealed(" serve --mutant " + id, id) : hidden(id); }
+  void finish(const SuiteRun& run) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    servers_.erase(run.command);
   }
-  SuiteRun mutant(const std::string& id) override {
-    return {suite_command(suite_, tlbf_ + " serve --mutant " + id, id), "", ""};
-  }
-  void finish(const SuiteRun&) override {}
   Place place(const std::string& id) const override {
     const Mutant* m = find(id);
     Place p;
@@ -63,8 +74,38 @@ class Served final : public Subjects {
     p.end_column = p.start_column + static_cast<int>(needle.size());
   }
 
+  // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
+  SuiteRun revealed(const std::string& serve, const std::string& id) const {
+    return {suite_command(suite_, quote_if_needed(tlbf_) + serve, id), "", ""};
+  }
+
+  // TLBF_IMPL is the same words for every run but a random socket name, and
+  // what answers there is chosen here (hidden.hpp).
+  SuiteRun hidden(const std::string& choice) {
+    SuiteRun run;
+    if (private_.empty()) {
+      run.error = "cannot make a private folder under " + fs::temp_directory_path().string();
+      return run;
+    }
+    const std::string tlbf_mutant = (fs::path(tlbf_).parent_path() / "tlbf-mutant").string();
+    std::string why;
+    auto server = HiddenServer::start(private_.string(), tlbf_mutant, choice, why);
+    if (!server) {
+      run.error = why;
+      return run;
+    }
+    run.command = suite_command(suite_, quote_if_needed(tlbf_mutant) + " --connect " + quote_if_needed(server->socket_path()), "");
+    std::lock_guard<std::mutex> lock(mutex_);
+    servers_[run.command] = std::move(server);
+    return run;
+  }
+
   std::vector<std::string> suite_;
   std::string tlbf_;
+  bool reveal_;
+  fs::path private_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
 };
 
 std::string slurp(const fs::path& path) {
@@ -74,9 +115,9 @@ std::string slurp(const fs::path& path) {
 
 class Patched final : public Subjects {
  public:
-  Patched(std::vector<std::string> suite, fs::path patches, fs::path workdir, fs::path sanity_patch)
+  Patched(std::vector<std::string> suite, fs::path patches, fs::path workdir, fs::path sanity_patch, bool reveal)
       : suite_(std::move(suite)), patches_(std::move(patches)), workdir_(std::move(workdir)),
-        sanity_patch_(std::move(sanity_patch)) {
+        sanity_patch_(std::move(sanity_patch)), seed_(workdir_), reveal_(reveal) {
     std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
     if (mkdtemp(pattern.data())) scratch_ = pattern;
   }
@@ -94,12 +135,16 @@ class Patched final : public Subjects {
     std::sort(out.begin(), out.end());
     return out;
   }
-  SuiteRun clean() override { return prepare("clean", ""); }
+  std::optional<SuiteRun> warm_up() override { return prepare("warm", ""); }
+  void warmed(const SuiteRun& run) override {
+    if (!run.directory.empty()) seed_ = run.directory;
+  }
+  SuiteRun clean() override { return prepare(unique("clean"), ""); }
   std::optional<SuiteRun> broken() override {
     if (sanity_patch_.empty()) return std::nullopt;
-    return prepare("sanity", sanity_patch_);
+    return prepare(unique("sanity"), sanity_patch_);
   }
-  SuiteRun mutant(const std::string& id) override { return prepare(id, patches_ / (id + ".patch")); }
+  SuiteRun mutant(const std::string& id) override { return prepare(unique(id), patches_ / (id + ".patch")); }
   void finish(const SuiteRun& run) override {
     std::error_code ec;
     if (!run.directory.empty()) fs::remove_all(run.directory, ec);
@@ -110,7 +155,16 @@ class Patched final : public Subjects {
   }
 
  private:
-  // A fresh copy of the work directory, patched; `name` is the copy's folder.
+  // A folder name no other run has: a mutant's timeout is confirmed by a
+  // second run, which may overlap nothing but must not reuse the first's name.
+  std::string unique(const std::string& name) { return name + "-" + std::to_string(++runs_); }
+
+  // A fresh copy of the seed (the work directory, or once warmed the warm-up's
+  // copy of it), patched; `name` is the copy's folder. cp -a keeps the
+  // modification times, so a build tool sees only the patched file as newer
+  // than its products; --reflink shares the blocks where the file system can
+  // copy on write. Hard links would not do: cargo rewrites some of its files
+  // in place (fingerprints), which would change every run's copy at once.
   SuiteRun prepare(const std::string& name, const fs::path& patch) {
     SuiteRun run;
     if (scratch_.empty()) {
@@ -118,14 +172,16 @@ class Patched final : public Subjects {
       return run;
     }
     const fs::path copy = scratch_ / name;
-    std::error_code ec;
-    fs::copy(workdir_, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-    if (ec) {
-      run.error = "cannot copy " + workdir_.string() + ": " + ec.message();
+    const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(seed_.string()) +
+                                                        " " + conformance::shell_quote(copy.string()),
+                                                    "", std::chrono::minutes(10));
+    if (!copied.exited_cleanly()) {
+      run.error = "cannot copy " + seed_.string() + " (cp " + copied.how_it_ended() +
+                  "): " + conformance::last_lines(copied.out + copied.err, 3);
       return run;
     }
     run.directory = copy.string();
-    const std::string mutant = patch.empty() ? "" : name;
+    const std::string mutant = reveal_ && !patch.empty() ? patch.stem().string() : "";
     run.command = suite_command(suite_, "", mutant);
     if (patch.empty()) return run;
     const auto applied = conformance::run_with_input(
@@ -166,8 +222,15 @@ class Patched final : public Subjects {
       } else if (mark == '-' || mark == '+') {
         if (!changed) p.start_line = p.end_line = old_line;
         changed = true;
-        if (mark == '-') p.end_line = ++old_line;
-        else p.replacement += (p.replacement.empty() ? "" : "\n") + text.substr(1);
+        if (mark == '-') {
+          // The location ends after the last removed line's text, not at the
+          // start of the next line: the replacement has no final newline, and
+          // a viewer would join the mutated line with the one after it.
+          p.end_line = old_line++;
+          p.end_column = static_cast<int>(text.size());  // the text without its '-', plus one
+        } else {
+          p.replacement += (p.replacement.empty() ? "" : "\n") + text.substr(1);
+        }
       }
     }
     p.source = slurp(workdir_ / p.file);
@@ -176,18 +239,21 @@ class Patched final : public Subjects {
 
   std::vector<std::string> suite_;
   fs::path patches_, workdir_, sanity_patch_, scratch_;
+  fs::path seed_;  // what each run's copy is made from
+  bool reveal_;
+  std::atomic<int> runs_{0};
 };
 
 }  // namespace
 
-std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf) {
-  return std::make_unique<Served>(suite, tlbf);
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf, bool reveal) {
+  return std::make_unique<Served>(suite, tlbf, reveal);
 }
 
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
-                                           const std::string& workdir, const std::string& sanity_patch) {
+                                           const std::string& workdir, const std::string& sanity_patch, bool reveal) {
   return std::make_unique<Patched>(suite, fs::absolute(patches_dir), fs::absolute(workdir),
-                                   sanity_patch.empty() ? fs::path() : fs::absolute(sanity_patch));
+                                   sanity_patch.empty() ? fs::path() : fs::absolute(sanity_patch), reveal);
 }
 
 }  // namespace tlbf::mutants

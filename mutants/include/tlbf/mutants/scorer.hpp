@@ -41,25 +41,35 @@ class Subjects {
   virtual void finish(const SuiteRun& run) = 0;  // after the run: remove what preparing it made
   virtual Place place(const std::string& id) const = 0;
   virtual std::string broken_description() const = 0;  // for the sanity check's message
+  // A run made before the graded ones, only to build what the suite builds
+  // (patch mode: cargo's target directory). Its outcome is not graded; after
+  // it, warmed() makes its directory the one every graded run starts from,
+  // so that all graded runs, the clean ones included, start alike.
+  virtual std::optional<SuiteRun> warm_up() { return std::nullopt; }
+  virtual void warmed(const SuiteRun&) {}
 };
 
 // Mutant schemata: the suite gets TLBF_IMPL, a command serving the clean
-// oracle, one that refuses every request, or `tlbf serve --mutant ID`, and
-// TLBF_MUTANT set to the id. `tlbf` is the path of the tlbf binary.
-std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf);
+// oracle, one that refuses every request, or mutant ID. `tlbf` is the path of
+// the tlbf binary. With `reveal` TLBF_IMPL names what it serves (`tlbf serve
+// --mutant ID`) and TLBF_MUTANT is the id, for authors debugging a suite.
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf, bool reveal);
 
-// Patch mode: every DIR/*.patch is a mutant named by the file's stem. Each
-// run gets a fresh copy of `workdir` (with the patch applied by `patch -p1`)
-// under a scratch directory removed when the Subjects are destroyed. The
-// sanity check applies `sanity_patch` when one is given. TLBF_MUTANT is set
-// to the id (empty for the clean run).
+// Patch mode: every DIR/*.patch is a mutant named by the file's stem. A
+// warm-up run builds in a copy of `workdir`; then every graded run gets a
+// fresh copy of that warmed copy (build products included, so a compiled
+// suite rebuilds only what the patch touched) with the patch applied by
+// `patch -p1`, under a scratch directory removed when the Subjects are
+// destroyed. The sanity check applies `sanity_patch` when one is given.
+// TLBF_MUTANT is set to the id only with `reveal`.
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
-                                           const std::string& workdir, const std::string& sanity_patch);
+                                           const std::string& workdir, const std::string& sanity_patch, bool reveal);
 
 struct ScoreOptions {
   std::vector<std::string> mutants;      // ids to run, in order
   int jobs = 2;
-  double timeout_factor = 5.0;           // a mutant's run may take this times the baseline,
+  int baseline_runs = 3;                 // clean runs; a suite that passes some and fails some is flaky
+  double timeout_factor = 5.0;           // a mutant's run may take this times the slowest baseline run,
   std::chrono::milliseconds timeout_floor{10'000};  // and at least this long
 };
 
@@ -70,16 +80,24 @@ struct MutantRun {
   std::string id;
   Verdict verdict = Verdict::Error;
   double seconds = 0;
-  std::string evidence;  // the first failing lines of the suite's output, or why it is an error
+  // The suite's first failing assertion (cargo's `panicked at` block,
+  // unittest's FAIL or ERROR block, else its last lines), or why it is an error.
+  std::string evidence;
 };
 
+// Why a run stopped before the mutants (Score::stopped); the values are tlbf
+// mutate's exit codes.
+enum Stop { kNotStopped = 0, kHarness = 2, kFailsClean = 3, kPassesBroken = 4, kFlaky = 5 };
+
 struct Score {
-  // Set when the run stopped before the mutants: 3 when the suite fails on
-  // the clean subject, 4 when it passes against a broken one.
-  int stopped = 0;
+  int stopped = kNotStopped;
   std::string stop_reason;
-  std::string baseline_output;
-  double baseline_seconds = 0;
+  std::string baseline_output;   // a failing clean run's output (kFailsClean, kFlaky)
+  std::string passing_output;    // a passing clean run's output (kFlaky)
+  int baseline_runs = 0, baseline_passes = 0;
+  double warm_up_seconds = 0;    // the ungraded run that builds (patch mode), 0 when there is none
+  double baseline_seconds = 0;   // the slowest clean run
+  std::chrono::milliseconds limit{0};  // each mutant run's bound
   double mutants_seconds = 0;  // wall time of all the mutant runs
   std::vector<MutantRun> runs;
 
@@ -87,8 +105,15 @@ struct Score {
   double score() const;  // killed / runs, 0 when none ran
 };
 
-// The shell line that runs the suite with TLBF_IMPL (unless empty) and TLBF_MUTANT set.
+// The shell line that runs the suite in an environment cleared of what could
+// name the subject or share a build (TLBF_IMPL, TLBF_MUTANT, CARGO_TARGET_DIR,
+// CARGO_BUILD_TARGET_DIR), then given TLBF_IMPL = `impl` unless it is empty
+// and TLBF_MUTANT = `mutant` unless it is empty.
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl, const std::string& mutant);
+
+// A word as /bin/sh reads it: as it is when it holds only characters the shell
+// leaves alone, else single-quoted (what Python's shlex.quote does).
+std::string quote_if_needed(const std::string& word);
 
 // Runs the baseline, the sanity check, then every mutant, `jobs` at a time.
 Score score_suite(Subjects& subjects, const ScoreOptions& options);

@@ -1,18 +1,18 @@
-//! TLBF v1 over line protocol v1, standard library only.
+//! TLBF v1 over line protocol v1: the filter is the tl-ds library's
+//! (`tl_ds::bloom`), this binary reads requests and writes answers.
 //!
 //! Written from docs/format.md and docs/protocol.md, sharing no code with the
-//! C++ oracle. Copy it to start your own implementation: run it as a child
-//! process, it answers one protocol line for each request line on stdin.
+//! C++ oracle. Run it as a child process: it answers one protocol line for
+//! each request line on stdin.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 
-// ---- the format (docs/format.md) -------------------------------------------
+use tl_ds::bloom::{fnv1a64, mix64, optimal_k, optimal_m, predicted_fp_rate, Bloom, BloomError, MAX_BITS};
 
-const MAX_BITS: u64 = 1 << 40;
+/// The format's bound on k (docs/format.md, section 5); the library checks it
+/// too, but positions_for needs it without making a filter.
 const MAX_K: u32 = 1 << 16;
-const LN2: f64 = 0.6931471805599453; // the double nearest ln 2
-const HEADER_LEN: usize = 32;
 
 struct Failure {
     kind: &'static str,
@@ -23,168 +23,29 @@ fn fail<T>(kind: &'static str, message: String) -> Result<T, Failure> {
     Err(Failure { kind, message })
 }
 
-fn fnv1a64(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in data {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+impl From<BloomError> for Failure {
+    fn from(e: BloomError) -> Failure {
+        match e {
+            BloomError::BadParams(message) => Failure { kind: "BadParams", message },
+            BloomError::Mismatch(message) => Failure { kind: "Mismatch", message },
+            BloomError::Format(message) => Failure { kind: "Format", message },
+        }
     }
-    h
 }
 
-fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-// Rust's float-to-int `as` casts saturate and send NaN to 0, exactly as the
-// format page asks, so the formulas can be written as they read there.
-fn optimal_m(n: u64, p: f64) -> u64 {
-    ((-(n as f64) * p.ln()) / (LN2 * LN2)).ceil() as u64
-}
-
-fn optimal_k(m: u64, n: u64) -> u32 {
-    let k = (((m as f64) / (n as f64)) * LN2).round() as u32; // round: halves away from zero
-    k.max(1)
-}
-
-fn predicted_fp_rate(m: u64, k: u32, n: u64) -> f64 {
-    let load = ((k as f64) * (n as f64)) / (m as f64);
-    (1.0 - (-load).exp()).powf(k as f64)
-}
-
-fn positions(m: u64, k: u32, item: &[u8]) -> Vec<u64> {
-    let h1 = fnv1a64(item);
-    let h2 = mix64(h1) | 1;
-    (0..k as u64).map(|i| h1.wrapping_add(i.wrapping_mul(h2)) % m).collect()
-}
-
-fn check_params(m: u64, k: u32) -> Result<(), Failure> {
+/// positions_for asks for the probes of (m, k) without a filter: the
+/// library's bit_positions needs one, whose m bits could be 128 GiB, so the
+/// format's double hashing is written out here from the library's hashes.
+fn positions_for(m: u64, k: u32, item: &[u8]) -> Result<Vec<u64>, Failure> {
     if !(1..=MAX_BITS).contains(&m) {
         return fail("BadParams", format!("m = {}; must be 1 ..= 2^40", m));
     }
     if !(1..=MAX_K).contains(&k) {
         return fail("BadParams", format!("k = {}; must be 1 ..= 65536", k));
     }
-    Ok(())
-}
-
-#[derive(Clone)]
-struct Bloom {
-    m: u64,
-    k: u32,
-    n_inserted: u64,
-    bits: Vec<u8>,
-}
-
-impl Bloom {
-    fn new(m: u64, k: u32) -> Result<Bloom, Failure> {
-        check_params(m, k)?;
-        Ok(Bloom { m, k, n_inserted: 0, bits: vec![0; ((m + 7) / 8) as usize] })
-    }
-
-    fn with_rate(n: u64, p: f64) -> Result<Bloom, Failure> {
-        if n < 1 {
-            return fail("BadParams", "n = 0; must be at least 1".to_string());
-        }
-        if !(p > 0.0 && p < 1.0) {
-            return fail("BadParams", format!("p = {}; must lie in (0, 1)", p));
-        }
-        let m = optimal_m(n, p);
-        if m > MAX_BITS {
-            return fail("BadParams", format!("n = {}, p = {} need m = {}", n, p, m));
-        }
-        Bloom::new(m, optimal_k(m, n))
-    }
-
-    fn insert(&mut self, item: &[u8]) {
-        for g in positions(self.m, self.k, item) {
-            self.bits[(g / 8) as usize] |= 1 << (g % 8);
-        }
-        self.n_inserted = self.n_inserted.saturating_add(1);
-    }
-
-    fn contains(&self, item: &[u8]) -> bool {
-        let h1 = fnv1a64(item);
-        let h2 = mix64(h1) | 1;
-        let mut h = h1;
-        for _ in 0..self.k {
-            let g = h % self.m;
-            if self.bits[(g / 8) as usize] >> (g % 8) & 1 == 0 {
-                return false;
-            }
-            h = h.wrapping_add(h2);
-        }
-        true
-    }
-
-    fn union(&mut self, other: &Bloom) -> Result<(), Failure> {
-        if self.m != other.m || self.k != other.k {
-            return fail(
-                "Mismatch",
-                format!("m = {}, k = {} vs m = {}, k = {}", self.m, self.k, other.m, other.k),
-            );
-        }
-        for (mine, theirs) in self.bits.iter_mut().zip(other.bits.iter()) {
-            *mine |= *theirs;
-        }
-        self.n_inserted = self.n_inserted.saturating_add(other.n_inserted);
-        Ok(())
-    }
-
-    fn count_ones(&self) -> u64 {
-        self.bits.iter().map(|b| b.count_ones() as u64).sum()
-    }
-
-    fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + self.bits.len());
-        out.extend_from_slice(b"TLBF");
-        out.extend_from_slice(&1u32.to_le_bytes());
-        out.extend_from_slice(&self.m.to_le_bytes());
-        out.extend_from_slice(&self.k.to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
-        out.extend_from_slice(&self.n_inserted.to_le_bytes());
-        out.extend_from_slice(&self.bits);
-        out
-    }
-
-    fn from_bytes(data: &[u8]) -> Result<Bloom, Failure> {
-        let u32_at = |at: usize| u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
-        let u64_at = |at: usize| {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(&data[at..at + 8]);
-            u64::from_le_bytes(word)
-        };
-        if data.len() < HEADER_LEN {
-            return fail("Format", format!("short: {} bytes", data.len()));
-        }
-        if &data[0..4] != b"TLBF" {
-            return fail("Format", "magic".to_string());
-        }
-        if u32_at(4) != 1 {
-            return fail("Format", format!("version = {}", u32_at(4)));
-        }
-        let m = u64_at(8);
-        if !(1..=MAX_BITS).contains(&m) {
-            return fail("Format", format!("m = {}", m));
-        }
-        let k = u32_at(16);
-        if !(1..=MAX_K).contains(&k) {
-            return fail("Format", format!("k = {}", k));
-        }
-        if u32_at(20) != 0 {
-            return fail("Format", "reserved".to_string());
-        }
-        let want = (m + 7) / 8; // checked before anything is allocated
-        if (data.len() - HEADER_LEN) as u64 != want {
-            return fail("Format", format!("length: m = {} needs {} bytes of bits", m, want));
-        }
-        if m % 8 != 0 && data[data.len() - 1] >> (m % 8) != 0 {
-            return fail("Format", "padding bits set".to_string());
-        }
-        Ok(Bloom { m, k, n_inserted: u64_at(24), bits: data[HEADER_LEN..].to_vec() })
-    }
+    let h1 = fnv1a64(item);
+    let h2 = mix64(h1) | 1;
+    Ok((0..k as u64).map(|i| h1.wrapping_add(i.wrapping_mul(h2)) % m).collect())
 }
 
 // ---- the protocol (docs/protocol.md) ---------------------------------------
@@ -379,8 +240,7 @@ impl Session {
             "mix64" => Ok(vec![format!("{:016x}", mix64(read_hash(args[0])?))]),
             "positions_for" => {
                 let (m, k, item) = (read_u64(args[0])?, read_u32(args[1])?, read_bytes(args[2])?);
-                check_params(m, k)?;
-                Ok(positions(m, k, &item).iter().map(|g| g.to_string()).collect())
+                Ok(positions_for(m, k, &item)?.iter().map(|g| g.to_string()).collect())
             }
             "optimal_m" => {
                 let (n, p) = (read_u64(args[0])?, read_real(args[1])?);
@@ -414,12 +274,12 @@ impl Session {
             }
             "info" => {
                 let b = self.filter(&read_name(args[0])?)?;
-                Ok(vec![b.m.to_string(), b.k.to_string(), b.n_inserted.to_string()])
+                Ok(vec![b.m().to_string(), b.k().to_string(), b.n_inserted().to_string()])
             }
             "positions" => {
                 let (name, item) = (read_name(args[0])?, read_bytes(args[1])?);
                 let b = self.filter(&name)?;
-                Ok(positions(b.m, b.k, &item).iter().map(|g| g.to_string()).collect())
+                Ok(b.bit_positions(&item).iter().map(|g| g.to_string()).collect())
             }
             "insert" => {
                 let (name, item) = (read_name(args[0])?, read_bytes(args[1])?);

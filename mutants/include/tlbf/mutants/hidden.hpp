@@ -1,0 +1,58 @@
+// Serving a subject to a suite without telling the suite which one it is
+// (docs/mutants.md, "What a suite can see").
+//
+// A suite starts the implementation itself (TLBF_IMPL), as the same user, so
+// whatever that process can read, the suite can read too: a file, an
+// argument, an environment variable. So the subject is chosen where the suite
+// cannot look: `tlbf mutate` listens on a socket of its own for each run, and
+// starts the served process itself for every connection, telling it the
+// subject through a pipe. TLBF_IMPL is `tlbf-mutant --connect SOCKET`, which
+// only carries bytes between the suite and that socket.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tlbf::mutants {
+
+class HiddenServer {
+ public:
+  // Listens on a new socket in `dir` (a private folder) and serves each
+  // connection with `tlbf_mutant --choice-fd 3`, reading `choice` ("" for
+  // the clean oracle, "refuse-all", or a mutant id) from fd 3. nullptr, with
+  // `why` set, when the socket cannot be made.
+  static std::unique_ptr<HiddenServer> start(const std::string& dir, const std::string& tlbf_mutant,
+                                             const std::string& choice, std::string& why);
+  // Stops listening, kills every process it started and removes the socket.
+  ~HiddenServer();
+  HiddenServer(const HiddenServer&) = delete;
+  HiddenServer& operator=(const HiddenServer&) = delete;
+
+  const std::string& socket_path() const { return path_; }
+
+ private:
+  HiddenServer() = default;
+  void accept_loop();
+  void serve(int connection);
+  void reap(bool kill_all);
+
+  std::string path_, tlbf_mutant_, choice_;
+  int listener_ = -1;
+  int wake_[2] = {-1, -1};  // written to stop the loop
+  std::thread loop_;
+  std::mutex mutex_;
+  std::vector<pid_t> children_;
+};
+
+// The client side, run by TLBF_IMPL: copies standard input to the socket and
+// the socket to standard output until the server closes it. Returns an exit
+// status.
+int relay(const std::string& socket_path);
+
+}  // namespace tlbf::mutants

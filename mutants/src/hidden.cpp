@@ -1,0 +1,168 @@
+#include "tlbf/mutants/hidden.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+namespace tlbf::mutants {
+namespace {
+
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// A name nobody can guess from the run it serves: 16 random hex digits.
+std::string random_name() {
+  std::random_device device;
+  std::string out;
+  for (int i = 0; i < 16; ++i) out += "0123456789abcdef"[device() % 16];
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
+                                                  const std::string& choice, std::string& why) {
+  std::unique_ptr<HiddenServer> server(new HiddenServer());
+  server->tlbf_mutant_ = tlbf_mutant;
+  server->choice_ = choice;
+  server->path_ = dir + "/" + random_name();
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (server->path_.size() >= sizeof(address.sun_path)) {
+    why = "the socket path " + server->path_ + " is too long for a Unix socket; set TMPDIR to a shorter folder";
+    return nullptr;
+  }
+  std::memcpy(address.sun_path, server->path_.c_str(), server->path_.size() + 1);
+  server->listener_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (server->listener_ < 0 || ::bind(server->listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+      ::listen(server->listener_, 64) != 0 || ::pipe2(server->wake_, O_CLOEXEC) != 0) {
+    why = "cannot listen on " + server->path_ + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  server->loop_ = std::thread([s = server.get()] { s->accept_loop(); });
+  return server;
+}
+
+HiddenServer::~HiddenServer() {
+  if (loop_.joinable()) {
+    const char stop = 's';
+    (void)write_all(wake_[1], &stop, 1);
+    loop_.join();
+  }
+  reap(true);
+  for (int fd : {listener_, wake_[0], wake_[1]}) {
+    if (fd >= 0) ::close(fd);
+  }
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+void HiddenServer::accept_loop() {
+  for (;;) {
+    pollfd fds[2] = {{listener_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
+    const int ready = ::poll(fds, 2, 200);
+    reap(false);  // served processes whose suite has hung up
+    if (ready < 0 && errno != EINTR) return;
+    if (fds[1].revents != 0) return;
+    if (fds[0].revents & POLLIN) {
+      const int connection = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (connection >= 0) {
+        serve(connection);
+        ::close(connection);
+      }
+    }
+  }
+}
+
+void HiddenServer::serve(int connection) {
+  int choice[2];
+  if (::pipe2(choice, O_CLOEXEC) != 0) return;
+  // The choice is a few bytes, well within a pipe's buffer: written before
+  // the child starts, it never blocks.
+  (void)write_all(choice[1], choice_.data(), choice_.size());
+  ::close(choice[1]);
+  const int quiet = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // Only async-signal-safe calls between fork and exec: other threads may hold locks.
+    ::dup2(connection, STDIN_FILENO);
+    ::dup2(connection, STDOUT_FILENO);
+    if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
+    ::dup2(choice[0], 3);
+    const char* argv[] = {tlbf_mutant_.c_str(), "--choice-fd", "3", nullptr};
+    ::execv(argv[0], const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::close(choice[0]);
+  if (quiet >= 0) ::close(quiet);
+  if (pid > 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    children_.push_back(pid);
+  }
+}
+
+void HiddenServer::reap(bool kill_all) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<pid_t> running;
+  for (pid_t pid : children_) {
+    if (kill_all) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    } else if (::waitpid(pid, nullptr, WNOHANG) == 0) {
+      running.push_back(pid);
+    }
+  }
+  children_ = running;
+}
+
+int relay(const std::string& socket_path) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof(address.sun_path)) return 2;
+  std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (sock < 0 || ::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) return 2;
+  ::signal(SIGPIPE, SIG_IGN);
+  bool input_open = true;
+  char buffer[1 << 16];
+  for (;;) {
+    pollfd fds[2] = {{sock, POLLIN, 0}, {input_open ? STDIN_FILENO : -1, POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return 3;
+    }
+    if (fds[0].revents != 0) {
+      const ssize_t n = ::read(sock, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return 0;  // the served process has ended
+      if (!write_all(STDOUT_FILENO, buffer, static_cast<std::size_t>(n))) return 3;
+    }
+    if (input_open && fds[1].revents != 0) {
+      const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        input_open = false;
+        ::shutdown(sock, SHUT_WR);  // the served process sees the end of its input
+      } else if (!write_all(sock, buffer, static_cast<std::size_t>(n))) {
+        return 3;
+      }
+    }
+  }
+}
+
+}  // namespace tlbf::mutants
