@@ -62,13 +62,14 @@ TEST(RuleCases, EveryCorpusEntryIsReplayed) {
   EXPECT_LT(loading, cases.size());
 }
 
-TEST(RuleCases, TheLongestRequestIsExactlyTheLimit) {
+TEST(RuleCases, TheLongestRequestIsAbove16MiBAndWithinTheLimit) {
   for (const auto& c : rule_cases()) {
-    if (c.name != "protocol/framing/line_at_maximum") continue;
-    EXPECT_EQ(c.steps.at(0).request.size() + 1, protocol::MAX_LINE);
+    if (c.name != "protocol/framing/line_above_16mib") continue;
+    EXPECT_GT(c.steps.at(0).request.size() + 1, std::size_t{16} << 20);
+    EXPECT_LE(c.steps.at(0).request.size() + 1, protocol::MAX_LINE);
     return;
   }
-  FAIL() << "no case protocol/framing/line_at_maximum";
+  FAIL() << "no case protocol/framing/line_above_16mib";
 }
 
 }  // namespace

@@ -691,7 +691,7 @@ def _():
     FLAGS.add("limit:65536")
 
 
-@bug("line_limit_16mib", "items", "request lines over 16 MiB are answered err Protocol", ["protocol/framing/line_at_maximum"])
+@bug("line_limit_16mib", "items", "request lines over 16 MiB are answered err Protocol", ["protocol/framing/line_above_16mib"])
 def _():
     FLAGS.add("limit:16777216")
 
