@@ -38,7 +38,7 @@ def check(tlbf, bug, extra):
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.json")
         run = subprocess.run([tlbf, "check", "--impl", impl, "--json", report] + extra,
-                             capture_output=True, text=True, timeout=600)
+                             capture_output=True, text=True, errors="replace", timeout=600)
         failed = []
         if os.path.exists(report):
             with open(report) as f:
@@ -115,4 +115,5 @@ def argv_runs(rest):
 
 
 if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)
     sys.exit(main(sys.argv))
