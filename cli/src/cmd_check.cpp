@@ -14,6 +14,7 @@
 #include "files.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
+#include "tlbf/conformance/rule_cases.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -216,6 +217,7 @@ int run_check(CheckOptions opt) {
   std::vector<vectors::VectorFile> files;
   if (!load_vectors(opt.vectors_dir, files)) return kUsage;
   auto cases = conformance::cases_from_vectors(files);
+  for (auto& c : conformance::deterministic_cases()) cases.push_back(std::move(c));  // docs/check.md
   if (!opt.filter.empty()) {
     std::erase_if(cases, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
   }

@@ -1,0 +1,43 @@
+// Fixed request sequences for the rules of docs/protocol.md and the decisions
+// of docs/format.md that the vector files do not reach: malformed requests and
+// the order of errors, long items, header fields beyond the vectors' values,
+// state across many filters and unions, and inputs on which each decision and
+// its plausible alternatives give different answers. docs/check.md, "Rules and
+// the cases that check them", maps each rule to its cases.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tlbf/conformance/cases.hpp"
+
+namespace tlbf::conformance {
+
+// A case written as requests. A step's pattern is either stated (it comes from
+// the documents, and the tests hold the oracle to it) or, when left empty, the
+// oracle session's own answer to the request, in a fresh session that has seen
+// the case's earlier requests: "err KIND" for an error, "ok 1 *" for hello, a
+// tolerance for a rate, and the exact words otherwise.
+struct DraftStep {
+  std::string request;
+  std::string stated;  // empty: ask the oracle
+};
+
+// Turns drafts into cases, asking the oracle where no pattern is stated.
+// Each case's needs are the capabilities of its commands.
+Case case_from_draft(std::string name, const std::vector<DraftStep>& steps);
+
+// The cases named protocol/..., format/..., items/... and state/...
+std::vector<Case> rule_cases();
+
+// One case for each entry of the committed from_bytes fuzz corpus
+// (fuzz/corpus/from_bytes): from_bytes, then info, count_ones and to_bytes
+// when it loads, every answer as the oracle's. An entry refused only for a k
+// above 65536 is `acceptable` (flag StrictKBound, as in the vectors).
+std::vector<Case> corpus_cases();
+
+// rule_cases() then corpus_cases(): the deterministic cases `tlbf check` adds
+// to the vector cases.
+std::vector<Case> deterministic_cases();
+
+}  // namespace tlbf::conformance

@@ -1,0 +1,475 @@
+#include "tlbf/conformance/rule_cases.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/values.hpp"
+
+namespace tlbf::conformance {
+
+// Generated from fuzz/corpus/from_bytes at configure time: (file name, lowercase hex).
+extern const std::vector<std::pair<std::string_view, std::string_view>> kFromBytesCorpus;
+
+namespace {
+
+using Steps = std::vector<DraftStep>;
+
+// The oracle's response as a pattern that any conforming answer matches.
+std::string pattern_of(std::string_view request, const std::string& response) {
+  const std::string_view word = request.substr(0, request.find(' '));
+  if (response.rfind("err ", 0) == 0) return response.substr(0, response.find(' ', 4));
+  if (word == "hello") return "ok 1 *";
+  if (word == "predicted_fp_rate") return "ok ~" + response.substr(3);
+  return response;
+}
+
+DraftStep ask(std::string request) { return {std::move(request), ""}; }
+DraftStep expect(std::string request, std::string pattern) { return {std::move(request), std::move(pattern)}; }
+
+// ---- bytes for items and headers --------------------------------------------
+
+std::string hex_of(const std::vector<std::uint8_t>& bytes) { return protocol::write_bytes(bytes); }
+
+std::vector<std::uint8_t> pattern_item(std::size_t size) {
+  std::vector<std::uint8_t> item(size);
+  for (std::size_t i = 0; i < size; ++i) item[i] = static_cast<std::uint8_t>((i * 7 + 3) % 251);
+  return item;
+}
+
+void put_le(std::vector<std::uint8_t>& out, std::uint64_t value, int size) {
+  for (int i = 0; i < size; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+}
+
+struct Header {
+  std::uint64_t version = 1;  // written as 4 bytes
+  std::uint64_t m = 8;
+  std::uint64_t k = 1;         // 4 bytes
+  std::uint64_t reserved = 0;  // 4 bytes
+  std::uint64_t n = 0;
+  std::size_t bit_bytes = 1;
+};
+
+std::string file_hex(const Header& h) {
+  std::vector<std::uint8_t> out = {0x54, 0x4c, 0x42, 0x46};
+  put_le(out, h.version, 4);
+  put_le(out, h.m, 8);
+  put_le(out, h.k, 4);
+  put_le(out, h.reserved, 4);
+  put_le(out, h.n, 8);
+  out.resize(out.size() + h.bit_bytes, 0);
+  return hex_of(out);
+}
+
+// from_bytes NAME FILE, then everything a loaded filter tells about itself.
+Steps load_and_read(const std::string& name, const std::string& hex) {
+  return {ask("from_bytes " + name + " " + hex), ask("info " + name), ask("count_ones " + name),
+          ask("to_bytes " + name), ask("drop " + name)};
+}
+
+Steps concat(std::initializer_list<Steps> parts) {
+  Steps out;
+  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+// ---- the cases, by family -------------------------------------------------
+
+void framing(std::vector<Case>& out) {
+  out.push_back(case_from_draft("protocol/framing/cr_before_newline_ignored",
+                                {expect("hello\r", "ok 1 *"), expect("new cr 8 1\r", "ok"),
+                                 expect("info cr\r", "ok 8 1 0"), ask("drop cr")}));
+  out.push_back(case_from_draft("protocol/framing/only_one_cr_ignored",
+                                {expect("hello\r\r", "err Protocol"), expect("hel\rlo", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/framing/empty_line_is_protocol",
+                                {expect("", "err Protocol"), expect("\r", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/framing/leading_space_refused",
+                                {expect(" hello", "err Protocol"), expect("  hello", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/framing/trailing_space_refused",
+                                {expect("hello ", "err Protocol"), expect("hello \r", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/framing/double_space_refused",
+                                {expect("new ds  8 1", "err Protocol"), expect("info  ds", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/framing/tab_refused",
+                                {expect("new\tds 8 1", "err Protocol"), expect("hello\t", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/framing/control_byte_refused",
+                                {expect("hello\x01", "err Protocol"), expect("hello\x7f", "err Protocol"),
+                                 expect(std::string("hello\0", 6), "err Protocol"),
+                                 expect("new cb\xe9 8 1", "err Protocol")}));
+  // An implementation whose line reader stops at 64 KiB (or 1 MiB) fails here.
+  out.push_back(case_from_draft("protocol/framing/long_line_1mib",
+                                {ask("fnv1a64 " + hex_of(pattern_item(600'000)))}));
+  // A request longer than 16 MiB, so that a reader with a limit at 16 MiB (or
+  // any power of two below it) fails here. Cheap to answer (no such filter)
+  // once the line has been read and its hex checked. A line at the 64 MiB
+  // maximum itself would cost about 0.75 s of processor time in every run,
+  // more than the rest of the default check, so it is not one of these cases.
+  const std::string head = "contains absent_long ";  // odd length, so the hex fills the rest exactly
+  std::string longest = head + std::string((std::size_t{16} << 20) + (std::size_t{64} << 10) - 1 - head.size(), 'a');
+  out.push_back(case_from_draft("protocol/framing/line_above_16mib", {expect(std::move(longest), "err NoSuchFilter")}));
+}
+
+void commands_and_arguments(std::vector<Case>& out) {
+  out.push_back(case_from_draft("protocol/commands/unknown_word",
+                                {expect("frobnicate", "err Unknown"), expect("frobnicate a b c d", "err Unknown"),
+                                 expect("frobnicate zz!", "err Unknown")}));
+  out.push_back(case_from_draft("protocol/commands/uppercase_word_unknown",
+                                {expect("HELLO", "err Unknown"), expect("Hello", "err Unknown"),
+                                 expect("INFO x", "err Unknown")}));
+  out.push_back(case_from_draft("protocol/arguments/too_many",
+                                {expect("hello x", "err Protocol"), expect("hello 1", "err Protocol"),
+                                 ask("new am 8 1"), expect("new am 8 1 1", "err Protocol"),
+                                 expect("info am x", "err Protocol"), expect("insert am 00 00", "err Protocol"),
+                                 ask("drop am")}));
+  out.push_back(case_from_draft("protocol/arguments/too_many_hashing",
+                                {expect("fnv1a64 61 62", "err Protocol"),
+                                 expect("mix64 0000000000000000 0000000000000000", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/arguments/too_few",
+                                {ask("new af 8 1"), expect("new af 8", "err Protocol"), expect("info", "err Protocol"),
+                                 expect("insert af", "err Protocol"), expect("with_rate af 4", "err Protocol"),
+                                 ask("drop af")}));
+}
+
+void values(std::vector<Case>& out) {
+  // bytes
+  out.push_back(case_from_draft("protocol/bytes/uppercase_accepted",
+                                {ask("fnv1a64 DEADBEEF"), ask("fnv1a64 DeadBeef"), ask("positions_for 1000 3 ABCDEF")}));
+  out.push_back(case_from_draft("protocol/bytes/uppercase_item_is_the_same_item",
+                                {ask("new ub 64 3"), ask("insert ub ABCD"), expect("contains ub abcd", "ok true"),
+                                 ask("positions ub AbCd"), ask("drop ub")}));
+  out.push_back(case_from_draft("protocol/bytes/odd_digits_refused",
+                                {expect("fnv1a64 abc", "err Protocol"), expect("fnv1a64 0", "err Protocol"),
+                                 expect("fnv1a64 636174a", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/bytes/non_hex_refused",
+                                {expect("fnv1a64 zz", "err Protocol"), expect("fnv1a64 0g", "err Protocol"),
+                                 expect("fnv1a64 00zz", "err Protocol"), expect("fnv1a64 0x00", "err Protocol"),
+                                 expect("fnv1a64 --", "err Protocol")}));
+  // hashes
+  out.push_back(case_from_draft("protocol/hash/uppercase_refused", {expect("mix64 F5E307190CE4A327", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/hash/wrong_length_refused",
+                                {expect("mix64 1", "err Protocol"), expect("mix64 f5e307190ce4a32", "err Protocol"),
+                                 expect("mix64 0f5e307190ce4a327", "err Protocol"), expect("mix64 -", "err Protocol")}));
+  // docs/format.md, section 2: mix64(0) = 0, written with all 16 digits.
+  out.push_back(case_from_draft("protocol/hash/leading_zeros_written",
+                                {expect("mix64 0000000000000000", "ok 0000000000000000")}));
+  // integers
+  out.push_back(case_from_draft("protocol/integers/leading_zeros_accepted",
+                                {expect("optimal_k 020 04", "ok 3"), expect("new lz 0008 01", "ok"),
+                                 expect("info lz", "ok 8 1 0"), ask("drop lz")}));
+  out.push_back(case_from_draft("protocol/integers/plus_sign_refused",
+                                {expect("optimal_k +20 4", "err Protocol"), expect("optimal_k -0 4", "err Protocol"),
+                                 expect("optimal_k 20 -4", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/integers/hex_prefix_refused",
+                                {expect("optimal_k 0x14 4", "err Protocol"), expect("optimal_k 0b10100 4", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/integers/underscore_refused", {expect("optimal_k 2_0 4", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/integers/exponent_refused",
+                                {expect("optimal_k 2e1 4", "err Protocol"), expect("optimal_k 20.0 4", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/integers/u64_max_accepted",
+                                {expect("optimal_k 18446744073709551615 18446744073709551615", "ok 1"),
+                                 ask("predicted_fp_rate 18446744073709551615 1 1")}));
+  out.push_back(case_from_draft("protocol/integers/u64_overflow_refused",
+                                {expect("optimal_k 18446744073709551616 1", "err Protocol"),
+                                 expect("optimal_k 1 18446744073709551616", "err Protocol"),
+                                 expect("optimal_k 99999999999999999999999 1", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/integers/u32_max_accepted", {ask("predicted_fp_rate 100 4294967295 1")}));
+  out.push_back(case_from_draft("protocol/integers/u32_overflow_refused",
+                                {expect("predicted_fp_rate 100 4294967296 1", "err Protocol"),
+                                 expect("predicted_fp_rate 100 4294967297 1", "err Protocol"),
+                                 expect("positions_for 8 4294967297 -", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/integers/u32_overflow_refused_in_new",
+                                {expect("new uo 8 4294967296", "err Protocol"), expect("new uo 8 4294967297", "err Protocol")}));
+  // reals
+  out.push_back(case_from_draft("protocol/reals/spellings_accepted",
+                                {expect("optimal_m 4 0.1", "ok 20"), expect("optimal_m 4 1e-1", "ok 20"),
+                                 expect("optimal_m 4 1E-1", "ok 20"), expect("optimal_m 4 1.0e-1", "ok 20"),
+                                 expect("optimal_m 4 100e-3", "ok 20"), expect("optimal_m 4 0.10000", "ok 20"),
+                                 expect("optimal_m 4 1e-01", "ok 20"), expect("optimal_m 4 0.01E+1", "ok 20"),
+                                 expect("with_rate sa 4 nan", "err BadParams"), expect("with_rate sa 4 inf", "err BadParams"),
+                                 expect("with_rate sa 4 -inf", "err BadParams"), expect("with_rate sa 4 -0.1", "err BadParams"),
+                                 expect("info sa", "err NoSuchFilter")}));
+  out.push_back(case_from_draft("protocol/reals/plus_sign_refused",
+                                {expect("optimal_m 4 +0.1", "err Protocol"), expect("optimal_m 4 0.1e+", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/reals/word_spellings_refused",
+                                {expect("optimal_m 4 Infinity", "err Protocol"), expect("optimal_m 4 infinity", "err Protocol"),
+                                 expect("optimal_m 4 NaN", "err Protocol"), expect("optimal_m 4 +inf", "err Protocol"),
+                                 expect("optimal_m 4 -nan", "err Protocol"), expect("optimal_m 4 1_0", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/reals/not_a_number_refused",
+                                {expect("optimal_m 4 abc", "err Protocol"), expect("optimal_m 4 0.1x", "err Protocol"),
+                                 expect("optimal_m 4 1e", "err Protocol"), expect("optimal_m 4 -", "err Protocol"),
+                                 expect("optimal_m 4 e5", "err Protocol"), expect("optimal_m 4 0x1p-3", "err Protocol")}));
+  // names
+  const std::string name32(32, 'n');
+  out.push_back(case_from_draft("protocol/names/case_sensitive",
+                                {ask("new Nc 8 1"), ask("new nc 16 2"), expect("info Nc", "ok 8 1 0"),
+                                 expect("info nc", "ok 16 2 0"), ask("drop Nc"), ask("drop nc")}));
+  out.push_back(case_from_draft("protocol/names/32_chars_accepted",
+                                {expect("new " + name32 + " 8 1", "ok"), expect("info " + name32, "ok 8 1 0"),
+                                 ask("drop " + name32)}));
+  out.push_back(case_from_draft("protocol/names/33_chars_refused",
+                                {expect("new " + name32 + "x 8 1", "err Protocol"), expect("info " + name32 + "x", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/names/bad_characters_refused",
+                                {expect("new a-b 8 1", "err Protocol"), expect("new a.b 8 1", "err Protocol"),
+                                 expect("info a-b", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/names/digits_and_underscore_accepted",
+                                {expect("new 123 8 1", "ok"), expect("new _ 16 1", "ok"), expect("info 123", "ok 8 1 0"),
+                                 expect("info _", "ok 16 1 0"), ask("drop 123"), ask("drop _")}));
+}
+
+void order_of_checks(std::vector<Case>& out) {
+  out.push_back(case_from_draft("protocol/errors/order/framing_before_unknown",
+                                {expect("frobnicate  x", "err Protocol"), expect(" frobnicate", "err Protocol"),
+                                 expect("frobnicate\x01", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/unknown_before_argument_count",
+                                {expect("frobnicate", "err Unknown"), expect("frobnicate a b c d e", "err Unknown"),
+                                 expect("INSERT", "err Unknown")}));
+  out.push_back(case_from_draft("protocol/errors/order/protocol_before_no_such_filter",
+                                {expect("insert absent_o1 zz", "err Protocol"), expect("contains absent_o1 abc", "err Protocol"),
+                                 expect("positions absent_o1 0g", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/protocol_before_no_such_filter_in_union",
+                                {expect("union absent_o1 a-b", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/argument_count_before_no_such_filter",
+                                {expect("insert absent_o2 00 11", "err Protocol"), expect("info absent_o2 x", "err Protocol"),
+                                 expect("count_ones absent_o2 0", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/protocol_before_bad_params",
+                                {expect("new bp 0 x", "err Protocol"), expect("with_rate bp 0 abc", "err Protocol"),
+                                 expect("new bp 0 4294967296", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/protocol_before_bad_params_hashing",
+                                {expect("positions_for 0 0 xyz", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/syntax_before_format",
+                                {expect("from_bytes sf 544c424", "err Protocol"), expect("from_bytes sf 544c42zz", "err Protocol")}));
+  out.push_back(case_from_draft("protocol/errors/order/no_such_filter_before_mismatch",
+                                {ask("new nm 8 1"), expect("union nm absent_o3", "err NoSuchFilter"),
+                                 expect("union absent_o3 nm", "err NoSuchFilter"), ask("drop nm")}));
+}
+
+void decisions(std::vector<Case>& out) {
+  // docs/format.md, section 7. Each input below is one on which the documented
+  // expression and a plausible other one answer differently; the comments
+  // give the other answer. p = 0.5 has log(p) = -LN2 exactly, so the platform's
+  // log cannot move these (unlike the LogLastBit vectors).
+  // (m / n) * LN2 is exactly 2.5 and 4.5 (n is a power of two, so m / n is exact):
+  // half away from zero gives 3 and 5; half to even and truncation give 2 and 4.
+  out.push_back(case_from_draft("format/optimal_k/half_rounds_away_from_zero",
+                                {expect("optimal_k 8121651060695998 2251799813685248", "ok 3"),
+                                 expect("optimal_k 7309485954626398 1125899906842624", "ok 5")}));
+  // (m * LN2) / n gives 4 and 8.
+  out.push_back(case_from_draft("format/optimal_k/divides_before_multiplying",
+                                {expect("optimal_k 161546953 31993090", "ok 3"), expect("optimal_k 1000950187 92507440", "ok 7")}));
+  // m = 2^63, n = 2^40: 5814540; through an i64, m is negative and k is 1.
+  out.push_back(case_from_draft("format/optimal_k/m_at_least_2_pow_63",
+                                {expect("optimal_k 9223372036854775808 1099511627776", "ok 5814540")}));
+  // ideal = 2557493708.0 exactly: ceil keeps it; floor + 1 and dividing by LN2 twice give 2557493709.
+  out.push_back(case_from_draft("format/optimal_m/exact_integer_kept",
+                                {expect("optimal_m 1772719553 0.5", "ok 2557493708"), ask("optimal_m 1000 0.3718544533674343")}));
+  out.push_back(case_from_draft("format/optimal_m/divides_once", {expect("optimal_m 1772719553 0.5", "ok 2557493708")}));
+  // ideal = 5812485700.000001: the reciprocal constant, the literal 0.48045301391820144
+  // and -n log2(p) / LN2 all give exactly 5812485700.
+  out.push_back(case_from_draft("format/optimal_m/no_reciprocal", {expect("optimal_m 4028908075 0.5", "ok 5812485701")}));
+  out.push_back(case_from_draft("format/optimal_m/ln2_squared_is_the_product",
+                                {expect("optimal_m 4028908075 0.5", "ok 5812485701")}));
+  out.push_back(case_from_draft("format/optimal_m/natural_log", {expect("optimal_m 4028908075 0.5", "ok 5812485701")}));
+  // ideal = 1482.0000000000005 (and stays above 1482 with log one unit off either way):
+  // ceil(ideal - 1e-9) would give 1482.
+  out.push_back(case_from_draft("format/optimal_m/no_tolerance", {expect("optimal_m 1 5.8709249943292e-310", "ok 1483")}));
+  // n = 2^63 at p = 0.5: 2^63 / ln 2, about 1.33e19, below 2^64; an i64 n gives 0,
+  // an i64 result saturates at 2^63 - 1.
+  out.push_back(case_from_draft("format/optimal_m/n_at_least_2_pow_63", {ask("optimal_m 9223372036854775808 0.5")}));
+  // k * n = 2^64: in doubles the load is huge and the rate 1; wrapped in u64 it is 0.
+  out.push_back(case_from_draft("format/predicted_fp_rate/k_times_n_beyond_2_pow_64",
+                                {expect("predicted_fp_rate 1000 2 9223372036854775808", "ok ~1")}));
+  // positions may repeat (section 3): with m = 1 every position is 0.
+  out.push_back(case_from_draft("format/positions/repeats_kept",
+                                {expect("positions_for 1 5 636174", "ok 0 0 0 0 0"), ask("positions_for 3 8 636174")}));
+  // k = 65536 is MAX_K itself (section 5), so it is allowed.
+  out.push_back(case_from_draft("format/positions/k_bound_inclusive",
+                                {ask("positions_for 8 65536 61"), expect("new kb 8 65536", "ok"),
+                                 expect("info kb", "ok 8 65536 0"), ask("drop kb")}));
+}
+
+void headers(std::vector<Case>& out) {
+  // docs/format.md, sections 5 and 10: every header field at its full width.
+  Header h;
+  h.m = (std::uint64_t{1} << 32) + 20;
+  h.k = 3;
+  h.bit_bytes = 3;  // what m = 20 would need
+  Header h2 = h;
+  h2.m = (std::uint64_t{1} << 40) + 20;
+  out.push_back(case_from_draft("format/header/m_upper_32_bits",
+                                {expect("from_bytes hm " + file_hex(h), "err Format"),
+                                 expect("from_bytes hm " + file_hex(h2), "err Format"), expect("info hm", "err NoSuchFilter")}));
+  Header k16;
+  k16.k = 65536;
+  out.push_back(case_from_draft("format/header/k_above_16_bits",
+                                concat({{expect("from_bytes hk " + file_hex(k16), "ok"), expect("info hk", "ok 8 65536 0")},
+                                        load_and_read("hk", file_hex(k16))})));
+  Header n32;
+  n32.n = (std::uint64_t{1} << 32) + 5;
+  out.push_back(case_from_draft("format/header/n_inserted_upper_bits",
+                                concat({{expect("from_bytes hn " + file_hex(n32), "ok"), expect("info hn", "ok 8 1 4294967301")},
+                                        load_and_read("hn", file_hex(n32))})));
+  Header n63;
+  n63.n = (std::uint64_t{1} << 63) + 1;
+  out.push_back(case_from_draft("format/header/n_inserted_top_bit",
+                                concat({{expect("from_bytes ht " + file_hex(n63), "ok"),
+                                         expect("info ht", "ok 8 1 9223372036854775809")},
+                                        load_and_read("ht", file_hex(n63))})));
+  Header r1, r2;
+  r1.reserved = 0x01000000;
+  r2.reserved = 0x00000100;
+  out.push_back(case_from_draft("format/header/reserved_high_bytes",
+                                {expect("from_bytes hr " + file_hex(r1), "err Format"),
+                                 expect("from_bytes hr " + file_hex(r2), "err Format")}));
+  Header v1, v2;
+  v1.version = 0x00000101;
+  v2.version = 0x01000001;
+  out.push_back(case_from_draft("format/header/version_high_bytes",
+                                {expect("from_bytes hv " + file_hex(v1), "err Format"),
+                                 expect("from_bytes hv " + file_hex(v2), "err Format")}));
+}
+
+void items(std::vector<Case>& out) {
+  out.push_back(case_from_draft("items/containing_0d0a",
+                                {ask("fnv1a64 0d0a"), ask("fnv1a64 610d0a62"), ask("positions_for 1000 4 0d0a")}));
+  out.push_back(case_from_draft("items/containing_0d0a_in_a_filter",
+                                {ask("new cl 1000 4"), ask("insert cl 0d0a"), ask("positions cl 0d0a"),
+                                 expect("contains cl 0d0a", "ok true"), ask("contains cl 0a"), ask("count_ones cl"),
+                                 ask("drop cl")}));
+  const std::string big = hex_of(pattern_item(5000));
+  const std::string prefix = big.substr(0, 2 * 4096);
+  out.push_back(case_from_draft("items/longer_than_4kib",
+                                {ask("fnv1a64 " + big), ask("fnv1a64 " + prefix), ask("positions_for 1000003 7 " + big)}));
+  out.push_back(case_from_draft("items/longer_than_4kib_in_a_filter",
+                                {ask("new lk 4096 4"), ask("insert lk " + big), expect("contains lk " + big, "ok true"),
+                                 ask("contains lk " + prefix), ask("positions lk " + big), ask("count_ones lk"),
+                                 ask("drop lk")}));
+}
+
+void state(std::vector<Case>& out) {
+  // More filters than any small fixed table holds, each told apart by its m.
+  Steps many;
+  const int count = 80;
+  for (int i = 0; i < count; ++i) many.push_back(expect("new many_" + std::to_string(i) + " " + std::to_string(i + 1) + " 1", "ok"));
+  for (int i = 0; i < count; ++i) {
+    many.push_back(expect("info many_" + std::to_string(i), "ok " + std::to_string(i + 1) + " 1 0"));
+  }
+  for (int i = 0; i < count; ++i) many.push_back(expect("drop many_" + std::to_string(i), "ok"));
+  out.push_back(case_from_draft("state/many_filters_alive", many));
+
+  out.push_back(case_from_draft("state/union_does_not_alias",
+                                {ask("new al_a 64 2"), ask("new al_b 64 2"), ask("insert al_b 01"), ask("union al_a al_b"),
+                                 ask("insert al_a 02"), ask("insert al_a 03"), ask("count_ones al_b"), ask("to_bytes al_b"),
+                                 ask("insert al_b 04"), ask("to_bytes al_a"), ask("drop al_a"), ask("drop al_b")}));
+  out.push_back(case_from_draft("state/refused_union_changes_neither",
+                                {ask("new ru_a 20 3"), ask("insert ru_a 636174"), ask("new ru_b 24 3"), ask("insert ru_b 646f67"),
+                                 expect("union ru_a ru_b", "err Mismatch"), expect("info ru_a", "ok 20 3 1"), ask("to_bytes ru_a"),
+                                 expect("info ru_b", "ok 24 3 1"), ask("to_bytes ru_b"), ask("new ru_c 20 4"),
+                                 ask("insert ru_c 62697264"), expect("union ru_a ru_c", "err Mismatch"),
+                                 expect("info ru_a", "ok 20 3 1"), ask("to_bytes ru_a"), expect("info ru_c", "ok 20 4 1"),
+                                 ask("to_bytes ru_c"), ask("drop ru_a"), ask("drop ru_b"), ask("drop ru_c")}));
+  // docs/protocol.md's own example of Mismatch: m = 20 and m = 24 both take 3 bytes.
+  out.push_back(case_from_draft("state/union_mismatch_same_byte_length",
+                                {ask("new sb_a 20 3"), ask("new sb_b 24 3"), expect("union sb_a sb_b", "err Mismatch"),
+                                 expect("union sb_b sb_a", "err Mismatch"), ask("drop sb_a"), ask("drop sb_b")}));
+  out.push_back(case_from_draft("state/union_self_doubles_count",
+                                {ask("new us 20 3"), ask("insert us 636174"), ask("insert us 646f67"), expect("union us us", "ok"),
+                                 expect("info us", "ok 20 3 4"), expect("to_bytes us", "ok 544c424601000000140000000000000003000000000000000400000000000000096802"),
+                                 expect("count_ones us", "ok 6"), ask("drop us")}));
+  out.push_back(case_from_draft("state/union_leaves_the_right_filter",
+                                {ask("new ul_a 20 3"), ask("insert ul_a 636174"), ask("new ul_b 20 3"), ask("insert ul_b 646f67"),
+                                 expect("union ul_a ul_b", "ok"), ask("to_bytes ul_b"), expect("info ul_b", "ok 20 3 1"),
+                                 ask("to_bytes ul_a"), ask("drop ul_a"), ask("drop ul_b")}));
+  out.push_back(case_from_draft("state/drop_missing_is_no_such_filter",
+                                {expect("drop absent_drop", "err NoSuchFilter"), expect("info absent_drop", "err NoSuchFilter")}));
+  out.push_back(case_from_draft("state/dropped_filter_is_gone",
+                                {expect("new dg 8 1", "ok"), expect("drop dg", "ok"), expect("info dg", "err NoSuchFilter"),
+                                 expect("drop dg", "err NoSuchFilter"), expect("insert dg 00", "err NoSuchFilter")}));
+  out.push_back(case_from_draft("state/new_replaces_existing",
+                                {ask("new nr 20 3"), ask("insert nr 636174"), expect("new nr 24 2", "ok"),
+                                 expect("info nr", "ok 24 2 0"), expect("count_ones nr", "ok 0"), ask("drop nr")}));
+  out.push_back(case_from_draft("state/with_rate_replaces_existing",
+                                {ask("with_rate wr 4 0.1"), ask("insert wr 61"), expect("with_rate wr 1 0.5", "ok"),
+                                 expect("info wr", "ok 2 1 0"), expect("count_ones wr", "ok 0"), ask("drop wr")}));
+  out.push_back(case_from_draft("state/from_bytes_replaces_existing",
+                                {ask("new fr 24 2"), ask("insert fr 61"),
+                                 expect("from_bytes fr 544c424601000000140000000000000003000000000000000200000000000000096802", "ok"),
+                                 expect("info fr", "ok 20 3 2"), expect("count_ones fr", "ok 6"), ask("drop fr")}));
+  out.push_back(case_from_draft("state/failed_commands_change_nothing",
+                                {ask("new fc 20 3"), ask("insert fc 636174"), expect("new fc 0 3", "err BadParams"),
+                                 expect("info fc", "ok 20 3 1"), expect("with_rate fc 0 0.1", "err BadParams"),
+                                 expect("info fc", "ok 20 3 1"), expect("from_bytes fc 544c4246", "err Format"),
+                                 expect("info fc", "ok 20 3 1"), ask("to_bytes fc"), ask("drop fc")}));
+  out.push_back(case_from_draft("state/failed_create_does_not_create",
+                                {expect("new absent_fn 0 3", "err BadParams"), expect("info absent_fn", "err NoSuchFilter"),
+                                 expect("with_rate absent_fw 0 0.5", "err BadParams"), expect("info absent_fw", "err NoSuchFilter"),
+                                 expect("from_bytes absent_ff 00", "err Format"), expect("info absent_ff", "err NoSuchFilter")}));
+}
+
+Case finish(std::string name, const std::vector<DraftStep>& steps, bool acceptable, std::string why) {
+  Case c = case_from_draft(std::move(name), steps);
+  c.acceptable = acceptable;
+  c.why = std::move(why);
+  return c;
+}
+
+}  // namespace
+
+Case case_from_draft(std::string name, const std::vector<DraftStep>& steps) {
+  Case c;
+  c.name = std::move(name);
+  bool asks = false;
+  for (const auto& s : steps) asks = asks || s.stated.empty();
+  protocol::OracleSession oracle;
+  for (const auto& s : steps) {
+    // The oracle answers every request when any pattern is its own, so that
+    // the requests before one it answers have had their effect.
+    std::string pattern = s.stated;
+    if (asks) {
+      const std::string answer = oracle.handle(s.request);
+      if (pattern.empty()) pattern = pattern_of(s.request, answer);
+    }
+    c.steps.push_back({s.request, std::move(pattern)});
+    if (auto cap = capability_of(std::string_view(s.request).substr(0, s.request.find(' ')))) c.needs.insert(*cap);
+  }
+  return c;
+}
+
+std::vector<Case> rule_cases() {
+  std::vector<Case> out;
+  framing(out);
+  commands_and_arguments(out);
+  values(out);
+  order_of_checks(out);
+  decisions(out);
+  headers(out);
+  items(out);
+  state(out);
+  return out;
+}
+
+std::vector<Case> corpus_cases() {
+  std::vector<Case> out;
+  for (const auto& [file, hex] : kFromBytesCorpus) {
+    const std::string word = hex.empty() ? "-" : std::string(hex);
+    protocol::OracleSession oracle;
+    const bool loads = oracle.handle("from_bytes c " + word) == "ok";
+    Steps steps = loads ? load_and_read("corpus_fb", word) : Steps{ask("from_bytes corpus_fb " + word)};
+    // Refused for k alone? The vectors call accepting such k acceptable (StrictKBound).
+    bool k_only = false;
+    if (!loads && hex.size() >= 64) {
+      std::string with_k1(hex);
+      with_k1.replace(32, 8, "01000000");
+      k_only = oracle.handle("from_bytes c " + with_k1) == "ok";
+    }
+    out.push_back(finish("corpus/from_bytes/" + std::string(file.substr(0, 12)), steps, k_only,
+                         k_only ? "StrictKBound" : ""));
+  }
+  return out;
+}
+
+std::vector<Case> deterministic_cases() {
+  std::vector<Case> out = rule_cases();
+  for (auto& c : corpus_cases()) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace tlbf::conformance

@@ -1,0 +1,1054 @@
+#!/usr/bin/env python3
+"""The bug bank: the bundled Python implementation with one realistic bug.
+
+Usage: buggy_impl.py BUG [TAG]    serve line protocol v1 with bug BUG ("none": no bug)
+       buggy_impl.py --catalog    print the catalog as JSON
+
+Each bug is one a programmer porting TLBF v1 from docs/format.md and
+docs/protocol.md could make, and each changes an answer those pages fix. The
+catalog (BUGS below, the one list of them) gives each bug's family, what it
+does, and the `tlbf check` cases expected to catch it; `deterministic: False`
+marks a bug that only the random request sequences or the behavioural checks
+can catch. CONTROLS are changes that alter no answer the pages fix (or only
+answers they call acceptable): `tlbf check` must pass them.
+docs/check.md, "The bug bank", says how to add a bug. TAG is ignored.
+"""
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "impls", "python"))
+import tlbf_impl as impl  # noqa: E402
+
+BUGS = {}
+CONTROLS = {}
+
+
+def bug(bug_id, family, description, caught_by, deterministic=True):
+    def register(patch):
+        BUGS[bug_id] = {"id": bug_id, "family": family, "description": description,
+                        "caught_by": caught_by, "deterministic": deterministic, "patch": patch}
+        return patch
+    return register
+
+
+def control(control_id, description):
+    def register(patch):
+        CONTROLS[control_id] = {"id": control_id, "description": description, "patch": patch}
+        return patch
+    return register
+
+
+B = impl.Bloom
+MASK = impl.MASK64
+# Switches read by BuggySession and serve() below, set by a patch.
+FLAGS = set()
+
+
+# ---- 1. request parsing and validation --------------------------------------
+
+@bug("hex_uppercase_refused", "request", "items must be lowercase hex; uppercase digits are refused",
+     ["protocol/bytes/uppercase_accepted"])
+def _():
+    impl.HEX = re.compile(r"[0-9a-f]+\Z")
+
+
+@bug("hex_odd_digits_padded", "request", "an odd number of hex digits is read with a leading 0 added",
+     ["protocol/bytes/odd_digits_refused"])
+def _():
+    original = impl.read_bytes
+    impl.read_bytes = lambda w: original("0" + w if w != "-" and len(w) % 2 else w)
+
+
+@bug("hex_stops_at_non_hex", "request", "hex is decoded pair by pair up to the first non-hex pair (sscanf-style); the rest is ignored",
+     ["protocol/bytes/non_hex_refused"])
+def _():
+    def read_bytes(word):
+        if word == "-":
+            return b""
+        out = bytearray()
+        for i in range(0, len(word) - 1, 2):
+            if not re.fullmatch(r"[0-9a-fA-F]{2}", word[i:i + 2]):
+                break
+            out.append(int(word[i:i + 2], 16))
+        return bytes(out)
+    impl.read_bytes = read_bytes
+
+
+def set_uint(reader_for_bits):
+    impl.U64, impl.U32 = reader_for_bits(64), reader_for_bits(32)
+
+
+@bug("int_builtin", "request", "integers are read with Python's int(): '+5', '1_000' and ' 5' are accepted",
+     ["protocol/integers/plus_sign_refused", "protocol/integers/underscore_refused"])
+def _():
+    def uint(bits):
+        def read(word):
+            try:
+                value = int(word)
+            except ValueError:
+                raise impl.bad(f"'{word}' is not an integer")
+            if not 0 <= value < 1 << bits:
+                raise impl.bad(f"'{word}' out of range")
+            return value
+        return read
+    set_uint(uint)
+
+
+@bug("int_base_prefix", "request", "integers are read with int(word, 0): '0x14' is accepted and '020' refused",
+     ["protocol/integers/hex_prefix_refused", "protocol/integers/leading_zeros_accepted"])
+def _():
+    def uint(bits):
+        def read(word):
+            try:
+                value = int(word, 0)
+            except ValueError:
+                raise impl.bad(f"'{word}' is not an integer")
+            if not 0 <= value < 1 << bits:
+                raise impl.bad(f"'{word}' out of range")
+            return value
+        return read
+    set_uint(uint)
+
+
+@bug("int_leading_zero_refused", "request", "integers with a leading zero ('007') are refused as not canonical",
+     ["protocol/integers/leading_zeros_accepted"])
+def _():
+    def uint(bits):
+        plain = impl.uint(bits)
+        def read(word):
+            if len(word) > 1 and word[0] == "0":
+                raise impl.bad(f"'{word}' has a leading zero")
+            return plain(word)
+        return read
+    set_uint(uint)
+
+
+@bug("int_via_double", "request", "integers go through a double (JavaScript's Number): '2e1' and '20.0' are accepted, and 2^64 - 1 rounds to 2^64 and is refused",
+     ["protocol/integers/exponent_refused", "protocol/integers/u64_max_accepted"])
+def _():
+    def uint(bits):
+        def read(word):
+            try:
+                value = float(word)
+            except ValueError:
+                raise impl.bad(f"'{word}' is not a number")
+            if not (value == value and 0 <= value < 2.0 ** bits and value == int(value)):
+                raise impl.bad(f"'{word}' out of range")
+            return int(value)
+        return read
+    set_uint(uint)
+
+
+@bug("u64_saturates", "request", "integers above 2^64 - 1 are read as 2^64 - 1 (strtoull)",
+     ["protocol/integers/u64_overflow_refused"])
+def _():
+    def uint(bits):
+        def read(word):
+            if not impl.DIGITS.match(word):
+                raise impl.bad(f"'{word}' is not a u{bits}")
+            return min(int(word), (1 << bits) - 1)
+        return read
+    set_uint(uint)
+
+
+@bug("u64_wraps", "request", "integers are taken modulo 2^64 (and k modulo 2^32), as a hand-written digit loop wraps",
+     ["protocol/integers/u64_overflow_refused"])
+def _():
+    def uint(bits):
+        def read(word):
+            if not impl.DIGITS.match(word):
+                raise impl.bad(f"'{word}' is not a u{bits}")
+            return int(word) % (1 << bits)
+        return read
+    set_uint(uint)
+
+
+@bug("k_read_as_u64", "request", "k is read as a u64: k = 2^32 is BadParams (or a rate) instead of Protocol",
+     ["protocol/integers/u32_overflow_refused"])
+def _():
+    impl.U32 = impl.uint(64)
+
+
+@bug("k_truncated_to_u32", "request", "k is read as a u64 and cast to u32: 2^32 + 1 becomes 1",
+     ["protocol/integers/u32_overflow_refused"])
+def _():
+    wide = impl.uint(64)
+    impl.U32 = lambda w: wide(w) & 0xFFFFFFFF
+
+
+@bug("real_builtin_float", "request", "reals are read with float() alone: '+0.1', 'Infinity', 'NaN' and '1_0' are accepted",
+     ["protocol/reals/plus_sign_refused", "protocol/reals/word_spellings_refused"])
+def _():
+    def read_real(word):
+        try:
+            return float(word)
+        except ValueError:
+            raise impl.bad(f"'{word}' is not a real")
+    impl.read_real = read_real
+
+
+@bug("real_prefix", "request", "a real is its longest valid prefix ('0.1x' reads as 0.1), as strtod without checking the end",
+     ["protocol/reals/not_a_number_refused"])
+def _():
+    prefix = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+    def read_real(word):
+        if word in ("nan", "inf", "-inf"):
+            return float(word)
+        found = prefix.match(word)
+        if not found:
+            raise impl.bad(f"'{word}' is not a real")
+        return float(found.group(0))
+    impl.read_real = read_real
+
+
+@bug("real_no_exponent", "request", "reals with an exponent ('1e-06') are refused",
+     ["protocol/reals/spellings_accepted"])
+def _():
+    impl.REAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
+
+
+@bug("real_words_refused", "request", "'nan', 'inf' and '-inf' are refused as reals",
+     ["protocol/reals/spellings_accepted"])
+def _():
+    original = impl.read_real
+    def read_real(word):
+        if word in ("nan", "inf", "-inf"):
+            raise impl.bad("no special values")
+        return original(word)
+    impl.read_real = read_real
+
+
+@bug("real_uppercase_e_refused", "request", "only a lowercase 'e' starts an exponent ('1E-1' is refused)",
+     ["protocol/reals/spellings_accepted"])
+def _():
+    impl.REAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?\Z")
+
+
+@bug("cr_kept", "request", "a '\\r' before the '\\n' is not removed, so the request is malformed",
+     ["protocol/framing/cr_before_newline_ignored"])
+def _():
+    FLAGS.add("cr_kept")
+
+
+@bug("strip_whitespace", "request", "requests are strip()ped: leading and trailing spaces, and two '\\r', are tolerated",
+     ["protocol/framing/leading_space_refused", "protocol/framing/trailing_space_refused"])
+def _():
+    FLAGS.add("strip")
+
+
+@bug("split_any_whitespace", "request", "words are split with split(): two spaces or a tab between words are tolerated",
+     ["protocol/framing/double_space_refused", "protocol/framing/tab_refused"])
+def _():
+    FLAGS.add("split_any")
+
+
+@bug("no_printable_check", "request", "bytes outside 0x20..0x7e are not refused as framing, so 'hello\\x01' is Unknown, not Protocol",
+     ["protocol/framing/control_byte_refused"])
+def _():
+    FLAGS.add("any_bytes")
+
+
+@bug("empty_line_skipped", "request", "an empty request line gets no response",
+     ["protocol/framing/empty_line_is_protocol"])
+def _():
+    FLAGS.add("skip_empty")
+
+
+@bug("command_case_insensitive", "request", "command words are lowercased first: 'HELLO' is answered",
+     ["protocol/commands/uppercase_word_unknown"])
+def _():
+    FLAGS.add("lower_command")
+
+
+@bug("unknown_is_protocol", "request", "an unknown command word is answered err Protocol",
+     ["protocol/commands/unknown_word"])
+def _():
+    FLAGS.add("unknown_protocol")
+
+
+@bug("unknown_checks_word_count", "request", "a request of more than four words is Protocol before its command is looked up",
+     ["protocol/commands/unknown_word"])
+def _():
+    FLAGS.add("max_words")
+
+
+@bug("extra_arguments_ignored", "request", "words beyond a command's arguments are ignored",
+     ["protocol/arguments/too_many"])
+def _():
+    FLAGS.add("ignore_extra")
+
+
+@bug("hello_ignores_arguments", "request", "hello answers ok whatever follows it",
+     ["protocol/arguments/too_many"])
+def _():
+    FLAGS.add("hello_any")
+
+
+@bug("name_case_insensitive", "request", "filter names are lowercased: F and f are one filter",
+     ["protocol/names/case_sensitive"])
+def _():
+    original = impl.read_name
+    impl.read_name = lambda w: original(w).lower()
+
+
+@bug("name_up_to_64", "request", "filter names of up to 64 characters are accepted",
+     ["protocol/names/33_chars_refused"])
+def _():
+    impl.NAME = re.compile(r"[A-Za-z0-9_]{1,64}\Z")
+
+
+@bug("name_up_to_31", "request", "filter names are at most 31 characters (a 32-byte buffer with its NUL)",
+     ["protocol/names/32_chars_accepted"])
+def _():
+    impl.NAME = re.compile(r"[A-Za-z0-9_]{1,31}\Z")
+
+
+@bug("name_is_identifier", "request", "a filter name must start with a letter or '_' ('123' is refused)",
+     ["protocol/names/digits_and_underscore_accepted"])
+def _():
+    impl.NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}\Z")
+
+
+@bug("name_allows_punctuation", "request", "filter names may contain '-' and '.'",
+     ["protocol/names/bad_characters_refused"])
+def _():
+    impl.NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}\Z")
+
+
+@bug("hash_case_insensitive", "request", "mix64 accepts uppercase hex digits",
+     ["protocol/hash/uppercase_refused"])
+def _():
+    impl.HASH = re.compile(r"[0-9a-fA-F]{16}\Z")
+
+
+@bug("hash_any_length", "request", "mix64 accepts 1 to 16 hex digits",
+     ["protocol/hash/wrong_length_refused"])
+def _():
+    impl.HASH = re.compile(r"[0-9a-f]{1,16}\Z")
+
+
+@bug("hash_not_padded", "request", "hashes are written without leading zeros",
+     ["protocol/hash/leading_zeros_written"])
+def _():
+    FLAGS.add("hash_unpadded")
+
+
+# ---- the order of checks (docs/protocol.md, section 3) ----------------------
+
+@bug("lookup_while_parsing", "order", "each filter is looked up as its argument is read, so a later bad argument loses to NoSuchFilter",
+     ["protocol/errors/order/protocol_before_no_such_filter"])
+def _():
+    FLAGS.add("lookup_early")
+
+
+@bug("count_after_lookup", "order", "filters are looked up before the number of arguments is checked",
+     ["protocol/errors/order/argument_count_before_no_such_filter"])
+def _():
+    FLAGS.add("count_late")
+
+
+@bug("framing_after_command", "order", "the command word is looked up before the framing is checked, so 'frobnicate  x' is Unknown",
+     ["protocol/errors/order/framing_before_unknown"])
+def _():
+    FLAGS.add("framing_late")
+
+
+@bug("range_while_parsing", "order", "new checks m >= 1 while reading it, so 'new f 0 x' is BadParams, not Protocol",
+     ["protocol/errors/order/protocol_before_bad_params"])
+def _():
+    plain = impl.uint(64)
+    def m_reader(word):
+        if word == "0":
+            raise impl.TlbfError("BadParams", "m = 0")
+        return plain(word)
+    original = impl.Session.commands
+    def commands(self):
+        table = original(self)
+        readers, handler = table["new"]
+        table["new"] = ([readers[0], m_reader, readers[2]], handler)
+        return table
+    impl.Session.commands = commands
+
+
+@bug("from_bytes_bad_hex_is_format", "order", "from_bytes answers Format, not Protocol, for a word that is not hex",
+     ["protocol/errors/order/syntax_before_format"])
+def _():
+    original = impl.Session.commands
+    def commands(self):
+        table = original(self)
+        def lenient(word):
+            try:
+                return impl.read_bytes(word)
+            except impl.ProtocolError:
+                return None
+        def from_bytes(name, data):
+            if data is None:
+                raise impl.TlbfError("Format", "not hex")
+            return self.store(name, B.from_bytes(data))
+        table["from_bytes"] = ([impl.NEW, lenient], from_bytes)
+        return table
+    impl.Session.commands = commands
+
+
+# ---- 2. the decisions of docs/format.md ------------------------------------
+
+@bug("k_round_half_even", "decision", "optimal_k rounds with Python's round(), halves to even",
+     ["format/optimal_k/half_rounds_away_from_zero"])
+def _():
+    impl.round_half_away = lambda x: round(x) if math.isfinite(x) else x
+
+
+@bug("k_multiplies_first", "decision", "optimal_k computes (m * LN2) / n",
+     ["format/optimal_k/divides_before_multiplying"])
+def _():
+    original = impl.optimal_k
+    def optimal_k(m, n):
+        if n == 0:
+            return original(m, n)
+        return max(1, impl.saturate(impl.round_half_away((float(m) * impl.LN2) / float(n)), 32))
+    impl.optimal_k = optimal_k
+
+
+def set_ideal_m(ideal):
+    impl.optimal_m = lambda n, p: impl.saturate(
+        math.ceil(ideal(n, p)) if math.isfinite(ideal(n, p)) else ideal(n, p), 64)
+
+
+@bug("m_divides_twice", "decision", "optimal_m divides by LN2 twice",
+     ["format/optimal_m/divides_once"])
+def _():
+    set_ideal_m(lambda n, p: ((-float(n) * impl.ln(p)) / impl.LN2) / impl.LN2)
+
+
+@bug("m_reciprocal_constant", "decision", "optimal_m multiplies by a precomputed 1 / (LN2 * LN2)",
+     ["format/optimal_m/no_reciprocal"])
+def _():
+    inverse = 1.0 / (impl.LN2 * impl.LN2)
+    set_ideal_m(lambda n, p: (-float(n) * impl.ln(p)) * inverse)
+
+
+@bug("m_exact_ln2_squared", "decision", "optimal_m divides by the literal 0.48045301391820144, not LN2 * LN2",
+     ["format/optimal_m/ln2_squared_is_the_product"])
+def _():
+    set_ideal_m(lambda n, p: (-float(n) * impl.ln(p)) / 0.48045301391820144)
+
+
+@bug("m_log2_form", "decision", "optimal_m computes -n * log2(p) / LN2",
+     ["format/optimal_m/natural_log"])
+def _():
+    set_ideal_m(lambda n, p: (-float(n) * (math.log2(p) if p > 0 else impl.ln(p))) / impl.LN2)
+
+
+@bug("m_floor_plus_one", "decision", "optimal_m is floor(ideal) + 1, so an ideal m that is an integer gains one",
+     ["format/optimal_m/exact_integer_kept"])
+def _():
+    ideal = lambda n, p: (-float(n) * impl.ln(p)) / (impl.LN2 * impl.LN2)
+    impl.optimal_m = lambda n, p: impl.saturate(
+        math.floor(ideal(n, p)) + 1 if math.isfinite(ideal(n, p)) else ideal(n, p), 64)
+
+
+@bug("m_ceil_with_tolerance", "decision", "optimal_m takes ceil(ideal - 1e-9) to absorb rounding noise",
+     ["format/optimal_m/no_tolerance"])
+def _():
+    ideal = lambda n, p: (-float(n) * impl.ln(p)) / (impl.LN2 * impl.LN2)
+    impl.optimal_m = lambda n, p: impl.saturate(
+        math.ceil(ideal(n, p) - 1e-9) if math.isfinite(ideal(n, p)) else ideal(n, p), 64)
+
+
+@bug("n_signed", "decision", "sizing converts its u64 arguments through i64: 2^63 and above are negative",
+     ["format/optimal_m/n_at_least_2_pow_63", "format/optimal_k/m_at_least_2_pow_63"])
+def _():
+    signed = lambda x: x - (1 << 64) if x >= 1 << 63 else x
+    m_of, k_of = impl.optimal_m, impl.optimal_k
+    def optimal_m(n, p):
+        ideal = (-float(signed(n)) * impl.ln(p)) / (impl.LN2 * impl.LN2)
+        return impl.saturate(math.ceil(ideal) if math.isfinite(ideal) else ideal, 64)
+    def optimal_k(m, n):
+        if n == 0:
+            return k_of(m, n)
+        return max(1, impl.saturate(impl.round_half_away((float(signed(m)) / float(signed(n))) * impl.LN2), 32))
+    impl.optimal_m, impl.optimal_k = optimal_m, optimal_k
+
+
+@bug("m_saturates_at_i64", "decision", "optimal_m saturates at 2^63 - 1 (an i64 cast), not 2^64 - 1",
+     ["format/optimal_m/n_at_least_2_pow_63"])
+def _():
+    original = impl.optimal_m
+    impl.optimal_m = lambda n, p: min(original(n, p), (1 << 63) - 1)
+
+
+@bug("kn_wraps", "decision", "predicted_fp_rate multiplies k * n in u64, wrapping beyond 2^64",
+     ["format/predicted_fp_rate/k_times_n_beyond_2_pow_64"])
+def _():
+    original = impl.predicted_fp_rate
+    def predicted_fp_rate(m, k, n):
+        if m == 0:
+            return original(m, k, n)
+        return math.pow(1.0 - math.exp(-(float((k * n) & MASK) / float(m))), float(k))
+    impl.predicted_fp_rate = predicted_fp_rate
+
+
+@bug("rate_single_precision", "decision", "predicted_fp_rate is computed in single precision",
+     ["vectors/sizing/PredictedFpRateTest"])
+def _():
+    import struct
+    original = impl.predicted_fp_rate
+    impl.predicted_fp_rate = lambda m, k, n: struct.unpack("f", struct.pack("f", original(m, k, n)))[0]
+
+
+@bug("rate_integer_division", "decision", "predicted_fp_rate divides k * n by m in integers",
+     ["vectors/sizing/PredictedFpRateTest"])
+def _():
+    original = impl.predicted_fp_rate
+    def predicted_fp_rate(m, k, n):
+        if m == 0:
+            return original(m, k, n)
+        return math.pow(1.0 - math.exp(-float((k * n) // m)), float(k))
+    impl.predicted_fp_rate = predicted_fp_rate
+
+
+@bug("k_may_be_zero", "decision", "optimal_k lacks the max(1, ...): a tiny m / n gives k = 0",
+     ["vectors/sizing/OptimalKTest"])
+def _():
+    original = impl.optimal_k
+    impl.optimal_k = lambda m, n: 0 if n and (float(m) / float(n)) * impl.LN2 < 0.5 else original(m, n)
+
+
+# ---- positions, bits and output --------------------------------------------
+
+@bug("positions_deduplicated", "bits", "positions answers each position once, dropping repeats",
+     ["format/positions/repeats_kept"])
+def _():
+    original = impl.positions
+    impl.positions = lambda m, k, item: list(dict.fromkeys(original(m, k, item)))
+
+
+@bug("positions_sorted", "bits", "positions are answered in ascending order", ["vectors/positions/PositionsForTest"])
+def _():
+    original = impl.positions
+    impl.positions = lambda m, k, item: sorted(original(m, k, item))
+
+
+@bug("positions_no_wrap", "bits", "h1 + i * h2 is not wrapped at 2^64 before the modulo", ["vectors/positions/PositionsForTest"])
+def _():
+    def positions(m, k, item):
+        h1 = impl.fnv1a64(item)
+        h2 = impl.mix64(h1) | 1
+        return [(h1 + i * h2) % m for i in range(k)]
+    impl.positions = positions
+    B.contains = lambda self, item: all(self.bits[g >> 3] >> (g & 7) & 1 for g in positions(self.m, self.k, item))
+
+
+@bug("k_bound_exclusive", "bits", "k must be below 65536: k = 65536 is refused", ["format/positions/k_bound_inclusive"])
+def _():
+    impl.MAX_K = 65535
+
+
+@bug("count_ones_counts_bytes", "bits", "count_ones counts non-zero bytes", ["vectors/filter/FilterTest"])
+def _():
+    B.count_ones = lambda self: sum(1 for b in self.bits if b)
+
+
+@bug("to_bytes_uppercase", "bits", "to_bytes writes uppercase hex", ["vectors/filter/FilterTest"])
+def _():
+    FLAGS.add("upper_bytes")
+
+
+@bug("info_k_first", "bits", "info answers K M N_INSERTED", ["vectors/filter/FilterTest"])
+def _():
+    FLAGS.add("info_k_first")
+
+
+@bug("contains_capitalised", "bits", "contains answers True / False", ["vectors/filter/FilterTest"])
+def _():
+    FLAGS.add("capital_bool")
+
+
+@bug("ok_trailing_space", "bits", "a success with no values is written 'ok ' with a trailing space", ["vectors/filter/FilterTest"])
+def _():
+    FLAGS.add("ok_space")
+
+
+# ---- 3. items and headers ---------------------------------------------------
+
+def set_header_reader(m_bytes=8, k_bytes=4, n_bytes=8, reserved_bytes=4, version_bytes=4, n_signed=False, n_double=False,
+                      padding_shift=0):
+    """from_bytes reading each header field from its first *_bytes bytes."""
+    def field(data, at, size, wanted):
+        return int.from_bytes(data[at:at + min(size, wanted)], "little")
+    def from_bytes(data):
+        def refuse(message):
+            raise impl.TlbfError("Format", message)
+        if len(data) < 32:
+            refuse("short")
+        if data[0:4] != b"TLBF":
+            refuse("magic")
+        if field(data, 4, 4, version_bytes) != 1:
+            refuse("version")
+        m = field(data, 8, 8, m_bytes)
+        if not 1 <= m <= impl.MAX_BITS:
+            refuse("m")
+        k = field(data, 16, 4, k_bytes)
+        if not 1 <= k <= impl.MAX_K:
+            refuse("k")
+        if field(data, 20, 4, reserved_bytes) != 0:
+            refuse("reserved")
+        if len(data) - 32 != (m + 7) // 8:
+            refuse("length")
+        if m % 8 and data[-1] >> (m % 8 + padding_shift):
+            refuse("padding")
+        n = field(data, 24, 8, n_bytes)
+        if n_signed and n >= 1 << 63:
+            n -= 1 << 64
+        if n_double:
+            n = int(float(n))
+        return B(m, k, n, bytearray(data[32:]))
+    B.from_bytes = staticmethod(from_bytes)
+
+
+@bug("m_read_as_u32", "header", "from_bytes reads m from its low 4 bytes", ["format/header/m_upper_32_bits"])
+def _():
+    set_header_reader(m_bytes=4)
+
+
+@bug("k_read_as_u16", "header", "from_bytes reads k from its low 2 bytes", ["format/header/k_above_16_bits"])
+def _():
+    set_header_reader(k_bytes=2)
+
+
+@bug("n_read_as_u32", "header", "from_bytes reads n_inserted from its low 4 bytes", ["format/header/n_inserted_upper_bits"])
+def _():
+    set_header_reader(n_bytes=4)
+
+
+@bug("n_read_signed", "header", "n_inserted is held as an i64: counts of 2^63 and above are negative", ["format/header/n_inserted_top_bit"])
+def _():
+    set_header_reader(n_signed=True)
+
+
+@bug("n_through_double", "header", "n_inserted goes through a double: counts above 2^53 are rounded", ["format/header/n_inserted_top_bit"])
+def _():
+    set_header_reader(n_double=True)
+
+
+@bug("reserved_low_byte_only", "header", "only the low byte of the reserved field is checked", ["format/header/reserved_high_bytes"])
+def _():
+    set_header_reader(reserved_bytes=1)
+
+
+@bug("version_low_byte_only", "header", "the version is read from its low byte", ["format/header/version_high_bytes"])
+def _():
+    set_header_reader(version_bytes=1)
+
+
+@bug("trailing_bytes_accepted", "header", "from_bytes checks only that the bits are not short; bytes after them are ignored",
+     ["vectors/from_bytes/FromBytesTest"])
+def _():
+    original = B.from_bytes
+    def from_bytes(data):
+        if len(data) >= 32:
+            m = int.from_bytes(data[8:16], "little")
+            if 1 <= m <= impl.MAX_BITS and len(data) > 32 + (m + 7) // 8:
+                data = data[:32 + (m + 7) // 8]
+        return original(data)
+    B.from_bytes = staticmethod(from_bytes)
+
+
+@bug("padding_off_by_one", "header", "the padding check skips the lowest padding bit", ["vectors/from_bytes/FromBytesTest"])
+def _():
+    set_header_reader(padding_shift=1)
+
+
+@bug("item_truncated_at_4kib", "items", "items are cut to their first 4096 bytes (a fixed buffer)", ["items/longer_than_4kib"])
+def _():
+    original = impl.read_bytes
+    impl.read_bytes = lambda w: original(w)[:4096]
+
+
+@bug("item_crlf_normalised", "items", "items pass through text-mode conversion: 0d 0a becomes 0a", ["items/containing_0d0a"])
+def _():
+    original = impl.read_bytes
+    impl.read_bytes = lambda w: original(w).replace(b"\r\n", b"\n")
+
+
+@bug("item_cut_at_nul", "items", "items are C strings: bytes from the first 00 on are lost", ["vectors/hash/Fnv1a64Test"])
+def _():
+    original = impl.read_bytes
+    impl.read_bytes = lambda w: original(w).split(b"\0")[0]
+
+
+@bug("item_utf8_round_trip", "items", "items are decoded as UTF-8 (with replacement) and encoded again", ["vectors/hash/Fnv1a64Test"])
+def _():
+    original = impl.read_bytes
+    impl.read_bytes = lambda w: original(w).decode("utf-8", "replace").encode("utf-8")
+
+
+@bug("line_limit_64kib", "items", "request lines over 64 KiB are answered err Protocol", ["protocol/framing/long_line_1mib"])
+def _():
+    FLAGS.add("limit:65536")
+
+
+@bug("line_limit_16mib", "items", "request lines over 16 MiB are answered err Protocol", ["protocol/framing/line_above_16mib"])
+def _():
+    FLAGS.add("limit:16777216")
+
+
+# ---- 4. state ---------------------------------------------------------------
+
+@bug("at_most_64_filters_evicts", "state", "at most 64 filters are kept; a 65th evicts the oldest", ["state/many_filters_alive"])
+def _():
+    FLAGS.add("evict64")
+
+
+@bug("at_most_64_filters_refuses", "state", "at most 64 filters; creating a 65th is BadParams", ["state/many_filters_alive"])
+def _():
+    FLAGS.add("refuse64")
+
+
+@bug("union_shares_bits_when_empty", "state", "a union into a filter with no bits set takes the other's bit array itself",
+     ["state/union_does_not_alias"])
+def _():
+    original = B.union
+    def union(self, other):
+        if (self.m, self.k) == (other.m, other.k) and not any(self.bits):
+            self.bits = other.bits
+            self.n_inserted = min(self.n_inserted + other.n_inserted, MASK)
+            return
+        original(self, other)
+    B.union = union
+
+
+@bug("union_counts_before_check", "state", "union adds the counts before checking m and k", ["state/refused_union_changes_neither"])
+def _():
+    def union(self, other):
+        self.n_inserted = min(self.n_inserted + other.n_inserted, MASK)
+        if (self.m, self.k) != (other.m, other.k):
+            raise impl.TlbfError("Mismatch", "m or k differ")
+        merged = int.from_bytes(self.bits, "little") | int.from_bytes(other.bits, "little")
+        self.bits = bytearray(merged.to_bytes(len(self.bits), "little"))
+    B.union = union
+
+
+@bug("union_ors_before_check_of_k", "state", "union ORs the bits when m matches, then refuses a different k", ["state/refused_union_changes_neither"])
+def _():
+    original = B.union
+    def union(self, other):
+        if self.m == other.m:
+            merged = int.from_bytes(self.bits, "little") | int.from_bytes(other.bits, "little")
+            self.bits = bytearray(merged.to_bytes(len(self.bits), "little"))
+        original(self, other)
+    B.union = union
+
+
+@bug("union_self_counts_once", "state", "union F F returns early: the count does not double", ["state/union_self_doubles_count"])
+def _():
+    original = B.union
+    B.union = lambda self, other: None if self is other else original(self, other)
+
+
+@bug("union_compares_byte_length", "state", "union compares the bit arrays' byte lengths and k, not m", ["state/union_mismatch_same_byte_length"])
+def _():
+    def union(self, other):
+        if (len(self.bits), self.k) != (len(other.bits), other.k):
+            raise impl.TlbfError("Mismatch", "sizes differ")
+        merged = int.from_bytes(self.bits, "little") | int.from_bytes(other.bits, "little")
+        self.bits = bytearray(merged.to_bytes(len(self.bits), "little"))
+        self.n_inserted = min(self.n_inserted + other.n_inserted, MASK)
+    B.union = union
+
+
+@bug("union_writes_both", "state", "union ORs the bits into both filters", ["state/union_leaves_the_right_filter"])
+def _():
+    original = B.union
+    def union(self, other):
+        original(self, other)
+        other.bits = bytearray(self.bits)
+    B.union = union
+
+
+@bug("drop_missing_is_ok", "state", "drop of a name that does not exist answers ok", ["state/drop_missing_is_no_such_filter"])
+def _():
+    FLAGS.add("drop_missing_ok")
+
+
+@bug("drop_keeps_filter", "state", "drop answers ok and keeps the filter", ["state/dropped_filter_is_gone"])
+def _():
+    FLAGS.add("drop_noop")
+
+
+@bug("new_keeps_existing", "state", "new F on an existing name keeps the old filter", ["state/new_replaces_existing"])
+def _():
+    def store(self, name, bloom):
+        self.filters.setdefault(name, bloom)
+    impl.Session.store = store
+
+
+@bug("failed_new_drops_name", "state", "a new or with_rate that fails removes an existing filter of that name",
+     ["state/failed_commands_change_nothing"])
+def _():
+    FLAGS.add("failed_create_drops")
+
+
+@bug("failed_from_bytes_drops_name", "state", "a from_bytes that fails removes an existing filter of that name",
+     ["state/failed_commands_change_nothing"])
+def _():
+    FLAGS.add("failed_load_drops")
+
+
+@bug("failed_new_leaves_placeholder", "state", "new stores the filter before checking m and k, so a refused new leaves one behind",
+     ["state/failed_create_does_not_create"])
+def _():
+    FLAGS.add("placeholder")
+
+
+@bug("with_rate_keeps_existing", "state", "with_rate F on an existing name keeps the old filter", ["state/with_rate_replaces_existing"])
+def _():
+    FLAGS.add("with_rate_setdefault")
+
+
+# ---- controls: tlbf check must pass these -----------------------------------
+
+@control("k_round_floor_plus_half", "optimal_k rounds with floor(x + 0.5): differs from half away from zero only below 1 and above 2^52, where max(1, ...) and saturation hide it")
+def _():
+    impl.round_half_away = lambda x: math.floor(x + 0.5) if math.isfinite(x) else x
+
+
+@control("ln2_from_log", "LN2 is math.log(2), which is the same double as the literal")
+def _():
+    impl.LN2 = math.log(2)
+
+
+@control("with_rate_without_max_bits", "with_rate leaves out its own m <= 2^40 check: create refuses such m with the same BadParams")
+def _():
+    def with_rate(n, p):
+        if n < 1 or not 0.0 < p < 1.0:
+            raise impl.TlbfError("BadParams", "n or p")
+        m = impl.optimal_m(n, p)
+        return B.new(m, impl.optimal_k(m, n) if m else 1)
+    B.with_rate = staticmethod(with_rate)
+
+
+@control("with_rate_nan_slips_through", "with_rate tests p <= 0 or p >= 1, which NaN passes; optimal_m(n, NaN) = 0 then makes create refuse it")
+def _():
+    def with_rate(n, p):
+        if n < 1 or p <= 0.0 or p >= 1.0:
+            raise impl.TlbfError("BadParams", "n or p")
+        m = impl.optimal_m(n, p)
+        if m > impl.MAX_BITS:
+            raise impl.TlbfError("BadParams", "m")
+        return B.new(m, impl.optimal_k(m, n) if m else 1)
+    B.with_rate = staticmethod(with_rate)
+
+
+@control("reals_with_exponent", "reals are written as '1.7410586496326586e-02' (the protocol takes any decimal that reads back)")
+def _():
+    impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:.16e}"
+
+
+@control("flush_every_line", "answers are flushed after every line, not when input runs dry")
+def _():
+    FLAGS.add("flush_each")
+
+
+@control("union_count_wraps", "union counts wrap at 2^64 (the vectors call wrapping acceptable, flag CountSaturates)")
+def _():
+    original = B.union
+    def union(self, other):
+        total = self.n_inserted + other.n_inserted
+        original(self, other)
+        self.n_inserted = total & MASK
+    B.union = union
+
+
+@control("k_above_max_k_accepted", "k above 65536 is accepted (the vectors call that acceptable, flag StrictKBound)")
+def _():
+    impl.MAX_K = (1 << 32) - 1
+
+
+@control("out_of_domain_sizing_refused", "optimal_m and optimal_k answer BadParams for n = 0 or p outside (0, 1) (the vectors call that acceptable, flag OutOfDomain)")
+def _():
+    m_of, k_of = impl.optimal_m, impl.optimal_k
+    def optimal_m(n, p):
+        if n == 0 or not 0.0 < p < 1.0:
+            raise impl.TlbfError("BadParams", "out of domain")
+        return m_of(n, p)
+    def optimal_k(m, n):
+        if n == 0:
+            raise impl.TlbfError("BadParams", "out of domain")
+        return k_of(m, n)
+    impl.optimal_m, impl.optimal_k = optimal_m, optimal_k
+
+
+# ---- the session and the loop, with the switches above ---------------------
+
+class BuggySession(impl.Session):
+    def __init__(self):
+        super().__init__()
+        self.order = []  # names in creation order, for the 64-filter table
+        self.current = None  # the command being answered
+
+    def store(self, name, bloom):
+        if "with_rate_setdefault" in FLAGS and self.current == "with_rate" and name in self.filters:
+            return
+        if name not in self.filters:
+            if "refuse64" in FLAGS and len(self.filters) >= 64:
+                raise impl.TlbfError("BadParams", "the table holds 64 filters")
+            if "evict64" in FLAGS and len(self.filters) >= 64:
+                oldest = next(n for n in self.order if n in self.filters)
+                del self.filters[oldest]
+            self.order.append(name)
+        impl.Session.store(self, name, bloom)
+
+    def answer(self, line):
+        if line.endswith("\r") and "cr_kept" not in FLAGS:
+            line = line[:-1]
+        if "strip" in FLAGS:
+            line = line.strip()
+        if "framing_late" in FLAGS:
+            word = line.split(" ")[0]
+            if word and word not in self.table:
+                raise impl.ProtocolError("Unknown", word)
+        if "max_words" in FLAGS and len(line.split(" ")) > 4:
+            raise impl.bad("too many words")
+        if "split_any" in FLAGS:
+            if not line.strip() or not all(0x20 <= ord(c) <= 0x7e or c == "\t" for c in line):
+                raise impl.bad("framing")
+            word, *args = line.split()
+        elif "any_bytes" in FLAGS:
+            if not line or "" in line.split(" "):
+                raise impl.bad("framing")
+            word, *args = line.split(" ")
+        else:
+            if not impl.REQUEST.match(line):
+                raise impl.bad("framing")
+            word, *args = line.split(" ")
+        if "lower_command" in FLAGS:
+            word = word.lower()
+        if word not in self.table:
+            raise impl.ProtocolError("Protocol" if "unknown_protocol" in FLAGS else "Unknown", word)
+        if word == "hello" and "hello_any" in FLAGS:
+            args = []
+        readers, handler = self.table[word]
+        if "ignore_extra" in FLAGS:
+            args = args[:len(readers)]
+        if "count_late" in FLAGS:
+            for r, a in zip(readers, args):
+                if r == impl.FILTER and impl.NAME.match(a) and impl.read_name(a) not in self.filters:
+                    raise impl.ProtocolError("NoSuchFilter", a)
+        if len(args) != len(readers):
+            raise impl.bad("argument count")
+        values = []
+        for r, a in zip(readers, args):
+            values.append(impl.read_name(a) if r == impl.FILTER else r(a))
+            if "lookup_early" in FLAGS and r == impl.FILTER and values[-1] not in self.filters:
+                raise impl.ProtocolError("NoSuchFilter", a)
+        for r, v in zip(readers, values):
+            if r == impl.FILTER and v not in self.filters:
+                raise impl.ProtocolError("NoSuchFilter", v)
+        if word == "drop":
+            if "drop_noop" not in FLAGS:
+                del self.filters[values[0]]
+            return []
+        self.current = word
+        looked_up = [self.filters[v] if r == impl.FILTER else v for r, v in zip(readers, values)]
+        try:
+            result = handler(*looked_up)
+        except impl.TlbfError:
+            if word in ("new", "with_rate") and "failed_create_drops" in FLAGS:
+                self.filters.pop(values[0], None)
+            if word == "from_bytes" and "failed_load_drops" in FLAGS:
+                self.filters.pop(values[0], None)
+            if word == "new" and "placeholder" in FLAGS:
+                self.filters[values[0]] = B(values[1], values[2], 0, bytearray(min((values[1] + 7) // 8, 1 << 20)))
+            raise
+        return self.rewrite(word, result)
+
+    def rewrite(self, word, result):
+        if result is None:
+            return result
+        if word in ("fnv1a64", "mix64") and "hash_unpadded" in FLAGS:
+            return [format(int(result[0], 16), "x")]
+        if word == "to_bytes" and "upper_bytes" in FLAGS:
+            return [result[0].upper()]
+        if word == "info" and "info_k_first" in FLAGS:
+            return [result[1], result[0], result[2]]
+        if word == "contains" and "capital_bool" in FLAGS:
+            return [result[0].capitalize()]
+        return result
+
+    def handle(self, line):
+        if "drop_missing_ok" in FLAGS and re.fullmatch(r"drop [A-Za-z0-9_]{1,32}\r?", line) \
+                and line.split(" ")[1].rstrip("\r") not in self.filters:
+            return "ok"
+        answer = super().handle(line)
+        return "ok " if answer == "ok" and "ok_space" in FLAGS else answer
+
+
+def serve(session):
+    """impl.serve's loop, with the line-length limits and the skipped empty lines of some bugs."""
+    limit = next((int(f.split(":")[1]) for f in FLAGS if f.startswith("limit:")), None)
+    pending, out = [], []
+
+    def answer(raw):
+        if limit is not None and len(raw) + 1 > limit:
+            out.append("err Protocol line too long\n")
+        elif not (raw == b"" and "skip_empty" in FLAGS):
+            out.append(session.handle(raw.decode("latin-1")) + "\n")
+
+    while True:
+        if out:
+            data = "".join(out).encode("latin-1")
+            while data:
+                data = data[os.write(1, data):]
+            out = []
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            break
+        *ends, rest = chunk.split(b"\n")
+        for end in ends:
+            pending.append(end)
+            answer(b"".join(pending))
+            pending = []
+            if "flush_each" in FLAGS:
+                data = "".join(out).encode("latin-1")
+                while data:
+                    data = data[os.write(1, data):]
+                out = []
+        if rest:
+            pending.append(rest)
+    if pending:
+        answer(b"".join(pending))
+    data = "".join(out).encode("latin-1")
+    while data:
+        data = data[os.write(1, data):]
+
+
+def catalog():
+    strip = lambda entry: {k: v for k, v in entry.items() if k != "patch"}
+    return {"bugs": [strip(b) for b in BUGS.values()], "controls": [strip(c) for c in CONTROLS.values()]}
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    if argv[1] == "--catalog":
+        print(json.dumps(catalog(), indent=1))
+        return 0
+    name = argv[1]
+    if name != "none":
+        entry = BUGS.get(name) or CONTROLS.get(name)
+        if entry is None:
+            sys.exit(f"buggy_impl.py: no bug or control named '{name}'")
+        entry["patch"]()
+    try:
+        serve(BuggySession())
+    except BrokenPipeError:
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Runs `tlbf check` against the bug bank (buggy_impl.py) and judges the verdicts.
+
+    run_bank.py TLBF MODE [--jobs N] [--only ID,ID]
+
+MODE is one of
+  all            every bug, with the default check: each must fail the check
+  deterministic  every bug the catalog marks deterministic, with --runs 0: each
+                 must fail, and every case the catalog names for it must be
+                 among the failures (a name may be a prefix, vectors/sizing/...)
+  clean          no bug, at seeds 1 to 20: every run must conform
+  controls       every control, with --runs 0: each must conform
+  report         no verdict: one line per bug, whether the check caught it and
+                 by which cases (for measuring)
+Exit status 0 when every verdict is as required, 1 otherwise (naming each
+bug that escaped), 2 on a usage error.
+"""
+import concurrent.futures
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUGGY = os.path.join(HERE, "buggy_impl.py")
+
+
+def catalog():
+    out = subprocess.run([sys.executable, BUGGY, "--catalog"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def check(tlbf, bug, extra):
+    """(exit status, names of failed cases) of one `tlbf check` run."""
+    impl = f"{shlex.quote(sys.executable)} {shlex.quote(BUGGY)} {bug}"
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        run = subprocess.run([tlbf, "check", "--impl", impl, "--json", report] + extra,
+                             capture_output=True, text=True, errors="replace", timeout=600)
+        failed = []
+        if os.path.exists(report):
+            with open(report) as f:
+                doc = json.load(f)
+            failed = [r["name"] for r in doc.get("results", doc.get("cases", [])) if r.get("outcome") == "FAIL"]
+    return run.returncode, failed, run.stdout
+
+
+def caught_by_named(failed, names):
+    return [n for n in names if not any(f == n or f.startswith(n + "/") for f in failed)]
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    tlbf, mode = argv[1], argv[2]
+    jobs, only = 2, None
+    rest = argv[3:]
+    while rest:
+        if rest[0] == "--jobs":
+            jobs, rest = int(rest[1]), rest[2:]
+        elif rest[0] == "--only":
+            only, rest = set(rest[1].split(",")), rest[2:]
+        else:
+            sys.exit(f"run_bank.py: unknown option {rest[0]}")
+    cat = catalog()
+    bugs = [b for b in cat["bugs"] if only is None or b["id"] in only]
+    if mode == "all":
+        jobs_list = [(b["id"], [], b) for b in bugs]
+    elif mode == "deterministic":
+        jobs_list = [(b["id"], ["--runs", "0"], b) for b in bugs if b["deterministic"]]
+    elif mode == "clean":
+        jobs_list = [("none", ["--seed", str(seed)], None) for seed in range(1, 21)]
+    elif mode == "controls":
+        jobs_list = [(c["id"], ["--runs", "0"], None) for c in cat["controls"]]
+    elif mode == "report":
+        jobs_list = [(b["id"], argv_runs(rest), b) for b in bugs]
+    else:
+        sys.exit(f"run_bank.py: unknown mode {mode}")
+
+    problems = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(check, tlbf, bug, extra): (bug, extra, entry) for bug, extra, entry in jobs_list}
+        for future in concurrent.futures.as_completed(futures):
+            bug, extra, entry = futures[future]
+            status, failed, stdout = future.result()
+            label = f"{bug} {' '.join(extra)}".strip()
+            if mode in ("clean", "controls"):
+                ok = status == 0
+                print(f"{'ok  ' if ok else 'BAD '} {label}: exit {status}" + ("" if ok else f"; failed: {', '.join(failed[:8])}"))
+                if not ok:
+                    problems.append(label)
+                    print(stdout[-3000:])
+                continue
+            missing = caught_by_named(failed, entry["caught_by"]) if mode == "deterministic" else []
+            ok = status == 1 and not missing
+            if mode == "report":
+                print(f"{'caught' if status == 1 else 'MISSED'} {bug} [{entry['family']}]: {len(failed)} failed: "
+                      f"{', '.join(failed[:6])}")
+                continue
+            why = f"exit {status}" + (f", named cases that did not fail: {', '.join(missing)}" if missing else "")
+            print(f"{'ok  ' if ok else 'BAD '} {label}: {why}; {len(failed)} cases failed")
+            if not ok:
+                problems.append(label)
+    if problems:
+        print(f"\n{len(problems)} not as required: {', '.join(sorted(problems))}")
+        return 1
+    print(f"\nall {len(jobs_list)} as required")
+    return 0
+
+
+def argv_runs(rest):
+    return []
+
+
+if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)
+    sys.exit(main(sys.argv))
