@@ -169,7 +169,7 @@ int run_check(CheckOptions opt) {
     if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
     const CheckReport report = conformance::check(impl, cases, runner, behaviour);
     if (progress) std::cerr << "\r\033[K" << std::flush;
-    if (report.session_problem == "could not be started" || report.not_found) {
+    if (report.session_problem == "before any case: could not be started" || report.not_found) {
       std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
       return kUsage;
     }

@@ -256,7 +256,8 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
       } else {
         detail = "gave no answer for " + ms_text(limit) + " (hung?) and was killed";
       }
-      if (!answered_) {
+      if (!ever_answered_) {
+        // Nothing from any process yet: the likeliest cause is output held in a buffer.
         detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
                   "or at least before it waits for more input (docs/protocol.md, section 1)?";
       }
