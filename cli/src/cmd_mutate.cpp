@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "mutant_binary.hpp"
 #include "files.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
@@ -76,7 +77,18 @@ int run_mutate(const MutateOptions& opt) {
       std::cerr << "tlbf mutate: cannot find this program's path\n";
       return kUsage;
     }
-    subjects = mutants::served_subjects(opt.suite, self, opt.reveal);
+    // tlbf-mutant serves every run, hidden: beside tlbf in the build tree, in
+    // libexec/tlbf once installed. Missing, nothing could be graded.
+    std::string tlbf_mutant;
+    for (const auto& candidate : mutant_binary_candidates()) {
+      if (tlbf_mutant.empty() && ::access(candidate.c_str(), X_OK) == 0) tlbf_mutant = candidate.string();
+    }
+    if (tlbf_mutant.empty()) {
+      std::cerr << "tlbf mutate: cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
+                   "libexec/tlbf); see docs/cli.md, \"Installing\"\n";
+      return kUsage;
+    }
+    subjects = mutants::served_subjects(opt.suite, self, tlbf_mutant, opt.reveal);
   }
 
   const auto offered = subjects->ids();

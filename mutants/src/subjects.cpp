@@ -23,8 +23,8 @@ namespace fs = std::filesystem;
 
 class Served final : public Subjects {
  public:
-  Served(std::vector<std::string> suite, const std::string& tlbf, bool reveal)
-      : suite_(std::move(suite)), tlbf_(tlbf), reveal_(reveal) {
+  Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal)
+      : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal) {
     std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
     if (mkdtemp(pattern.data())) private_ = pattern;  // mode 0700: only this user's processes look in
   }
@@ -87,14 +87,13 @@ class Served final : public Subjects {
       run.error = "cannot make a private folder under " + fs::temp_directory_path().string();
       return run;
     }
-    const std::string tlbf_mutant = (fs::path(tlbf_).parent_path() / "tlbf-mutant").string();
     std::string why;
-    auto server = HiddenServer::start(private_.string(), tlbf_mutant, choice, why);
+    auto server = HiddenServer::start(private_.string(), tlbf_mutant_, choice, why);
     if (!server) {
       run.error = why;
       return run;
     }
-    run.command = suite_command(suite_, quote_if_needed(tlbf_mutant) + " --connect " + quote_if_needed(server->socket_path()), "");
+    run.command = suite_command(suite_, quote_if_needed(tlbf_mutant_) + " --connect " + quote_if_needed(server->socket_path()), "");
     std::lock_guard<std::mutex> lock(mutex_);
     servers_[run.command] = std::move(server);
     return run;
@@ -102,6 +101,7 @@ class Served final : public Subjects {
 
   std::vector<std::string> suite_;
   std::string tlbf_;
+  std::string tlbf_mutant_;
   bool reveal_;
   fs::path private_;
   std::mutex mutex_;
@@ -246,8 +246,9 @@ class Patched final : public Subjects {
 
 }  // namespace
 
-std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf, bool reveal) {
-  return std::make_unique<Served>(suite, tlbf, reveal);
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf,
+                                          const std::string& tlbf_mutant, bool reveal) {
+  return std::make_unique<Served>(suite, tlbf, tlbf_mutant, reveal);
 }
 
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,

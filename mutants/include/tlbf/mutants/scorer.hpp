@@ -53,7 +53,8 @@ class Subjects {
 // oracle, one that refuses every request, or mutant ID. `tlbf` is the path of
 // the tlbf binary. With `reveal` TLBF_IMPL names what it serves (`tlbf serve
 // --mutant ID`) and TLBF_MUTANT is the id, for authors debugging a suite.
-std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf, bool reveal);
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf,
+                                          const std::string& tlbf_mutant, bool reveal);
 
 // Patch mode: every DIR/*.patch is a mutant named by the file's stem. A
 // warm-up run builds in a copy of `workdir`; then every graded run gets a
