@@ -201,6 +201,7 @@ int run_transcripts(const CheckOptions& opt) {
       std::cout << (report.passed ? "PASS " : "FAIL ") << t.name << " (" << t.exchanges.size() << " requests) on "
                 << impl << "\n";
       for (const auto& f : report.failures) std::cout << "  " << f << "\n";
+      for (const auto& a : report.acceptable) std::cout << "  acceptable difference: " << a << "\n";
       if (!report.passed && !report.stderr_tail.empty()) std::cout << "  its stderr:\n" << report.stderr_tail;
       all_passed = all_passed && report.passed;
     }

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 
+#include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
@@ -39,22 +40,30 @@ std::string missing_capabilities(const std::set<Capability>& needs, const std::s
 bool looks_like_protocol(const std::string& line) { return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0; }
 
 // Judges one case from its answers (the last one answers the sync hello).
+// Each answer that does not match its step's pattern is judged by judge.hpp,
+// walking the case's steps from a fresh state: a difference it calls
+// acceptable is reported and the steps after it are still judged.
 // Sets `out_of_step` when the sync was not answered as a hello.
 CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::size_t from, bool& out_of_step) {
   CaseResult r{c.name, Outcome::Passed, {}, {}, {}, {}, {}, {}, {}};
   const std::string& sync = answers[from + c.steps.size()];
   out_of_step = mismatch("ok 1 *", sync).has_value();
+  Judge judge;
   for (std::size_t i = 0; i < c.steps.size(); ++i) {
     const std::string& got = answers[from + i];
-    if (auto why = mismatch(c.steps[i].pattern, got)) {
-      r.outcome = c.acceptable ? Outcome::Tolerated : Outcome::Failed;
-      r.reason = *why + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
-      if (c.acceptable) r.reason += "; acceptable: " + c.why;
-      r.request = c.steps[i].request;
-      r.expected = c.steps[i].pattern;
-      r.got = got;
-      break;
-    }
+    judge.expect(c.steps[i].request);
+    const Judgement judgement = judge.judge(got);
+    const auto why = mismatch(c.steps[i].pattern, got);
+    if (!why) continue;
+    const bool acceptable = judgement.verdict == Verdict::Acceptable;
+    if (acceptable && r.outcome == Outcome::Tolerated) continue;  // the first one is reported
+    r.outcome = acceptable ? Outcome::Tolerated : Outcome::Failed;
+    r.reason = *why + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
+    if (acceptable) r.reason += "; acceptable: " + judgement.reason;
+    r.request = c.steps[i].request;
+    r.expected = c.steps[i].pattern;
+    r.got = got;
+    if (!acceptable) break;
   }
   if (out_of_step) {
     r.outcome = Outcome::Failed;

@@ -26,8 +26,10 @@ struct Case {
   std::string name;  // hierarchical and stable: vectors/hash/Fnv1a64Test/1
   std::vector<Step> steps;
   std::set<Capability> needs;  // derived from the steps' commands
-  bool acceptable = false;     // a difference is reported, not counted as a failure
-  std::string why;             // the flags, for people
+  // Its source calls some other answers acceptable (a vector's `result`);
+  // which ones, judge.hpp decides, and a test holds the two to agree.
+  bool acceptable = false;
+  std::string why;  // the flags, for people
 };
 
 // One case for each test of each vector file: the test's inputs as requests,
