@@ -56,121 +56,23 @@ std::string reference_command() {
 // The vector files to check against: the ones compiled in, or DIR's after
 // they pass the lint (a corrupt file would make every verdict meaningless).
 bool load_vectors(const std::string& dir, std::vector<vectors::VectorFile>& files) {
-  files = vectors::generate();
-  if (dir.empty()) return true;
-  bool clean = true;
-  for (auto& file : files) {
-    const auto bytes = read_file((fs::path(dir) / file.name).string());
-    if (!bytes) return false;
-    try {
-      file.doc = vectors::json::parse(bytes->begin(), bytes->end());
-    } catch (const std::exception& e) {
-      std::cerr << "tlbf check: " << file.name << " is not JSON: " << e.what() << "\n";
-      return false;
-    }
-    for (const auto& problem : vectors::lint(file.name, file.doc)) {
-      std::cerr << "tlbf check: " << problem << "\n";
-      clean = false;
-    }
+  if (dir.empty()) {
+    files = vectors::generate();
+    return true;
   }
-  if (!clean) std::cerr << "tlbf check: the vector files in " << dir << " fail the lint; not checking with them\n";
-  return clean;
+  auto folder = vectors::load_folder(dir);
+  for (const auto& problem : folder.problems) std::cerr << "tlbf check: " << problem << "\n";
+  if (!folder.problems.empty()) {
+    std::cerr << "tlbf check: the vector files in " << dir << " fail the lint; not checking with them\n";
+    return false;
+  }
+  files = std::move(folder.files);
+  return true;
 }
 
-// "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"; "behaviour/x/y" -> "behaviour/x"
-std::string group_of(const std::string& name) {
-  const auto first = name.find('/');
-  const auto second = name.find('/', first + 1);
-  return name.substr(0, second);
-}
 
 // Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
-bool use_colour() {
-  static const bool on = ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
-  return on;
-}
-std::string paint(const std::string& text, const char* code) {
-  return use_colour() ? std::string("\033[") + code + "m" + text + "\033[0m" : text;
-}
-const char* const kRed = "1;31";
-const char* const kGreen = "32";
-
-void print_failure(const conformance::CaseResult& r) {
-  const std::string label(to_string(r.outcome));
-  std::cout << (r.outcome == Outcome::Failed ? paint(label, kRed) : label) << " " << r.name << "\n  " << r.reason << "\n";
-  if (!r.request.empty()) {
-    std::cout << "  request:  " << conformance::readable(r.request) << "\n  expected: " << conformance::readable(r.expected) << "\n";
-    if (!r.got.empty()) std::cout << "  got:      " << conformance::readable(r.got) << "\n";
-  }
-  if (!r.stderr_tail.empty()) std::cout << "  stderr (last lines):\n    " << r.stderr_tail << "\n";
-  if (r.outcome == Outcome::Failed) {
-    if (!r.reproduce.empty()) {
-      std::cout << "  reproduce: " << r.reproduce << "\n";
-    } else if (!r.transcript.empty()) {
-      std::cout << "  reproduce: the requests are too long for a shell line; the transcript is whole in --json\n";
-    }
-  }
-}
-
-void print_report(const CheckReport& report, bool verbose, const std::string& profile) {
-  std::cout << "implementation: " << report.command << "\n";
-  if (!report.hello.empty()) std::cout << "hello:          " << report.hello << "\n";
-  for (const auto& r : report.results) {
-    if (r.outcome == Outcome::Failed || (verbose && r.outcome != Outcome::Passed && r.outcome != Outcome::NotRun)) print_failure(r);
-  }
-  std::map<std::string, std::map<Outcome, int>> groups;
-  for (const auto& r : report.results) ++groups[group_of(r.name)][r.outcome];
-  std::printf("\n%-40s %7s %7s %11s %8s %8s\n", "group", "passed", "failed", "acceptable", "skipped", "not run");
-  for (auto& [group, counts] : groups) {
-    std::printf("%-40s %7d %7d %11d %8d %8d\n", group.c_str(), counts[Outcome::Passed], counts[Outcome::Failed],
-                counts[Outcome::Tolerated], counts[Outcome::Skipped], counts[Outcome::NotRun]);
-  }
-  if (!report.stopped_because.empty()) {
-    std::string where;
-    for (auto& [group, counts] : groups) {
-      if (counts[Outcome::NotRun] > 0) where += (where.empty() ? "" : ", ") + group + " " + std::to_string(counts[Outcome::NotRun]);
-    }
-    std::cout << "\nNOT RUN: " << report.count(Outcome::NotRun) << " cases (" << where << ") because "
-              << report.stopped_because << "\n";
-  }
-  std::string offered, missing;
-  for (auto c : {conformance::Capability::Hashing, conformance::Capability::Sizing, conformance::Capability::Filter,
-                 conformance::Capability::Bytes, conformance::Capability::Union}) {
-    (report.offered.count(c) ? offered : missing) += " " + std::string(to_string(c));
-  }
-  std::cout << "\ncapabilities checked:" << (offered.empty() ? " none" : offered) << "\n";
-  if (!missing.empty()) std::cout << "not offered (not checked, not passed):" << missing << "\n";
-  if (report.restarts > 0) std::cout << "restarts: " << report.restarts << "\n";
-  if (!report.session_problem.empty()) std::cout << "session problem: " << report.session_problem << "\n";
-  const bool tlbf = profile == "tlbf";
-  std::cout << "verdict: "
-            << (report.conforms() ? paint(tlbf ? "conforms to TLBF v1 on the capabilities checked"
-                                               : "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)",
-                                          kGreen)
-                                  : paint(tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter", kRed))
-            << " (" << report.count(Outcome::Passed) << " passed, " << report.count(Outcome::Failed) << " failed, "
-            << report.count(Outcome::Tolerated) << " acceptable differences, " << report.count(Outcome::Skipped)
-            << " skipped, " << report.count(Outcome::NotRun) << " not run)\n";
-}
-
-nlohmann::ordered_json to_json(const CheckReport& report) {
-  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
-  for (const auto& r : report.results) {
-    nlohmann::ordered_json c = {{"name", r.name}, {"outcome", std::string(to_string(r.outcome))}};
-    if (!r.reason.empty()) c["reason"] = r.reason;
-    if (!r.request.empty()) c["request"] = r.request, c["expected"] = r.expected, c["got"] = r.got;
-    if (!r.transcript.empty()) c["transcript"] = r.transcript;
-    cases.push_back(c);
-  }
-  nlohmann::ordered_json caps = nlohmann::ordered_json::array();
-  for (auto c : report.offered) caps.push_back(std::string(to_string(c)));
-  return {{"implementation", report.command}, {"hello", report.hello}, {"conforms", report.conforms()},
-          {"capabilities", caps}, {"restarts", report.restarts}, {"session", report.session_problem},
-          {"stopped_because", report.stopped_because}, {"not_run", report.count(Outcome::NotRun)},
-          {"passed", report.count(Outcome::Passed)}, {"failed", report.count(Outcome::Failed)},
-          {"acceptable", report.count(Outcome::Tolerated)}, {"skipped", report.count(Outcome::Skipped)},
-          {"cases", cases}};
-}
+bool use_colour() { return ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr; }
 
 conformance::Budget budget_of(const CheckOptions& opt) {
   conformance::Budget budget;
@@ -268,11 +170,11 @@ int run_check(CheckOptions opt) {
     if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
     const CheckReport report = conformance::check(impl, cases, runner, behaviour);
     if (progress) std::cerr << "\r\033[K" << std::flush;
-    if (report.session_problem == "could not be started" || report.not_found) {
+    if (report.session_problem == "before any case: could not be started" || report.not_found) {
       std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
       return kUsage;
     }
-    print_report(report, opt.verbose, opt.profile);
+    std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});
     if (opt.impls.size() > 1) std::cout << "\n";
     bool conforms = report.conforms();
     if (opt.update_expected) {
@@ -299,32 +201,10 @@ int run_check(CheckOptions opt) {
       const std::string xml = conformance::to_junit(report);
       if (!write_file(opt.junit_file, xml)) return kIo;
     }
-    reports.push_back(to_json(report));
+    reports.push_back(conformance::to_json(report));
     done.push_back(report);
   }
-  if (done.size() > 1) {
-    // The parity matrix: for each group, how each implementation fared.
-    std::cout << "parity (passed/run per group; - where not offered):\n" << std::string(22, ' ');
-    for (std::size_t i = 0; i < done.size(); ++i) std::printf(" %12s", ("impl " + std::to_string(i + 1)).c_str());
-    std::cout << "\n";
-    std::map<std::string, std::vector<std::pair<int, int>>> matrix;
-    for (std::size_t i = 0; i < done.size(); ++i) {
-      for (const auto& r : done[i].results) {
-        auto& cell = matrix[group_of(r.name)];
-        cell.resize(done.size());
-        cell[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Tolerated;
-        cell[i].second += r.outcome != Outcome::Skipped;
-      }
-    }
-    for (const auto& [group, cells] : matrix) {
-      std::printf("%-22s", group.c_str());
-      for (const auto& [passed, run] : cells) {
-        std::printf(" %12s", run == 0 ? "-" : (std::to_string(passed) + "/" + std::to_string(run)).c_str());
-      }
-      std::cout << "\n";
-    }
-    for (std::size_t i = 0; i < done.size(); ++i) std::cout << "impl " << i + 1 << ": " << done[i].command << "\n";
-  }
+  if (done.size() > 1) std::cout << conformance::parity_matrix(done);
   if (!opt.json_file.empty()) {
     // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
     const std::string text =

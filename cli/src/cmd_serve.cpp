@@ -1,6 +1,7 @@
 // tlbf serve: the oracle as a line protocol v1 endpoint on stdin/stdout.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "mutant_binary.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/protocol/serve.hpp"
 #include "tlbf/protocol/session.hpp"
@@ -15,21 +17,24 @@
 namespace tlbf::cli {
 namespace {
 
-// The mutant build is a separate binary beside this one (the production
-// oracle carries no mutant), so serving a mutant means becoming it.
+// The mutant build is a separate binary (the production oracle carries no
+// mutant), so serving a mutant means becoming it.
 int run_mutant(const std::string& id) {
   if (mutants::find(id) == nullptr) {
     std::cerr << "tlbf serve: no mutant '" << id << "'; `tlbf mutants list` names them\n";
     return kUsage;
   }
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const auto sibling = self.parent_path() / "tlbf-mutant";
-  if (ec || !std::filesystem::exists(sibling)) {
-    std::cerr << "tlbf serve: the mutant build (tlbf-mutant) is not beside " << self << "\n";
+  const auto candidates = mutant_binary_candidates();
+  const auto found = std::find_if(candidates.begin(), candidates.end(),
+                                  [](const auto& p) { return std::filesystem::exists(p); });
+  if (found == candidates.end()) {
+    std::cerr << "tlbf serve: cannot find tlbf-mutant, the mutant build of the oracle";
+    if (candidates.empty()) std::cerr << ": this program's own path (/proc/self/exe) cannot be read";
+    for (std::size_t i = 0; i < candidates.size(); ++i) std::cerr << (i == 0 ? "; looked at " : " and ") << candidates[i];
+    std::cerr << "\n";
     return kUsage;
   }
-  const std::string path = sibling.string();
+  const std::string path = found->string();
   char* argv[] = {const_cast<char*>(path.c_str()), const_cast<char*>(id.c_str()), nullptr};
   ::execv(path.c_str(), argv);
   std::cerr << "tlbf serve: cannot run " << path << ": " << std::strerror(errno) << "\n";

@@ -31,42 +31,14 @@ int run_generate(const std::string& out_dir) {
 }
 
 int run_lint(const std::string& dir) {
-  int problems = 0;
-  auto report = [&](const std::string& text) {
-    std::cout << text << "\n";
-    ++problems;
-  };
-  int tests = 0;
-  const auto files = vectors::generate();
-  for (const auto& file : files) {
-    const fs::path path = fs::path(dir) / file.name;
-    const auto bytes = read_file(path.string());
-    if (!bytes) return kIo;
-    vectors::json doc;
-    try {
-      doc = vectors::json::parse(bytes->begin(), bytes->end());
-    } catch (const std::exception& e) {
-      report(file.name + ": not JSON: " + e.what());
-      continue;
-    }
-    for (const auto& problem : vectors::lint(file.name, doc)) report(problem);
-    if (doc.is_object() && doc.contains("numberOfTests") && doc["numberOfTests"].is_number()) {
-      tests += doc["numberOfTests"].get<int>();
-    }
-  }
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    const bool known = std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.name == name; });
-    if (entry.is_regular_file() && entry.path().extension() == ".json" && !known) {
-      report(name + ": not a vector file of schema v1");
-    }
-  }
-  if (problems == 0) {
-    std::cout << "vectors in " << dir << ": " << tests << " tests, no problems\n";
+  const auto folder = vectors::load_folder(dir);
+  for (const auto& problem : folder.problems) std::cout << problem << "\n";
+  if (!folder.readable) return kIo;
+  if (folder.problems.empty()) {
+    std::cout << "vectors in " << dir << ": " << folder.tests << " tests, no problems\n";
     return kOk;
   }
-  std::cout << problems << " problems\n";
+  std::cout << folder.problems.size() << " problems\n";
   return kRefused;
 }
 

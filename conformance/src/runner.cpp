@@ -271,14 +271,17 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
       continue;
     }
     std::optional<Finding> finding = ic.run(session_, report_.offered);
-    if (!finding && session_.alive()) {
+    // In step after it, failed or not? If not, the next case starts afresh.
+    if (session_.alive()) {
       const auto [sync, fault] = session_.ask(kSync);
-      if (fault) {
+      if (fault && !finding) {
         finding = Finding{fault->detail + " (after this case)", fault, {}};
-      } else if (mismatch("ok 1 *", sync)) {
-        finding = Finding{"responses out of step after this case: the hello sent after it was answered " + readable(sync, 80),
-                          std::nullopt, {}};
-        session_.restart();
+      } else if (!fault && mismatch("ok 1 *", sync)) {
+        if (!finding) {
+          finding = Finding{"responses out of step after this case: the hello sent after it was answered " + readable(sync, 80),
+                            std::nullopt, {}};
+        }
+        restart();
       }
     }
     if (finding) {

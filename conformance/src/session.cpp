@@ -256,7 +256,8 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
       } else {
         detail = "gave no answer for " + ms_text(limit) + " (hung?) and was killed";
       }
-      if (!answered_) {
+      if (!ever_answered_) {
+        // Nothing from any process yet: the likeliest cause is output held in a buffer.
         detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
                   "or at least before it waits for more input (docs/protocol.md, section 1)?";
       }
@@ -282,14 +283,13 @@ std::optional<std::string> ChildSession::finish() {
   const Millis limit = ever_answered_ ? timeout_now() : budget_.first_answer;
   const auto deadline = std::min(Clock::now() + limit, deadline_);
   std::array<char, kChunk> buffer{};
-  std::size_t extra = 0;  // output after the last answer: counted, a little of it kept
   while (!child_->has_exited() && Clock::now() < deadline) {
     std::array<pollfd, 2> fds{{{child_->output(), POLLIN, 0}, {child_->errors(), POLLIN, 0}}};
     ::poll(fds.data(), fds.size(), 20);
     if (fds[0].revents && child_->output() >= 0) {
       const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
       if (n > 0) {
-        extra += static_cast<std::size_t>(n);
+        // Output after the last answer: a little of it is kept, to show.
         if (partial_.size() < 4096) partial_.append(buffer.data(), static_cast<std::size_t>(n));
       } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
         child_->close_output();

@@ -208,6 +208,8 @@ def main():
     try:
         while chunk := os.read(0, 1 << 16):
             pending += chunk
+            if b"\n" not in chunk:  # splitting a long line again at every chunk would be quadratic
+                continue
             *lines, pending = pending.split(b"\n")
             os.write(1, "".join(session.render(l.decode("latin-1")) for l in lines).encode("latin-1"))
     except OSError:

@@ -19,8 +19,13 @@ void* operator new(std::size_t size) {
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// Not inlined: GCC 12 at -Os inlines these into gtest's `new TestClass` and
+// then reports free() on memory from operator new (-Wmismatched-new-delete),
+// not seeing that the operator new it pairs with is the one above, which
+// allocates with malloc. Called, they are what the standard expects of a
+// replacement, and the pairing is plain to the compiler.
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace tlbf {
 namespace {

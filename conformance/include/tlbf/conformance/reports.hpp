@@ -1,7 +1,10 @@
-// What tlbf check writes besides its summary: a failure list that cannot go
-// stale, and JUnit XML for CI systems.
+// What tlbf check reports, in every form: the text a person reads, JSON,
+// JUnit XML for CI systems, the parity matrix of several implementations,
+// and a failure list that cannot go stale. The top layer of conformance/:
+// it only reads CheckReports.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +29,28 @@ ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::st
 
 // The list that would make this report's failures expected, in case order.
 std::string expected_failures_text(const CheckReport& report);
+
+// "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"; "behaviour/x/y" -> "behaviour/x"
+std::string group_of(const std::string& name);
+
+struct TextOptions {
+  bool verbose = false;  // also acceptable differences and skipped cases
+  bool tlbf_profile = true;  // the verdict names TLBF v1; else "behaves as a Bloom filter"
+  bool colour = false;
+};
+
+// The report for people: each failure (request, expected and got shortened
+// and escaped), the table of groups, the cases not run and why, the
+// capabilities, restarts, the session's end, and the verdict line.
+std::string text_report(const CheckReport& report, const TextOptions& options);
+
+// Every case's outcome, with requests, answers and transcripts whole.
+nlohmann::ordered_json to_json(const CheckReport& report);
+
+// For several implementations: passed/run per group and implementation, the
+// implementations numbered in the header and their commands listed under it.
+// Columns line up whatever the group names.
+std::string parity_matrix(const std::vector<CheckReport>& reports);
 
 // JUnit XML: one testsuite for the implementation, a testcase per case.
 std::string to_junit(const CheckReport& report);

@@ -30,6 +30,19 @@ std::string serialize(const json& doc);
 // the oracle. `name` must be one of the names generate() produces.
 std::vector<std::string> lint(const std::string& name, const json& doc);
 
+// The vector files read from a folder, each parsed and linted, and what is
+// wrong with them: unreadable or not JSON, lint problems, and JSON files in
+// the folder that are no vector file of schema v1. `files` holds the ones
+// read, in generate()'s order; `readable` is false when a file could not be
+// read at all (the caller's I/O error, not a lint problem).
+struct LoadedFolder {
+  std::vector<VectorFile> files;
+  std::vector<std::string> problems;
+  bool readable = true;
+  int tests = 0;  // numberOfTests, summed over the files that have it
+};
+LoadedFolder load_folder(const std::string& dir);
+
 // Two Markdown tables: each file's size and counts of tests by result, and
 // each flag's bug type, number of tests and meaning (docs/vectors.md shows them).
 std::string stats_markdown(const std::vector<VectorFile>& files);

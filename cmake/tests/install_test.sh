@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs the build into a fresh prefix and uses it from there as a user
+# would, with nothing of the build folder on PATH: the installed tlbf checks
+# its own serve, finds tlbf-mutant where it was installed and grades its own
+# check with `tlbf mutate`, and a project outside tlbf builds against the
+# installed oracle with find_package(tlbf) and reproduces the worked example.
+#   install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR CONFIG CXX_COMPILER GENERATOR BINDIR MUTANT_DIR DATADIR DOCDIR
+# (the last four are the install folders, relative to the prefix).
+set -euo pipefail
+build=$1 source=$2 work=$3 config=$4 cxx=$5 generator=$6
+bindir=$7 mutantdir=$8 datadir=$9 docdir=${10}
+
+fail() { echo "install test: $*" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" --config "$config" >"$work/install.log"
+
+# The system's folders and the installed bin, nothing else: a tlbf or
+# tlbf-mutant found in the build tree would hide a broken install.
+export PATH="$prefix/$bindir:/usr/local/bin:/usr/bin:/bin"
+[ "$(command -v tlbf)" = "$prefix/$bindir/tlbf" ] || fail "tlbf on PATH is $(command -v tlbf), not the installed one"
+[ ! -e "$prefix/$bindir/tlbf-mutant" ] || fail "tlbf-mutant is in $bindir; it belongs in $mutantdir"
+[ -x "$prefix/$mutantdir/tlbf-mutant" ] || fail "no $mutantdir/tlbf-mutant"
+
+for f in README.md format.md protocol.md vectors.md check.md mutants.md cli.md; do
+  [ -f "$prefix/$docdir/$f" ] || fail "no $docdir/$f"
+done
+[ "$(ls "$prefix/$datadir/tlbf/vectors/"tlbf_*_v1.json | wc -l)" -eq "$(ls "$source/vectors/"tlbf_*_v1.json | wc -l)" ] \
+  || fail "not every vector file is in $datadir/tlbf/vectors"
+# The installed vectors must be whole: the lint reads each against its schema's shape.
+tlbf vectors lint "$prefix/$datadir/tlbf/vectors" >"$work/lint.log" 2>&1 || { cat "$work/lint.log"; fail "the installed vectors do not pass the lint"; }
+[ -f "$prefix/$datadir/tlbf/vectors/schema/tlbf_common_v1.schema.json" ] || fail "no schemas beside the vectors"
+
+cd "$work"
+# The oracle answers the specification's hash of cat; mutant s10 (FNV-1 for
+# FNV-1a) answers something else, which proves tlbf-mutant was found and ran.
+[ "$(printf 'fnv1a64 636174\n' | tlbf serve)" = "ok f5e307190ce4a327" ] || fail "tlbf serve: wrong fnv1a64(cat)"
+s10=$(printf 'fnv1a64 636174\n' | tlbf serve --mutant s10 2>&1) || fail "tlbf serve --mutant s10 failed: $s10"
+case "$s10" in
+  "ok f5e307190ce4a327") fail "tlbf serve --mutant s10 served the oracle, not the mutant" ;;
+  "ok "*) ;;
+  *) fail "tlbf serve --mutant s10 answered '$s10'" ;;
+esac
+
+tlbf check >"$work/check.log" 2>&1 || { cat "$work/check.log"; fail "tlbf check (against its own serve) failed"; }
+tlbf mutate --json "$work/mutate.json" -- tlbf check >"$work/mutate.log" 2>&1 \
+  || { cat "$work/mutate.log"; fail "tlbf mutate -- tlbf check failed"; }
+# Every mutant killed by its own test, not by a failure to start it.
+python3 - "$work/mutate.json" <<'PY' || fail "tlbf mutate's report: see above"
+import json, sys
+report = json.load(open(sys.argv[1]))
+statuses = [m["status"] for f in report["files"].values() for m in f["mutants"]]
+print("mutants:", len(statuses), "statuses:", sorted(set(statuses)))
+sys.exit(0 if len(statuses) == 10 and set(statuses) == {"Killed"} else 1)
+PY
+
+# A project outside tlbf: only the installed package, no package registry.
+cmake -S "$source/cmake/tests/consumer" -B "$work/consumer" -G "$generator" \
+  -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/consumer.log" 2>&1 \
+  || { cat "$work/consumer.log"; fail "the consumer project does not configure"; }
+cmake --build "$work/consumer" >>"$work/consumer.log" 2>&1 || { cat "$work/consumer.log"; fail "the consumer project does not build"; }
+if grep -q "$source/oracle" "$work/consumer/compile_commands.json"; then
+  fail "the consumer compiled against the source tree, not the installed headers"
+fi
+"$work/consumer/worked_example" || fail "the consumer did not reproduce the worked example"
+echo "install test: all passed (prefix $prefix)"
