@@ -760,6 +760,13 @@ def _():
     B.union = union
 
 
+@bug("union_probe_declined", "capabilities",
+     "a union of a filter with itself is answered err Unknown (the author never thought of it); every other union works",
+     ["capabilities/union", "state/union_self_doubles_count"])
+def _():
+    FLAGS.add("self_union_unknown")
+
+
 @bug("union_self_counts_once", "state", "union F F returns early: the count does not double", ["state/union_self_doubles_count"])
 def _():
     original = B.union
@@ -946,6 +953,8 @@ class BuggySession(impl.Session):
             word = word.lower()
         if word not in self.table:
             raise impl.ProtocolError("Protocol" if "unknown_protocol" in FLAGS else "Unknown", word)
+        if "self_union_unknown" in FLAGS and word == "union" and len(args) == 2 and args[0] == args[1]:
+            raise impl.ProtocolError("Unknown", "union of a filter with itself")
         if word == "hello" and "hello_any" in FLAGS:
             args = []
         readers, handler = self.table[word]
