@@ -2,11 +2,13 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -38,6 +40,7 @@ struct CheckOptions {
   long budget_s = 60;
   int faults = 3;
   std::string profile = "tlbf";
+  std::string capabilities;  // comma-separated; empty: the profile's own
   std::uint64_t seed = 20261129;
   int runs = 100;
   bool no_pipeline = false;
@@ -45,6 +48,34 @@ struct CheckOptions {
   bool verbose = false;
   std::vector<std::string> transcripts;
 };
+
+// The capabilities that must be offered: those --capabilities names, else
+// every one of TLBF v1 (the behavioural profile: the filter, its bytes and
+// union, which its checks use). False, having said why, on an unknown name.
+bool required_capabilities(const CheckOptions& opt, std::set<conformance::Capability>& out) {
+  using conformance::Capability;
+  if (opt.capabilities.empty()) {
+    out = opt.profile == "behavioural" ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
+                                       : std::set<Capability>(std::begin(conformance::kAllCapabilities),
+                                                              std::end(conformance::kAllCapabilities));
+    return true;
+  }
+  out.clear();
+  std::size_t start = 0;
+  while (start <= opt.capabilities.size()) {
+    const std::size_t comma = std::min(opt.capabilities.find(',', start), opt.capabilities.size());
+    const std::string name = opt.capabilities.substr(start, comma - start);
+    const auto c = conformance::capability_named(name);
+    if (!c) {
+      std::cerr << "tlbf check: --capabilities: no capability named '" << name
+                << "' (hashing, sizing, filter, bytes, union, separated by commas)\n";
+      return false;
+    }
+    out.insert(*c);
+    start = comma + 1;
+  }
+  return true;
+}
 
 // The built-in reference: this very binary, serving.
 std::string reference_command() {
@@ -103,6 +134,7 @@ int run_transcripts(const CheckOptions& opt) {
       std::cout << (report.passed ? "PASS " : "FAIL ") << t.name << " (" << t.exchanges.size() << " requests) on "
                 << impl << "\n";
       for (const auto& f : report.failures) std::cout << "  " << f << "\n";
+      for (const auto& a : report.acceptable) std::cout << "  acceptable difference: " << a << "\n";
       if (!report.passed && !report.stderr_tail.empty()) std::cout << "  its stderr:\n" << report.stderr_tail;
       all_passed = all_passed && report.passed;
     }
@@ -159,6 +191,7 @@ int run_check(CheckOptions opt) {
   runner.budget = budget_of(opt);
   runner.pipelined = !opt.no_pipeline;
   runner.faults_before_unreliable = opt.faults;
+  if (!required_capabilities(opt, runner.required)) return kUsage;
 
   bool all_conform = true;
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
@@ -220,7 +253,8 @@ void add_check(CLI::App& app, int& rc) {
   CLI::App* cmd = app.add_subcommand("check", "Check an implementation of TLBF v1 over line protocol v1");
   cmd->footer(
       "With no --impl, checks $TLBF_IMPL, or else the built-in reference (this binary's serve).\n"
-      "Exit codes: 0 every implementation conforms on the capabilities it offers; 1 one does not;\n"
+      "Exit codes: 0 every implementation conforms, every capability checked (or every one --capabilities\n"
+      "requires); 1 one does not, or does not offer a required capability;\n"
       "2 usage or harness error (bad options, an implementation that cannot be started, vector\n"
       "files that fail the lint); 3 a file could not be written. See docs/check.md.");
   cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
@@ -230,6 +264,11 @@ void add_check(CLI::App& app, int& rc) {
                   "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
                   "every Bloom filter has, for filters of other designs")
       ->check(CLI::IsMember({"tlbf", "behavioural"}));
+  cmd->add_option("--capabilities", opt->capabilities,
+                  "The capabilities to require, separated by commas (hashing,sizing,filter,bytes,union): one "
+                  "left out is not checked unless offered, and the verdict names it; without this option every "
+                  "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
+                  "fails the check");
   cmd->add_option("--seed", opt->seed,
                   "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)");
   cmd->add_option("--runs", opt->runs, "Random request sequences checked against the oracle as model (0: none)")

@@ -254,6 +254,28 @@ TEST_F(Cli, CheckExitCodes) {
   EXPECT_EQ(list.out.substr(0, 26), "vectors/union/UnionTest/1\n");
 }
 
+TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
+  const std::string screen = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py filter_only";
+  // The vector cases of filters are enough: the capabilities are probed whatever --filter keeps.
+  const auto all = tlbf({"check", "--filter", "vectors/filter/*", "--impl", screen});
+  EXPECT_EQ(all.rc, 1) << all.out;
+  EXPECT_NE(all.out.find("FAIL capabilities/hashing"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("NOT offered, though required (not checked, not passed): hashing sizing union"),
+            std::string::npos)
+      << all.out;
+
+  const auto fewer =
+      tlbf({"check", "--filter", "vectors/filter/*", "--impl", screen, "--capabilities", "filter,bytes"});
+  EXPECT_EQ(fewer.rc, 0) << fewer.out;
+  EXPECT_NE(fewer.out.find("verdict: conforms to TLBF v1 on filter bytes, with hashing sizing union left out"),
+            std::string::npos)
+      << fewer.out;
+  const auto every = tlbf({"check", "--runs", "0"});
+  EXPECT_NE(every.out.find("verdict: conforms to TLBF v1, every capability checked"), std::string::npos) << every.out;
+
+  EXPECT_EQ(tlbf({"check", "--capabilities", "filter,hashes"}).rc, 2);
+}
+
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
   EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);

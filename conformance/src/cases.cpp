@@ -100,6 +100,13 @@ std::string_view to_string(Capability c) {
   return "?";
 }
 
+std::optional<Capability> capability_named(std::string_view name) {
+  for (auto c : kAllCapabilities) {
+    if (to_string(c) == name) return c;
+  }
+  return std::nullopt;
+}
+
 std::optional<Capability> capability_of(std::string_view command) {
   static const std::map<std::string_view, Capability> groups = {
       {"fnv1a64", Capability::Hashing},      {"mix64", Capability::Hashing},

@@ -100,17 +100,21 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
     out += "\nNOT RUN: " + std::to_string(report.count(Outcome::NotRun)) + " cases (" + where + ") because " +
            report.stopped_because + "\n";
   }
-  std::string offered, missing;
-  for (auto c : {Capability::Hashing, Capability::Sizing, Capability::Filter, Capability::Bytes, Capability::Union}) {
-    (report.offered.count(c) ? offered : missing) += " " + std::string(to_string(c));
+  std::string offered, missing, left_out;
+  for (auto c : kAllCapabilities) {
+    const bool left = report.left_out().count(c) > 0;
+    (report.offered.count(c) ? offered : left ? left_out : missing) += " " + std::string(to_string(c));
   }
   out += "\ncapabilities checked:" + (offered.empty() ? std::string(" none") : offered) + "\n";
-  if (!missing.empty()) out += "not offered (not checked, not passed):" + missing + "\n";
+  if (!missing.empty()) out += "NOT offered, though required (not checked, not passed):" + missing + "\n";
+  if (!left_out.empty() && options.tlbf_profile) out += "left out (--capabilities; not checked, not passed):" + left_out + "\n";
   if (report.restarts > 0) out += "restarts: " + std::to_string(report.restarts) + "\n";
   if (!report.session_problem.empty()) out += "session problem: " + report.session_problem + "\n";
   const bool tlbf = options.tlbf_profile;
   out += "verdict: " +
-         (report.conforms() ? paint(tlbf ? "conforms to TLBF v1 on the capabilities checked"
+         (report.conforms() ? paint(tlbf ? (left_out.empty() ? "conforms to TLBF v1, every capability checked"
+                                                             : "conforms to TLBF v1 on" + offered + ", with" + left_out +
+                                                                   " left out")
                                          : "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)",
                                     kGreen, options.colour)
                             : paint(tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter", kRed,
@@ -131,10 +135,14 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
     if (!r.transcript.empty()) c["transcript"] = r.transcript;
     cases.push_back(c);
   }
-  nlohmann::ordered_json caps = nlohmann::ordered_json::array();
-  for (auto c : report.offered) caps.push_back(std::string(to_string(c)));
+  const auto names = [](const std::set<Capability>& set) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (auto c : set) out.push_back(std::string(to_string(c)));
+    return out;
+  };
   return {{"implementation", report.command}, {"hello", report.hello}, {"conforms", report.conforms()},
-          {"capabilities", caps}, {"restarts", report.restarts}, {"session", report.session_problem},
+          {"capabilities", names(report.offered)}, {"required", names(report.required)},
+          {"left_out", names(report.left_out())}, {"restarts", report.restarts}, {"session", report.session_problem},
           {"stopped_because", report.stopped_because}, {"passed", report.count(Outcome::Passed)},
           {"failed", report.count(Outcome::Failed)}, {"acceptable", report.count(Outcome::Tolerated)},
           {"skipped", report.count(Outcome::Skipped)}, {"not_run", report.count(Outcome::NotRun)}, {"cases", cases}};

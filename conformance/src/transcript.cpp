@@ -1,7 +1,9 @@
 #include "tlbf/conformance/transcript.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/session.hpp"
 #include "tlbf/hex.hpp"
@@ -107,9 +109,20 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
 
   ReplayReport report;
   auto fail = [&](std::string why) { report.failures.push_back(transcript.name + ":" + std::move(why)); };
+  // An answer that does not match its pattern may still be acceptable (judge.hpp).
+  Judge judge;
   for (std::size_t i = 0; i < answers.lines.size(); ++i) {
     const Exchange& e = transcript.exchanges[i];
-    if (auto why = mismatch(e.pattern, answers.lines[i])) fail(std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why);
+    judge.expect(e.request);
+    const Judgement judgement = judge.judge(answers.lines[i]);
+    const auto why = mismatch(e.pattern, answers.lines[i]);
+    if (!why) continue;
+    const std::string where = transcript.name + ":" + std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why;
+    if (judgement.verdict == Verdict::Acceptable) {
+      report.acceptable.push_back(where + "; acceptable: " + judgement.reason);
+    } else {
+      fail(std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why);
+    }
   }
   if (answers.fault) {
     const Exchange& e = transcript.exchanges[answers.lines.size()];
@@ -126,7 +139,8 @@ std::size_t answer_limit(const std::string& request, const std::string& pattern)
   // An error's message is free text and may quote the request; a '*' stands
   // for words of any length.
   const bool open_ended = !pattern.empty() && pattern.back() == '*';
-  return pattern.size() + request.size() + kAnswerSlack + (open_ended ? Request::kDefaultAnswerLimit : 0);
+  const std::size_t longest = std::max(pattern.size(), longest_acceptable_answer(request));
+  return longest + request.size() + kAnswerSlack + (open_ended ? Request::kDefaultAnswerLimit : 0);
 }
 
 }  // namespace tlbf::conformance

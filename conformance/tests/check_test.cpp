@@ -181,7 +181,10 @@ TEST(Behavioural, BundledImplementationsBehave) {
 }
 
 TEST(Behavioural, AnotherDesignPassesBehaviouralAndFailsTlbf) {
-  const CheckReport behavioural = check(TLBF_FXBLOOM_IMPL, {}, RunnerOptions{}, behaviour());
+  // The behavioural profile requires what its checks use: not hashing, not sizing.
+  RunnerOptions profile;
+  profile.required = {Capability::Filter, Capability::Bytes, Capability::Union};
+  const CheckReport behavioural = check(TLBF_FXBLOOM_IMPL, {}, profile, behaviour());
   EXPECT_TRUE(behavioural.conforms());
   EXPECT_EQ(behavioural.count(Outcome::Passed), static_cast<int>(behaviour().size()));
   EXPECT_EQ(behavioural.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}));
@@ -263,16 +266,57 @@ TEST(Check, AFloodOfStderrIsNoFailure) {
   EXPECT_TRUE(r.conforms()) << r.session_problem;
 }
 
+const CaseResult* result_named(const CheckReport& r, const std::string& name) {
+  for (const auto& c : r.results) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
 TEST(Check, FewerCapabilitiesAreSkippedNeverPassed) {
-  const CheckReport r = check(misbehaving("filter_only"), all_cases(), quick());
+  // Every capability is required unless the user leaves some out: one not
+  // offered fails the check, under a case of its own.
+  const CheckReport all = check(misbehaving("filter_only"), all_cases(), quick());
+  EXPECT_FALSE(all.conforms());
+  EXPECT_EQ(all.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes}));
+  for (const char* group : {"hashing", "sizing", "union"}) {
+    const CaseResult* c = result_named(all, std::string("capabilities/") + group);
+    ASSERT_NE(c, nullptr) << group;
+    EXPECT_EQ(c->outcome, Outcome::Failed) << group;
+    EXPECT_NE(c->reason.find("--capabilities"), std::string::npos) << c->reason;
+  }
+  EXPECT_EQ(result_named(all, "capabilities/filter"), nullptr);
+
+  // Left out by name, the same implementation conforms on what it offers.
+  RunnerOptions fewer = quick();
+  fewer.required = {Capability::Filter, Capability::Bytes};
+  const CheckReport r = check(misbehaving("filter_only"), all_cases(), fewer);
   EXPECT_TRUE(r.conforms()) << r.session_problem;
-  EXPECT_EQ(r.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes}));
+  EXPECT_EQ(r.left_out(), (std::set<Capability>{Capability::Hashing, Capability::Sizing, Capability::Union}));
+  EXPECT_EQ(result_named(r, "capabilities/hashing")->outcome, Outcome::Skipped);
   EXPECT_GT(r.count(Outcome::Skipped), 0);
   for (const auto& c : r.results) {
     if (c.name.rfind("vectors/hash/", 0) == 0) {
       EXPECT_EQ(c.outcome, Outcome::Skipped) << c.name;
     }
   }
+  // Required and not offered is still a failure, whatever else is left out.
+  fewer.required = {Capability::Filter, Capability::Union};
+  EXPECT_FALSE(check(misbehaving("filter_only"), all_cases(), fewer).conforms());
+}
+
+TEST(Check, OneOddAnswerCannotDeclineACapability) {
+  // The bug bank's union_probe_declined answers err Unknown to a self-union
+  // and nothing else: union stays offered, and the odd answer is a failure.
+  const CheckReport r = check(TLBF_BUGGY_IMPL " union_probe_declined", all_cases(), quick());
+  EXPECT_FALSE(r.conforms());
+  EXPECT_TRUE(r.offered.count(Capability::Union));
+  const CaseResult* c = result_named(r, "capabilities/union");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->outcome, Outcome::Failed);
+  EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe'"), std::string::npos) << c->reason;
+  EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe_b'"), std::string::npos) << c->reason;
+  EXPECT_EQ(result_named(check(TLBF_BUGGY_IMPL " none", all_cases(), quick()), "capabilities/union"), nullptr);
 }
 
 TEST(Check, NotAProtocolEndpoint) {

@@ -1,8 +1,10 @@
 // Differential fuzzing (docs/fuzzing.md, "fuzz_diff"): each input is given
 // to from_bytes in the oracle and, over line protocol v1, in the
 // implementation that TLBF_IMPL names, followed by a fixed set of requests on
-// the filter it loads. Every response must agree: the same `ok` line, or an
-// error of the same kind. A refusal is a verdict like any other.
+// the filter it loads. Every response must agree: the same `ok` line, an
+// error of the same kind, or an answer that tlbf check calls acceptable
+// (conformance/judge.hpp: loading a k above 65536, say). A refusal is a
+// verdict like any other.
 //
 // On a disagreement the target writes a transcript that replays it
 // (`tlbf check --impl IMPL --transcript FILE`) and aborts with a signature
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "tlbf/hex.hpp"
+#include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/session.hpp"
 #include "tlbf/protocol/session.hpp"
@@ -84,9 +87,9 @@ Impl& impl() {
   return it;
 }
 
-// What must agree: an `ok` line exactly, an `err` line by its kind.
-std::string verdict(const std::string& response) {
-  return word(response, 0) == "err" ? "err " + word(response, 1) : response;
+// How a transcript writes the oracle's answer: an `ok` line exactly, an `err` line by its kind.
+std::string verdict(const std::string& request, const std::string& response) {
+  return conformance::pattern_for(request, response);
 }
 
 [[noreturn]] void report(const std::string& command, const std::string& signature, const std::vector<std::string>& requests,
@@ -104,7 +107,7 @@ std::string verdict(const std::string& response) {
   }
   out << "# " << detail.substr(start) << "\n";
   for (std::size_t i = 0; i < requests.size() && i < expected.size(); ++i) {
-    out << "> " << requests[i] << "\n< " << verdict(expected[i]) << "\n";
+    out << "> " << requests[i] << "\n< " << verdict(requests[i], expected[i]) << "\n";
   }
   out.close();
   std::fprintf(stderr, "\n==%d== tlbf fuzz_diff: %s\n%s\nreplay: tlbf check --impl '%s' --transcript %s\n",
@@ -153,6 +156,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   plan(data, size, requests, expected);
 
   Impl& it = impl();
+  // A load that judge.hpp lets go either way (a k above 65536) is sent alone
+  // first: if the implementation takes it, the filter's state is open, and
+  // its k may be in the billions, so nothing more is sent for this input.
+  conformance::Judge alone;
+  alone.expect(requests[0]);
+  if (!alone.zone().empty()) {
+    const conformance::Request first{requests[0], alone.longest_answer() + requests[0].size() + conformance::kAnswerSlack};
+    const auto answer = it.session->exchange({&first, 1}, conformance::Pace::OneAtATime);
+    if (!answer.fault && alone.judge(answer.lines[0]).verdict == conformance::Verdict::Acceptable) {
+      it.session->ask("drop f");  // the next input starts with no filter, in both
+      return 0;
+    }
+    if (answer.fault) it.session->restart();
+  }
   std::vector<conformance::Request> batch;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     batch.push_back({requests[i], expected[i].size() + requests[i].size() + conformance::kAnswerSlack});
@@ -167,11 +184,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const auto& got = answers.lines;
   const auto& fault = answers.fault;
+  // Judged as tlbf check judges (conformance/judge.hpp). After an acceptable
+  // difference a filter's state is open: what follows on it is not compared.
+  conformance::Judge judge;
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const std::string want = verdict(expected[i]), have = verdict(got[i]);
-    if (want == have) continue;
+    if (judge.reads_open_filter(requests[i])) continue;
+    judge.expect(requests[i]);
+    if (judge.judge(got[i]).verdict != conformance::Verdict::Mismatch) continue;
+    const std::string want = verdict(requests[i], expected[i]);
     const std::string op = word(requests[i], 0);
-    const bool oracle_ok = word(want, 0) == "ok", impl_ok = word(have, 0) == "ok";
+    const bool oracle_ok = word(want, 0) == "ok", impl_ok = word(got[i], 0) == "ok";
     const std::string how = oracle_ok == impl_ok ? "differs" : impl_ok ? "accepts" : "refuses";
     const std::vector<std::string> asked(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(i + 1));
     report(it.command, "oracle-vs-" + it.name + "-" + op + "-" + how, asked, expected,

@@ -7,9 +7,12 @@
 
 #include "codec.hpp"
 #include "tlbf/oracle.hpp"
+#include "tlbf/protocol/log_last_bit.hpp"
 
 namespace tlbf::vectors {
 namespace {
+
+using protocol::m_alternatives;
 
 json error_kind(const Error& e) { return json{{"errorKind", std::string(to_string(e.kind))}}; }
 
@@ -29,24 +32,6 @@ Bloom load(const json& value) {
 json fnv(const json& t) { return {{"hash", hash(fnv1a64(bytes_of(t["item"])))}}; }
 
 json mix(const json& t) { return {{"output", hash(mix64(hash_of(t["input"])))}}; }
-
-// What optimal_m would answer if log(p) came out one unit in the last place
-// higher or lower, where that changes m: the answers another platform's log
-// could legitimately give.
-std::vector<std::uint64_t> m_alternatives(std::uint64_t n, double p) {
-  std::vector<std::uint64_t> out;
-  // Only filters that with_rate can make; and log(p) = 0 only at p = 1, exactly everywhere.
-  if (n < 1 || !(p > 0.0 && p < 1.0)) return out;
-  const double log_p = std::log(p);
-  for (double nudged : {std::nextafter(log_p, -HUGE_VAL), std::nextafter(log_p, HUGE_VAL)}) {
-    const double ideal = (-static_cast<double>(n) * nudged) / (LN2 * LN2);
-    if (!(ideal > 0) || ideal >= 18446744073709551616.0) continue;
-    const auto m = static_cast<std::uint64_t>(std::ceil(ideal));
-    if (m != optimal_m(n, p) && std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 json opt_m(const json& t) {
   const auto n = t["n"].get<std::uint64_t>();

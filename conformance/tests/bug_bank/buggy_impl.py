@@ -26,10 +26,11 @@ BUGS = {}
 CONTROLS = {}
 
 
-def bug(bug_id, family, description, caught_by, deterministic=True):
+def bug(bug_id, family, description, caught_by, deterministic=True, model=False):
+    """model: the random request sequences alone (--filter 'model/*') must catch it at every seed."""
     def register(patch):
         BUGS[bug_id] = {"id": bug_id, "family": family, "description": description,
-                        "caught_by": caught_by, "deterministic": deterministic, "patch": patch}
+                        "caught_by": caught_by, "deterministic": deterministic, "model": model, "patch": patch}
         return patch
     return register
 
@@ -517,6 +518,22 @@ def _():
     impl.optimal_k = lambda m, n: 0 if n and (float(m) / float(n)) * impl.LN2 < 0.5 else original(m, n)
 
 
+@bug("out_of_domain_refused_as_format", "decision",
+     "optimal_m and optimal_k answer err Format outside their domain: a refusal, but not the BadParams the "
+     "acceptable answers allow", ["vectors/sizing/OptimalMTest/16", "vectors/sizing/OptimalKTest/34"], model=True)
+def _():
+    m_of, k_of = impl.optimal_m, impl.optimal_k
+    def optimal_m(n, p):
+        if n == 0 or not 0.0 < p < 1.0:
+            raise impl.TlbfError("Format", "out of domain")
+        return m_of(n, p)
+    def optimal_k(m, n):
+        if n == 0:
+            raise impl.TlbfError("Format", "out of domain")
+        return k_of(m, n)
+    impl.optimal_m, impl.optimal_k = optimal_m, optimal_k
+
+
 # ---- positions, bits and output --------------------------------------------
 
 @bug("positions_deduplicated", "bits", "positions answers each position once, dropping repeats",
@@ -743,6 +760,13 @@ def _():
     B.union = union
 
 
+@bug("union_probe_declined", "capabilities",
+     "a union of a filter with itself is answered err Unknown (the author never thought of it); every other union works",
+     ["capabilities/union", "state/union_self_doubles_count"])
+def _():
+    FLAGS.add("self_union_unknown")
+
+
 @bug("union_self_counts_once", "state", "union F F returns early: the count does not double", ["state/union_self_doubles_count"])
 def _():
     original = B.union
@@ -929,6 +953,8 @@ class BuggySession(impl.Session):
             word = word.lower()
         if word not in self.table:
             raise impl.ProtocolError("Protocol" if "unknown_protocol" in FLAGS else "Unknown", word)
+        if "self_union_unknown" in FLAGS and word == "union" and len(args) == 2 and args[0] == args[1]:
+            raise impl.ProtocolError("Unknown", "union of a filter with itself")
         if word == "hello" and "hello_any" in FLAGS:
             args = []
         readers, handler = self.table[word]

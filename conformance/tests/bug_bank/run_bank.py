@@ -10,6 +10,10 @@ MODE is one of
                  among the failures (a name may be a prefix, vectors/sizing/...)
   clean          no bug, at seeds 1 to 20: every run must conform
   controls       every control, with --runs 0: each must conform
+  model          the random request sequences alone (--filter 'model/*'): every
+                 control must conform at seeds 1 to 20 (their answers are ones
+                 conformance/judge.hpp calls acceptable), and every bug marked
+                 model must fail at seeds 1 to 5 (a wrong answer in the same places)
   report         no verdict: one line per bug, whether the check caught it and
                  by which cases (for measuring)
 Exit status 0 when every verdict is as required, 1 otherwise (naming each
@@ -74,6 +78,10 @@ def main(argv):
         jobs_list = [("none", ["--seed", str(seed)], None) for seed in range(1, 21)]
     elif mode == "controls":
         jobs_list = [(c["id"], ["--runs", "0"], None) for c in cat["controls"]]
+    elif mode == "model":
+        model = ["--filter", "model/*"]
+        jobs_list = [(c["id"], model + ["--seed", str(seed)], None) for c in cat["controls"] for seed in range(1, 21)]
+        jobs_list += [(b["id"], model + ["--seed", str(seed)], b) for b in bugs if b.get("model") for seed in range(1, 6)]
     elif mode == "report":
         jobs_list = [(b["id"], argv_runs(rest), b) for b in bugs]
     else:
@@ -86,7 +94,7 @@ def main(argv):
             bug, extra, entry = futures[future]
             status, failed, stdout = future.result()
             label = f"{bug} {' '.join(extra)}".strip()
-            if mode in ("clean", "controls"):
+            if mode in ("clean", "controls") or (mode == "model" and entry is None):
                 ok = status == 0
                 print(f"{'ok  ' if ok else 'BAD '} {label}: exit {status}" + ("" if ok else f"; failed: {', '.join(failed[:8])}"))
                 if not ok:

@@ -13,7 +13,13 @@ namespace tlbf::conformance {
 // The command groups of docs/protocol.md, section 4.
 enum class Capability { Hashing, Sizing, Filter, Bytes, Union };
 
+// Every group of TLBF v1, in the order of docs/protocol.md.
+inline constexpr Capability kAllCapabilities[] = {Capability::Hashing, Capability::Sizing, Capability::Filter,
+                                                   Capability::Bytes, Capability::Union};
+
 std::string_view to_string(Capability c);
+// The capability called `name` ("hashing", ...), if there is one.
+std::optional<Capability> capability_named(std::string_view name);
 // The group a command word belongs to; hello (and unknown words) belong to none.
 std::optional<Capability> capability_of(std::string_view command);
 
@@ -26,8 +32,10 @@ struct Case {
   std::string name;  // hierarchical and stable: vectors/hash/Fnv1a64Test/1
   std::vector<Step> steps;
   std::set<Capability> needs;  // derived from the steps' commands
-  bool acceptable = false;     // a difference is reported, not counted as a failure
-  std::string why;             // the flags, for people
+  // Its source calls some other answers acceptable (a vector's `result`);
+  // which ones, judge.hpp decides, and a test holds the two to agree.
+  bool acceptable = false;
+  std::string why;  // the flags, for people
 };
 
 // One case for each test of each vector file: the test's inputs as requests,

@@ -21,6 +21,11 @@ struct RunnerOptions {
   // are not run: the implementation is unreliable, and waiting on each of
   // them would only cost time.
   int faults_before_unreliable = 3;
+  // The capabilities that must be offered (and so checked) for the verdict
+  // to be "conforms": by default all of TLBF v1. A capability left out here
+  // and not offered is named in the verdict as left out; one required and
+  // not offered fails the check (docs/check.md, "Capabilities").
+  std::set<Capability> required{std::begin(kAllCapabilities), std::end(kAllCapabilities)};
 };
 
 enum class Outcome { Passed, Failed, Tolerated, Skipped, NotRun };
@@ -43,15 +48,22 @@ struct CheckReport {
   std::string hello;  // the implementation's answer to hello
   bool speaks_protocol = false;
   bool not_found = false;  // the shell could not find or run the command (status 127 or 126)
-  std::set<Capability> offered;
-  std::vector<CaseResult> results;  // in case order
+  std::set<Capability> offered;   // some probe of it was answered other than err Unknown
+  std::set<Capability> required;  // RunnerOptions::required
+  // Neither offered nor required: left out by the user, named in the verdict.
+  std::set<Capability> left_out() const;
+  // First capabilities/GROUP for each capability not offered (failed when
+  // required, skipped when left out) or answering err Unknown to some of its
+  // probes and not to others (failed); then the cases, in case order.
+  std::vector<CaseResult> results;
   int restarts = 0;
   std::string session_problem;  // at end of input: a bad exit, extra output
   std::string stopped_because;  // why cases were not run: unreliable, or out of time
 
   int count(Outcome o) const;
   // True when every case it could run passed or differed only where acceptable,
-  // every case ran, and the session ended cleanly.
+  // every case ran, every required capability was offered, and the session
+  // ended cleanly.
   bool conforms() const;
 };
 

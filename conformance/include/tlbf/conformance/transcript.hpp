@@ -33,6 +33,7 @@ std::optional<std::string> mismatch(std::string_view pattern, std::string_view r
 struct ReplayReport {
   bool passed = false;
   std::vector<std::string> failures;  // one a line, naming the transcript line
+  std::vector<std::string> acceptable;  // answers that differ where judge.hpp allows it, likewise
   std::string stderr_tail;            // the implementation's last stderr lines, on failure
 };
 
@@ -42,7 +43,8 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
 
 // The most bytes a right answer to `request` can have when it must match
 // `pattern`: the pattern, the request (an error's message may quote it) and
-// kAnswerSlack, and a MiB more when a '*' stands for any words.
+// kAnswerSlack, and a MiB more when a '*' stands for any words; longer when
+// an acceptable answer (judge.hpp) can be longer than the pattern.
 std::size_t answer_limit(const std::string& request, const std::string& pattern);
 
 }  // namespace tlbf::conformance

@@ -1,0 +1,101 @@
+// What answer is right, and what answer is acceptable, to each request of a
+// session: the one definition that the vectors' cases, the rule cases, the
+// model-based sequences, transcript replay and fuzz_diff all judge with.
+//
+// The oracle's answer is always right. Where docs/format.md decides something
+// the course specification leaves open, other answers are acceptable too
+// (docs/vectors.md, the flags of type DECISION and PLATFORM; docs/check.md,
+// "What is acceptable"):
+//
+//   OutOfDomain    optimal_m with n = 0, p outside (0, 1) or an m that
+//                  saturates at 2^64 - 1; optimal_k with n = 0 or a k that
+//                  saturates at 2^32 - 1; predicted_fp_rate with m = 0: any
+//                  answer of the command's form, or err BadParams.
+//   LogLastBit     optimal_m where log(p) one ulp off changes m: those m.
+//                  with_rate with such n and p: ok, and the filter's m is open.
+//   StrictKBound   k above 65536 and nothing else wrong: new and from_bytes
+//                  may answer ok (the filter is then open); positions_for may
+//                  answer the k positions.
+//   CountSaturates union whose counts add past 2^64 - 1: ok (saturated or
+//                  wrapped), err BadParams or err Mismatch; the filter is open.
+//
+// A filter is "open" after an acceptable answer that leaves its state
+// undecided. A request that reads an open filter may get any answer of the
+// command's form or an err NoSuchFilter, Mismatch or BadParams; a request
+// that replaces or drops it, answered as the oracle answers, closes it.
+// Callers that choose their requests (the model, fuzz_diff) do not send
+// requests that read an open filter: its k may be in the billions.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "tlbf/protocol/session.hpp"
+
+namespace tlbf::conformance {
+
+enum class Verdict { Match, Acceptable, Mismatch };
+
+struct Judgement {
+  Verdict verdict = Verdict::Match;
+  std::string flag;    // Acceptable: the vectors' flag that allows the difference
+  std::string reason;  // Acceptable: what was allowed; Mismatch: what differs
+};
+
+// One session's requests in order, each judged against the oracle's answer in
+// the state the requests before it left. Each request goes through expect()
+// and then judge() with the implementation's answer.
+class Judge {
+ public:
+  // Advances the oracle by `request` and returns the pattern (docs/protocol.md,
+  // section 7) its answer gives: `err KIND`, `ok ~X` for a rate, else exact.
+  const std::string& expect(std::string_view request);
+  // The oracle's answer to the request last passed to expect(), whole.
+  const std::string& oracle_answer() const { return oracle_answer_; }
+  // The flag under which answers other than the oracle's are acceptable to
+  // that request; empty when only the oracle's is.
+  const std::string& zone() const { return latitude_.flag; }
+  // The most bytes an answer to that request may have and still be right or
+  // acceptable (without the slack of kAnswerSlack).
+  std::size_t longest_answer() const;
+  // Judges the implementation's answer to the request last passed to expect(),
+  // and records which filters that answer leaves open.
+  Judgement judge(std::string_view got);
+
+  // True when `request` reads a filter left open by an acceptable answer.
+  bool reads_open_filter(std::string_view request) const;
+  // The open filters, each with the flag of the answer that opened it.
+  const std::map<std::string, std::string, std::less<>>& open_filters() const { return open_; }
+
+ private:
+  // What answers other than the oracle's the request last expected allows.
+  struct Latitude {
+    std::string flag;                      // empty: only the oracle's answer is right
+    std::string allows;                    // for reasons: "err BadParams, or ok and a u64"
+    std::set<std::string, std::less<>> exact;  // whole answers allowed
+    std::set<std::string, std::less<>> err_kinds;
+    bool any_ok_form = false;              // any `ok` answer of the command's form
+    std::string opens;                     // a filter an answer in the zone leaves open
+    bool opens_when_matching = false;      // ... even the oracle's own answer
+    std::size_t longest = 0;               // bytes of the longest allowed answer
+  };
+
+  bool allowed(const Latitude& latitude, std::string_view got) const;
+
+  protocol::OracleSession oracle_;
+  std::map<std::string, std::string, std::less<>> open_;
+  std::string request_, oracle_answer_, pattern_;
+  Latitude latitude_;
+};
+
+// The pattern a response must match to be the oracle's `answer` to `request`.
+std::string pattern_for(std::string_view request, std::string_view answer);
+
+// The most bytes an acceptable answer to `request` can have, in any state; 0
+// when no answer other than the oracle's is acceptable. For answer limits.
+std::size_t longest_acceptable_answer(std::string_view request);
+
+}  // namespace tlbf::conformance
