@@ -202,7 +202,7 @@ class Patched final : public Subjects {
     Place p;
     std::istringstream in(patch);
     int old_line = 0;  // the old file's line the next hunk line stands for; 0 before the first hunk
-    bool changed = false;
+    bool changed = false, removed = false;
     for (std::string text; std::getline(in, text);) {
       if (old_line == 0) {
         if (text.rfind("+++ ", 0) == 0) {
@@ -223,6 +223,7 @@ class Patched final : public Subjects {
         if (!changed) p.start_line = p.end_line = old_line;
         changed = true;
         if (mark == '-') {
+          removed = true;
           // The location ends after the last removed line's text, not at the
           // start of the next line: the replacement has no final newline, and
           // a viewer would join the mutated line with the one after it.
@@ -234,7 +235,25 @@ class Patched final : public Subjects {
       }
     }
     p.source = slurp(workdir_ / p.file);
+    if (changed && !removed) cover_a_neighbour(p);
     return p;
+  }
+
+  // A change that only adds lines replaces no text, and an empty location
+  // shows nothing in a viewer: cover the line the lines are added after (or,
+  // at the top of the file, before) and make it part of the replacement.
+  static void cover_a_neighbour(Place& p) {
+    std::vector<std::string> lines;
+    std::istringstream in(p.source);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    const int added_at = p.start_line;  // the old file's line the added lines go before
+    const int line = added_at > 1 ? added_at - 1 : added_at;
+    if (line < 1 || line > static_cast<int>(lines.size())) return;
+    const std::string& text = lines[static_cast<std::size_t>(line - 1)];
+    p.start_line = p.end_line = line;
+    p.start_column = 1;
+    p.end_column = static_cast<int>(text.size()) + 1;
+    p.replacement = line < added_at ? text + "\n" + p.replacement : p.replacement + "\n" + text;
   }
 
   std::vector<std::string> suite_;
