@@ -11,11 +11,19 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
 
 namespace tlbf::cli {
 namespace {
+
+// "s01,s02,...": every id of the catalog (mutants/catalog.json).
+std::string all_planted_bugs() {
+  std::string out;
+  for (const auto& id : mutants::ids()) out += (out.empty() ? "" : ",") + id;
+  return out;
+}
 
 struct MutateOptions {
   std::vector<std::string> suite;
@@ -23,7 +31,7 @@ struct MutateOptions {
   double timeout_factor = 5.0;
   double timeout_floor_s = 10.0;
   double threshold = 0.80;
-  std::string require = "s01,s02,s03,s04,s05,s06,s07,s08,s09,s10";
+  std::string require = all_planted_bugs();
   std::string only;
   std::string shard;
   std::string patches;

@@ -149,7 +149,14 @@ class Patched final : public Subjects {
     std::error_code ec;
     if (!run.directory.empty()) fs::remove_all(run.directory, ec);
   }
-  Place place(const std::string& id) const override { return describe(slurp(patches_ / (id + ".patch"))); }
+  Place place(const std::string& id) const override {
+    Place p = describe(slurp(patches_ / (id + ".patch")));
+    // A patch without a preamble that plants a catalog bug is described by the catalog.
+    if (p.description.empty()) {
+      if (const Mutant* m = find(id)) p.description = id + ": " + m->description + " (in " + p.file + ")";
+    }
+    return p;
+  }
   std::string broken_description() const override {
     return "the work directory with " + sanity_patch_.filename().string() + " applied";
   }
