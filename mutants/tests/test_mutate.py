@@ -151,6 +151,21 @@ class HiddenIdentity(Scratch):
         self.assertScratchGone()
 
 
+    def test_every_graded_run_starts_from_the_same_state(self):
+        log = os.path.join(self.dir, "log")
+        # Each run counts in a file of its work directory and logs what it found:
+        # a run that saw another graded run's file could tell them apart.
+        suite = ('n=$(cat counter 2>/dev/null || echo 0); echo $((n+1)) > counter; echo "$n" >> %s; '
+                 'exec python3 -m unittest -q test_tlbf_impl' % log)
+        r = self.mutate("-j", "2", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        seen = read(log).split()
+        # The warm-up and the slots' warming runs (ungraded) come first; then 3 clean runs and 10 mutants.
+        graded = seen[-13:]
+        self.assertEqual(len(set(graded)), 1, seen)
+        self.assertScratchGone()
+
+
 class Flakiness(Scratch):
     def test_a_suite_that_passes_and_fails_on_the_same_code_is_flaky(self):
         counter = os.path.join(self.dir, "count")
