@@ -12,11 +12,19 @@
 #include "commands.hpp"
 #include "mutant_binary.hpp"
 #include "files.hpp"
+#include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
 
 namespace tlbf::cli {
 namespace {
+
+// "s01,s02,...": every id of the catalog (mutants/catalog.json).
+std::string all_planted_bugs() {
+  std::string out;
+  for (const auto& id : mutants::ids()) out += (out.empty() ? "" : ",") + id;
+  return out;
+}
 
 struct MutateOptions {
   std::vector<std::string> suite;
@@ -24,7 +32,7 @@ struct MutateOptions {
   double timeout_factor = 5.0;
   double timeout_floor_s = 10.0;
   double threshold = 0.80;
-  std::string require = "s01,s02,s03,s04,s05,s06,s07,s08,s09,s10";
+  std::string require = all_planted_bugs();
   std::string only;
   std::string shard;
   std::string patches;
@@ -33,6 +41,7 @@ struct MutateOptions {
   std::string json;
   int baseline_runs = 3;
   bool reveal = false;
+  std::vector<std::string> merge;
 };
 
 std::vector<std::string> split_ids(const std::string& text) {
@@ -46,6 +55,30 @@ std::vector<std::string> split_ids(const std::string& text) {
 
 bool contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+void print_stop(const mutants::Score& score) {
+  std::cout << "stopped: " << score.stop_reason << "\n";
+  if (score.stopped == mutants::kFlaky) std::cout << "the suite's output on a passing run:\n" << score.passing_output;
+  if (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky) {
+    std::cout << "the suite's output on a failing run:\n" << score.baseline_output;
+  }
+}
+
+// The table of mutants, the score and the verdict.
+void print_verdict(const mutants::Score& score, double threshold, const std::vector<std::string>& missed, bool meets) {
+  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
+  for (const auto& r : score.runs) {
+    std::string evidence;  // continuation lines indented under the first
+    for (char c : r.evidence) evidence += c == '\n' ? "\n" + std::string(27, ' ') : std::string(1, c);
+    std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
+                evidence.c_str());
+  }
+  std::string missing;
+  for (const auto& id : missed) missing += " " + id;
+  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), threshold);
+  std::cout << "required mutants " << (missed.empty() ? "all killed" : "not killed:" + missing) << "\n";
+  std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
 }
 
 int run_mutate(const MutateOptions& opt) {
@@ -96,7 +129,8 @@ int run_mutate(const MutateOptions& opt) {
     std::cerr << "tlbf mutate: no mutants: " << opt.patches << " holds no *.patch file\n";
     return kUsage;
   }
-  auto ids = opt.only.empty() ? offered : split_ids(opt.only);
+  const auto selected = opt.only.empty() ? offered : split_ids(opt.only);
+  auto ids = selected;
   const auto required = split_ids(opt.require);
   for (const auto& list : {ids, required}) {
     for (const auto& id : list) {
@@ -127,12 +161,19 @@ int run_mutate(const MutateOptions& opt) {
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   const auto score = mutants::score_suite(*subjects, so);
 
+  mutants::ReportContext context{opt.suite, opt.threshold, required, opt.patches.empty() ? "served" : "patches",
+                                 selected, opt.shard, false, score.stopped, TLBF_VERSION_STRING};
+  std::vector<std::string> missed;
+  if (score.stopped == 0) {
+    context.meets = mutants::meets_bar(score, opt.threshold, required, missed);
+    context.exit_code = context.meets ? kOk : kRefused;
+  }
+  // Every run that got this far writes its report, a stopped one too: a
+  // dashboard or a merge must see why there is no grade.
+  if (!opt.json.empty() && !write_file(opt.json, mutants::mutation_report_json(*subjects, score, context))) return kUsage;
+
   if (score.stopped != 0) {
-    std::cout << "stopped: " << score.stop_reason << "\n";
-    if (score.stopped == mutants::kFlaky) std::cout << "the suite's output on a passing run:\n" << score.passing_output;
-    if (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky) {
-      std::cout << "the suite's output on a failing run:\n" << score.baseline_output;
-    }
+    print_stop(score);
     return score.stopped;
   }
   if (score.warm_up_seconds > 0) std::printf("warm-up (builds, not graded): %.2f s\n", score.warm_up_seconds);
@@ -143,29 +184,35 @@ int run_mutate(const MutateOptions& opt) {
                                          : "; it fails with the sanity patch");
   std::printf("each mutant's run is stopped after %.1f s (a timeout counts once a second run times out too)\n\n",
               static_cast<double>(score.limit.count()) / 1000);
-  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
-  std::set<std::string> killed;
-  for (const auto& r : score.runs) {
-    std::string evidence;  // continuation lines indented under the first
-    for (char c : r.evidence) evidence += c == '\n' ? "\n" + std::string(27, ' ') : std::string(1, c);
-    std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
-                evidence.c_str());
-    if (r.verdict == mutants::Verdict::Killed || r.verdict == mutants::Verdict::Timeout) killed.insert(r.id);
+  print_verdict(score, opt.threshold, missed, context.meets);
+  return context.exit_code;
+}
+
+// --merge: the shards' reports as one grading, with their threshold and
+// required mutants (docs/mutants.md, "Shards").
+int run_merge(const MutateOptions& opt) {
+  std::vector<std::pair<std::string, std::string>> reports;
+  for (const auto& file : opt.merge) {
+    const auto bytes = read_file(file);
+    if (!bytes) {
+      std::cerr << "tlbf mutate: cannot read '" << file << "'\n";
+      return kUsage;
+    }
+    reports.emplace_back(file, std::string(bytes->begin(), bytes->end()));
   }
-  std::string missed;
-  for (const auto& id : required) {
-    if (contains(ids, id) && !killed.count(id)) missed += " " + id;
+  const auto merged = mutants::merge_reports(reports);
+  if (!merged.error.empty()) {
+    std::cerr << "tlbf mutate --merge: " << merged.error << "\n";
+    return kUsage;
   }
-  const bool meets = score.score() >= opt.threshold && missed.empty();
-  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), opt.threshold);
-  std::cout << "required mutants " << (missed.empty() ? "all killed" : "not killed:" + missed) << "\n";
-  std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
-  if (!opt.json.empty()) {
-    mutants::ReportContext context{opt.suite, opt.threshold, required, opt.patches.empty() ? "served" : "patches",
-                                   meets, TLBF_VERSION_STRING};
-    if (!write_file(opt.json, mutants::mutation_report_json(*subjects, score, context))) return kIo;
+  if (merged.score.stopped != 0) {
+    print_stop(merged.score);
+    return merged.score.stopped;
   }
-  return meets ? kOk : kRefused;
+  if (!opt.json.empty() && !write_file(opt.json, merged.json)) return kUsage;
+  std::printf("merged %zu reports of %zu mutants\n\n", reports.size(), merged.score.runs.size());
+  print_verdict(merged.score, merged.context.threshold, merged.missed, merged.context.meets);
+  return merged.context.exit_code;
 }
 
 }  // namespace
@@ -180,8 +227,9 @@ void add_mutate(CLI::App& app, int& rc) {
       "Exit codes: 0 the score meets the threshold and every required mutant is killed; 1 it falls\n"
       "short; 2 usage or harness error; 3 the suite fails on the clean reference; 4 the suite passes\n"
       "against an implementation that refuses everything; 5 the suite is flaky (passes some clean\n"
-      "runs, fails others). See docs/mutants.md.");
-  cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --")->required();
+      "runs, fails others). With --merge, the shards' reports as one grading (2: they cannot be\n"
+      "merged). See docs/mutants.md.");
+  cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --");
   cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(CLI::Range(1, 256));
   cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
       ->check(CLI::Range(1.0, 1000.0));
@@ -199,8 +247,32 @@ void add_mutate(CLI::App& app, int& rc) {
       ->check(CLI::Range(1, 100));
   cmd->add_flag("--reveal-mutant", opt->reveal,
                 "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
+  auto* merge = cmd->add_option("--merge", opt->merge,
+                                "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
+                                "required mutants; writes the merged report to --json")
+                    ->expected(1, -1);
   add_version(*cmd);
-  cmd->callback([opt, &rc] { rc = run_mutate(*opt); });
+  cmd->callback([opt, merge, cmd, &rc] {
+    if (merge->count() > 0) {
+      // A merge grades nothing: the settings of a grading come from the reports.
+      for (const auto* o : cmd->get_options()) {
+        if (o != merge && o->count() > 0 && o->get_name() != "--json") {
+          std::cerr << "tlbf mutate --merge: " << o->get_name()
+                    << " belongs to a grading, not a merge (the shards' reports carry their settings)\n";
+          rc = kUsage;
+          return;
+        }
+      }
+      rc = run_merge(*opt);
+      return;
+    }
+    if (opt->suite.empty()) {
+      std::cerr << "tlbf mutate: no suite: give its command after --, or --merge REPORTS\n";
+      rc = kUsage;
+      return;
+    }
+    rc = run_mutate(*opt);
+  });
 }
 
 }  // namespace tlbf::cli

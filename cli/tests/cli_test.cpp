@@ -410,7 +410,8 @@ TEST_F(PatchMode, GradesThePythonSuiteTenOfTen) {
   const auto& s01 = mutants.at("s01");
   EXPECT_EQ(s01.at("file"), "tlbf_impl.py");
   EXPECT_EQ(s01.at("status"), "Killed");
-  EXPECT_EQ(s01.at("description"), "s01: Flooring m instead of taking the ceiling (planted bug of the specification's pitfall table, in tlbf_impl.py)");
+  // The bundled patches have no preamble: the catalog describes them.
+  EXPECT_EQ(s01.at("description"), "s01: Flooring m instead of taking the ceiling (in tlbf_impl.py)");
   EXPECT_NE(line_of(s01.at("source"), s01.at("location").at("start").at("line")).find("math.ceil(ideal)"), std::string::npos);
   EXPECT_NE(s01.at("replacement").get<std::string>().find("math.floor(ideal)"), std::string::npos);
 }

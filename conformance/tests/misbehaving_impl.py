@@ -3,7 +3,9 @@
 
 Usage: misbehaving_impl.py MODE [TAG]
 TAG is ignored: tests put one in the command line to find their processes.
-MODE is a planted bug of the specification's pitfall table (s01 .. s10), a
+MODE is a planted bug of the specification's pitfall table (an id of
+mutants/catalog.json, s01 .. s10: the bundled implementation with that bug's
+patch from mutants/patches/python applied, so the bugs are written once), a
 bug of another kind (wrong_error_kind, wrong_version, empty_item), an
 implementation of fewer capabilities (filter_only), or a way
 of misbehaving as a process (crash, signal, hang, garbage, binary_garbage, no_newline,
@@ -14,18 +16,42 @@ wrong_after_1000), or a correct but slow one (slow_20ms, slow_start_2s).
 The conformance
 runner's tests check that each is reported, correctly and in bounded time.
 """
-import math
+import importlib.util
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "impls", "python"))
-import tlbf_impl as impl  # noqa: E402
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def load_impl(mode):
+    """tlbf_impl as bundled, or with the catalog's planted bug `mode` patched in."""
+    with open(os.path.join(ROOT, "mutants", "catalog.json")) as f:
+        catalog = json.load(f)
+    patches = catalog["patch_sets"]["python"]
+    if mode not in [m["id"] for m in catalog["mutants"]]:
+        sys.path.insert(0, os.path.join(ROOT, patches["workdir"]))
+        import tlbf_impl
+        return tlbf_impl
+    with tempfile.TemporaryDirectory(prefix="misbehaving_impl_") as copy:
+        shutil.copy(os.path.join(ROOT, patches["workdir"], patches["file"]), copy)
+        subprocess.run(["patch", "-p1", "--batch", "--forward", "--silent", "-i",
+                        os.path.join(ROOT, patches["dir"], mode + ".patch")], cwd=copy, check=True, stdout=sys.stderr)
+        spec = importlib.util.spec_from_file_location("tlbf_impl", os.path.join(copy, os.path.basename(patches["file"])))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["tlbf_impl"] = module
+        spec.loader.exec_module(module)  # read whole before the copy goes
+        return module
+
 
 MODE = sys.argv[1]
-MASK = impl.MASK64
+sys.dont_write_bytecode = True  # neither the bundled folder nor the patched copy gets a __pycache__
+impl = load_impl(MODE)
 TRIGGER = 60  # the request at which process misbehaviour starts
 # With a marker path in this variable, only the first process to get that
 # far misbehaves (it creates the marker): the runner must recover after it.
@@ -44,56 +70,6 @@ def first_time():
 
 def patch_bugs():
     B = impl.Bloom
-    if MODE == "s01":
-        impl.optimal_m = lambda n, p: impl.saturate(math.floor((-float(n) * impl.ln(p)) / (impl.LN2 * impl.LN2)), 64)
-    if MODE in ("s02", "s07"):
-        def positions(m, k, item):
-            h1 = impl.fnv1a64(item)
-            h2 = impl.mix64(h1) if MODE == "s02" else 0
-            return [((h1 + i * h2) & MASK) % m for i in range(k)]
-        impl.positions = positions
-        B.contains = lambda self, item: all(self.bits[g >> 3] >> (g & 7) & 1 for g in positions(self.m, self.k, item))
-    if MODE == "s03":
-        def insert(self, item):
-            for g in impl.positions(self.m, self.k, item):
-                self.bits[g >> 3] |= 0x80 >> (g & 7)
-            self.n_inserted += 1
-        B.insert = insert
-        B.contains = lambda self, item: all(self.bits[g >> 3] & (0x80 >> (g & 7)) for g in impl.positions(self.m, self.k, item))
-    if MODE == "s04":
-        impl.optimal_k = lambda m, n: max(1, impl.saturate(math.trunc((float(m) / float(n)) * impl.LN2), 32))
-    if MODE in ("s05", "s08"):
-        def union(self, other):
-            if (self.m, self.k) != (other.m, other.k):
-                raise impl.TlbfError("Mismatch", "m or k differ")
-            a, b = int.from_bytes(self.bits, "little"), int.from_bytes(other.bits, "little")
-            self.bits = bytearray(((a & b) if MODE == "s08" else (a | b)).to_bytes(len(self.bits), "little"))
-            if MODE == "s08":
-                self.n_inserted += other.n_inserted
-        B.union = union
-    if MODE == "s06":
-        def insert(self, item):
-            for g in impl.positions(self.m, self.k, item)[:-1]:
-                self.bits[g >> 3] |= 1 << (g & 7)
-            self.n_inserted += 1
-        B.insert = insert
-    if MODE == "s09":
-        original = B.from_bytes
-        def trusting(data):
-            if len(data) >= 32 and data[:4] == b"TLBF":
-                m = int.from_bytes(data[8:16], "little")
-                k = int.from_bytes(data[16:20], "little")
-                if 1 <= m <= impl.MAX_BITS and 1 <= k <= impl.MAX_K:
-                    return B(m, k, int.from_bytes(data[24:32], "little"), bytearray(data[32:]))
-            return original(data)
-        B.from_bytes = staticmethod(trusting)
-    if MODE == "s10":
-        def fnv1(data):
-            h = 0xCBF29CE484222325
-            for byte in data:
-                h = ((h * 0x100000001B3) & MASK) ^ byte
-            return h
-        impl.fnv1a64 = fnv1
     if MODE == "wrong_error_kind":
         original = B.from_bytes
         def from_bytes(data):

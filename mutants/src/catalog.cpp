@@ -1,42 +1,42 @@
 #include "tlbf/mutants/catalog.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
 namespace tlbf::mutants {
 
+namespace {
+
+std::vector<Mutant> parse_catalog() {
+  try {
+    const auto json = nlohmann::json::parse(catalog_json());
+    std::vector<Mutant> out;
+    for (const auto& m : json.at("mutants")) {
+      const auto& oracle = m.at("oracle");
+      out.push_back({m.at("id").get<std::string>(), oracle.at("file").get<std::string>(),
+                     oracle.at("function").get<std::string>(), m.at("description").get<std::string>(),
+                     oracle.at("original").get<std::string>(), oracle.at("mutated").get<std::string>(),
+                     oracle.at("switch").get<std::string>(), oracle.at("places").get<int>()});
+    }
+    return out;
+  } catch (const nlohmann::json::exception& e) {
+    std::fprintf(stderr, "tlbf: the embedded mutants/catalog.json cannot be read: %s\n", e.what());
+    std::exit(2);
+  }
+}
+
+}  // namespace
+
 const std::vector<Mutant>& catalog() {
-  static const std::vector<Mutant> mutants = {
-      {"s01", "oracle/src/sizing.cpp", "optimal_m", "Flooring m instead of taking the ceiling",
-       "  return saturating_cast<std::uint64_t>(std::ceil(ideal));",
-       "  return saturating_cast<std::uint64_t>(std::floor(ideal));",
-       "TLBF_MUTANT(s01) ? std::floor(ideal) : std::ceil(ideal)"},
-      {"s02", "oracle/include/tlbf/bloom.hpp", "ProbeSequence::ProbeSequence", "Using mix64(h1) without forcing it odd",
-       "      : h_(h1), h2_(mix64(h1) | 1U), m_(m) {}", "      : h_(h1), h2_(mix64(h1)), m_(m) {}",
-       "h2_(TLBF_MUTANT(s02) ? mix64(h1) : mix64(h1) | 1U)"},
-      {"s03", "oracle/include/tlbf/bloom.hpp", "Bloom::bit_in_byte", "Numbering bits from the most significant end",
-       "    return static_cast<unsigned>(g % 8);", "    return static_cast<unsigned>(7 - g % 8);",
-       "TLBF_MUTANT(s03) ? 7 - g % 8 : g % 8"},
-      {"s04", "oracle/src/sizing.cpp", "optimal_k", "Truncating k instead of rounding",
-       "      saturating_cast<std::uint32_t>(std::round(ideal));",
-       "      saturating_cast<std::uint32_t>(std::trunc(ideal));",
-       "TLBF_MUTANT(s04) ? std::trunc(ideal) : std::round(ideal)"},
-      {"s05", "oracle/src/bloom.cpp", "Bloom::union_with", "Forgetting to add the counts in union",
-       "  n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);", "",
-       "if (!TLBF_MUTANT(s05)) n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);"},
-      {"s06", "oracle/src/bloom.cpp", "Bloom::insert", "Setting fewer than k bits on insert",
-       "  const std::uint32_t count = k_;", "  const std::uint32_t count = k_ - 1;",
-       "TLBF_MUTANT(s06) ? k_ - 1 : k_", 2},
-      {"s07", "oracle/include/tlbf/bloom.hpp", "ProbeSequence::next", "Dropping the i * h2 term",
-       "    h_ += h2_;", "", "if (!TLBF_MUTANT(s07)) h_ += h2_;"},
-      {"s08", "oracle/src/bloom.cpp", "Bloom::union_with", "AND instead of OR in union",
-       "    bits_[i] = static_cast<std::uint8_t>(bits_[i] | other.bits_[i]);",
-       "    bits_[i] = static_cast<std::uint8_t>(bits_[i] & other.bits_[i]);",
-       "TLBF_MUTANT(s08) ? bits_[i] & other.bits_[i] : bits_[i] | other.bits_[i]"},
-      {"s09", "oracle/src/bloom.cpp", "Bloom::from_bytes", "Trusting the length in from_bytes",
-       "  if (body != want) {", "  if (false) {", "if (body != want && !TLBF_MUTANT(s09)) {", 3},
-      {"s10", "oracle/src/hash.cpp", "fnv1a_step", "FNV-1 (multiply, then XOR) instead of FNV-1a",
-       "  return (h ^ b) * FNV_PRIME;", "  return (h * FNV_PRIME) ^ b;",
-       "TLBF_MUTANT(s10) ? (h * FNV_PRIME) ^ b : (h ^ b) * FNV_PRIME"},
-  };
+  static const std::vector<Mutant> mutants = parse_catalog();
   return mutants;
+}
+
+std::vector<std::string> ids() {
+  std::vector<std::string> out;
+  for (const auto& m : catalog()) out.push_back(m.id);
+  return out;
 }
 
 const Mutant* find(std::string_view id) {

@@ -1,10 +1,15 @@
 #include "tlbf/mutants/report.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace tlbf::mutants {
 namespace {
+
+using Json = nlohmann::ordered_json;
 
 // The schema's MutantStatus. A suite that could not be run on the mutant
 // (a patch that does not apply) is a RuntimeError there.
@@ -18,12 +23,85 @@ const char* status(Verdict v) {
   return "RuntimeError";
 }
 
-nlohmann::ordered_json position(int line, int column) { return {{"line", line}, {"column", column}}; }
+std::optional<Verdict> verdict_of(const std::string& status) {
+  if (status == "Killed") return Verdict::Killed;
+  if (status == "Survived") return Verdict::Survived;
+  if (status == "Timeout") return Verdict::Timeout;
+  if (status == "RuntimeError") return Verdict::Error;
+  return std::nullopt;
+}
+
+Json position(int line, int column) { return {{"line", line}, {"column", column}}; }
+
+// A suite's output kept in a report: its last part, as the end says why it failed.
+std::string tail(const std::string& output) {
+  constexpr std::size_t kKeep = 4000;
+  return output.size() <= kKeep ? output : "..." + output.substr(output.size() - kKeep);
+}
+
+// tlbf's own verdict, where the schema leaves room for a tool's settings. A
+// merge reads back `threshold`, `require`, `selected`, `shard`, `mode` and
+// `suite` and checks the shards agree on them.
+Json config_json(const Score& score, const ReportContext& context) {
+  Json stopped = nullptr;
+  if (score.stopped != kNotStopped) {
+    stopped = {{"exitCode", score.stopped}, {"reason", score.stop_reason}};
+    if (!score.passing_output.empty()) stopped["passingOutput"] = tail(score.passing_output);
+    if (!score.baseline_output.empty()) stopped["failingOutput"] = tail(score.baseline_output);
+  }
+  return {{"tool", "tlbf mutate"},
+          {"mode", context.mode},
+          {"suite", context.suite},
+          {"threshold", context.threshold},
+          {"require", context.required},
+          {"selected", context.selected},
+          {"shard", context.shard.empty() ? Json(nullptr) : Json(context.shard)},
+          {"killed", score.killed()},
+          {"ran", score.runs.size()},
+          {"score", score.score()},
+          {"meets", context.meets},
+          {"exitCode", context.exit_code},
+          {"stopped", stopped}};
+}
+
+Json report_json(Json files, const Score& score, const ReportContext& context) {
+  const int percent = static_cast<int>(std::lround(context.threshold * 100));
+  return {{"schemaVersion", "2"},
+          // One bar, so both bounds sit on it: the dashboard shows green at or above it, red below.
+          {"thresholds", {{"high", percent}, {"low", percent}}},
+          {"files", std::move(files)},
+          {"framework", {{"name", "tlbf mutate"}, {"version", context.version}}},
+          {"performance",
+           {{"setup", std::round(score.warm_up_seconds * 1000)},
+            {"initialRun", std::round(score.baseline_seconds * 1000)},
+            {"mutation", std::round(score.mutants_seconds * 1000)}}},
+          {"config", config_json(score, context)}};
+}
+
+std::vector<std::string> strings_at(const Json& config, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& s : config.at(key)) out.push_back(s.get<std::string>());
+  return out;
+}
 
 }  // namespace
 
+bool meets_bar(const Score& score, double threshold, const std::vector<std::string>& required,
+               std::vector<std::string>& missed) {
+  std::set<std::string> ran, killed;
+  for (const auto& r : score.runs) {
+    ran.insert(r.id);
+    if (r.verdict == Verdict::Killed || r.verdict == Verdict::Timeout) killed.insert(r.id);
+  }
+  missed.clear();
+  for (const auto& id : required) {
+    if (ran.count(id) && !killed.count(id)) missed.push_back(id);
+  }
+  return score.score() >= threshold && missed.empty();
+}
+
 std::string mutation_report_json(const Subjects& subjects, const Score& score, const ReportContext& context) {
-  nlohmann::ordered_json files = nlohmann::ordered_json::object();
+  Json files = Json::object();
   for (const auto& run : score.runs) {
     const Place place = subjects.place(run.id);
     const std::string file = place.file.empty() ? "(unknown)" : place.file;
@@ -33,7 +111,7 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
                             : file.size() > 3 && file.substr(file.size() - 3) == ".rs" ? "rust"
                                                                                         : "cpp"},
                {"source", place.source},
-               {"mutants", nlohmann::ordered_json::array()}};
+               {"mutants", Json::array()}};
     }
     entry["mutants"].push_back({{"id", run.id},
                                 {"mutatorName", "PlantedBug"},
@@ -46,25 +124,122 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
                                 {"statusReason", run.evidence},
                                 {"duration", std::round(run.seconds * 1000)}});
   }
-  const int percent = static_cast<int>(std::lround(context.threshold * 100));
-  nlohmann::ordered_json report = {
-      {"schemaVersion", "2"},
-      // One bar, so both bounds sit on it: the dashboard shows green at or above it, red below.
-      {"thresholds", {{"high", percent}, {"low", percent}}},
-      {"files", files},
-      {"framework", {{"name", "tlbf mutate"}, {"version", context.version}}},
-      {"performance",
-       {{"setup", 0}, {"initialRun", std::round(score.baseline_seconds * 1000)}, {"mutation", std::round(score.mutants_seconds * 1000)}}},
-      {"config",
-       {{"mode", context.mode},
-        {"suite", context.suite},
-        {"threshold", context.threshold},
-        {"require", context.required},
-        {"killed", score.killed()},
-        {"ran", score.runs.size()},
-        {"score", score.score()},
-        {"meets", context.meets}}}};
-  return report.dump(2) + "\n";
+  return report_json(std::move(files), score, context).dump(2) + "\n";
+}
+
+Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
+  Merged out;
+  if (reports.empty()) {
+    out.error = "no reports to merge";
+    return out;
+  }
+  Json files = Json::object();
+  std::map<std::string, MutantRun> runs;      // by id
+  std::map<std::string, std::string> where;   // id -> the report it came from
+  std::set<std::string> shards_seen;
+  std::string split_into;  // n of the first report's k/n
+  std::string first_name;
+  Json first;
+  for (const auto& [name, text] : reports) {
+    const Json report = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (report.is_discarded() || !report.is_object()) {
+      out.error = name + " is not JSON";
+      return out;
+    }
+    const auto config = report.value("config", Json());
+    if (!config.is_object() || config.value("tool", "") != "tlbf mutate" || !config.contains("selected") ||
+        !config.contains("stopped") || !report.contains("files")) {
+      out.error = name + " is not a report of this version of tlbf mutate --json (its config has no tool, selected or stopped)";
+      return out;
+    }
+    try {
+      if (!config.at("stopped").is_null()) {
+        // A shard that could not be graded leaves the whole ungraded.
+        out.score.stopped = config.at("stopped").at("exitCode").get<int>();
+        out.score.stop_reason = name + " stopped: " + config.at("stopped").at("reason").get<std::string>();
+        return out;
+      }
+      if (first.is_null()) {
+        first = config;
+        first_name = name;
+        out.context.suite = strings_at(config, "suite");
+        out.context.threshold = config.at("threshold").get<double>();
+        out.context.required = strings_at(config, "require");
+        out.context.mode = config.at("mode").get<std::string>();
+        out.context.selected = strings_at(config, "selected");
+        out.context.version = report.at("framework").value("version", "");
+      } else {
+        for (const char* key : {"suite", "threshold", "require", "mode", "selected"}) {
+          if (config.at(key) != first.at(key)) {
+            out.error = name + " and " + first_name + " disagree on " + key + ": " + config.at(key).dump() + " and " +
+                        first.at(key).dump() + "; shards of one grading share them";
+            return out;
+          }
+        }
+      }
+      const std::string shard = config.at("shard").is_null() ? "" : config.at("shard").get<std::string>();
+      if (!shard.empty() && !shards_seen.insert(shard).second) {
+        out.error = name + " is shard " + shard + " again";
+        return out;
+      }
+      const std::string of_n = shard.substr(shard.find('/') + 1);  // empty when not a shard
+      if (name != first_name && of_n != split_into) {
+        out.error = name + " is " + (shard.empty() ? "a whole run" : "shard " + shard) + ", the others are " +
+                    (split_into.empty() ? "a whole run" : "shards of " + split_into);
+        return out;
+      }
+      split_into = of_n;
+      for (const auto& [file, entry] : report.at("files").items()) {
+        auto& merged = files[file];
+        if (merged.is_null()) {
+          merged = {{"language", entry.at("language")}, {"source", entry.at("source")}, {"mutants", Json::array()}};
+        } else if (merged.at("source") != entry.at("source")) {
+          out.error = name + " and another report show different sources of " + file;
+          return out;
+        }
+        for (const auto& m : entry.at("mutants")) {
+          const std::string id = m.at("id").get<std::string>();
+          const auto verdict = verdict_of(m.at("status").get<std::string>());
+          if (!verdict) {
+            out.error = name + ": mutant " + id + " has status " + m.at("status").dump() + ", which tlbf mutate does not write";
+            return out;
+          }
+          if (where.count(id)) {
+            out.error = "mutant " + id + " is in both " + where[id] + " and " + name + "; shards must not overlap";
+            return out;
+          }
+          where[id] = name;
+          runs[id] = MutantRun{id, *verdict, m.value("duration", 0.0) / 1000, m.value("statusReason", "")};
+          merged["mutants"].push_back(m);
+        }
+      }
+      out.score.baseline_seconds = std::max(out.score.baseline_seconds, report.at("performance").at("initialRun").get<double>() / 1000);
+      out.score.warm_up_seconds = std::max(out.score.warm_up_seconds, report.at("performance").at("setup").get<double>() / 1000);
+      out.score.mutants_seconds += report.at("performance").at("mutation").get<double>() / 1000;
+    } catch (const Json::exception& e) {
+      out.error = name + " is not a report tlbf mutate wrote: " + e.what();
+      return out;
+    }
+  }
+  std::string missing;
+  for (const auto& id : out.context.selected) {
+    if (!runs.count(id)) missing += " " + id;
+  }
+  for (const auto& [id, from] : where) {
+    if (std::find(out.context.selected.begin(), out.context.selected.end(), id) == out.context.selected.end()) {
+      out.error = from + " holds mutant " + id + ", which its config does not select";
+      return out;
+    }
+  }
+  if (!missing.empty()) {
+    out.error = "no report holds" + missing + ": a shard is missing (the whole verdict needs every one)";
+    return out;
+  }
+  for (const auto& id : out.context.selected) out.score.runs.push_back(runs[id]);
+  out.context.meets = meets_bar(out.score, out.context.threshold, out.context.required, out.missed);
+  out.context.exit_code = out.context.meets ? 0 : 1;
+  out.json = report_json(std::move(files), out.score, out.context).dump(2) + "\n";
+  return out;
 }
 
 }  // namespace tlbf::mutants

@@ -175,8 +175,25 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
       return score;
     }
     (void)run(*warm, kUnbounded);  // not graded: the clean runs below say whether the suite passes
-    score.warm_up_seconds = seconds_since(start);
     subjects.warmed(*warm);
+    // Each job's slot warmed where its runs will be, all at once; not graded either.
+    const auto slots = subjects.slots(std::clamp(static_cast<int>(options.mutants.size()), 1, std::max(1, options.jobs)));
+    std::vector<std::thread> warming;
+    for (const auto& slot : slots) {
+      warming.emplace_back([&slot] {
+        if (slot.error.empty()) (void)run(slot, kUnbounded);
+      });
+    }
+    for (auto& t : warming) t.join();
+    for (const auto& slot : slots) {
+      if (!slot.error.empty()) {
+        score.stopped = kHarness;
+        score.stop_reason = "a slot could not be prepared: " + slot.error;
+        return score;
+      }
+    }
+    subjects.slots_warmed();
+    score.warm_up_seconds = seconds_since(start);
   }
 
   for (int i = 0; i < std::max(1, options.baseline_runs); ++i) {

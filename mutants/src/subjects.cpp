@@ -9,7 +9,9 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/mutants/catalog.hpp"
@@ -113,6 +115,47 @@ std::string slurp(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// A build product that no graded run rewrites, so that all runs of a slot
+// can share one copy of it: a Rust library of a dependency (target/*/deps/
+// *.rlib or *.rmeta) that the slot's warming run did not rebuild. That run
+// rebuilt whatever depends on a file a patch changes (slots() touches them),
+// so what it left alone no patch rebuilds; rustc replaces a library it
+// rebuilds (a new file renamed over the old) rather than writing into it.
+bool shared_product(const fs::directory_entry& file, fs::file_time_type slot_warmed_from) {
+  const auto ext = file.path().extension();
+  std::error_code ec;
+  return (ext == ".rlib" || ext == ".rmeta") && file.path().parent_path().filename() == "deps" &&
+         file.last_write_time(ec) < slot_warmed_from && !ec;
+}
+
+// cp -a for what a build reads (files with their modes and modification
+// times, symbolic links as links, folders), except that shared products are
+// hard links to the seed's. Empty on success, else why not.
+std::string copy_tree(const fs::path& from, const fs::path& to, fs::file_time_type slot_warmed_from) {
+  std::error_code ec;
+  std::vector<std::pair<fs::path, fs::file_time_type>> folders{{to, fs::last_write_time(from, ec)}};
+  fs::create_directory(to, from, ec);
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path target = to / fs::relative(it->path(), from);
+    if (it->is_symlink()) {
+      fs::copy_symlink(it->path(), target, ec);
+    } else if (it->is_directory()) {
+      fs::create_directory(target, it->path(), ec);
+      if (!ec) folders.emplace_back(target, it->last_write_time());
+    } else if (shared_product(*it, slot_warmed_from)) {
+      fs::create_hard_link(it->path(), target, ec);
+    } else {
+      fs::copy_file(it->path(), target, ec);
+      if (!ec) fs::last_write_time(target, it->last_write_time(), ec);
+    }
+    if (ec) return it->path().string() + ": " + ec.message();
+  }
+  if (ec) return from.string() + ": " + ec.message();
+  // Last, as adding to a folder changes its time.
+  for (auto f = folders.rbegin(); f != folders.rend(); ++f) fs::last_write_time(f->first, f->second, ec);
+  return "";
+}
+
 class Patched final : public Subjects {
  public:
   Patched(std::vector<std::string> suite, fs::path patches, fs::path workdir, fs::path sanity_patch, bool reveal)
@@ -122,6 +165,7 @@ class Patched final : public Subjects {
     if (mkdtemp(pattern.data())) scratch_ = pattern;
   }
   ~Patched() override {
+    for (auto& removal : removals_) removal.join();
     std::error_code ec;
     if (!scratch_.empty()) fs::remove_all(scratch_, ec);
   }
@@ -147,38 +191,127 @@ class Patched final : public Subjects {
   SuiteRun mutant(const std::string& id) override { return prepare(unique(id), patches_ / (id + ".patch")); }
   void finish(const SuiteRun& run) override {
     std::error_code ec;
+    if (run.slot >= 0) {
+      // The slot's folder moved aside at once, and removed while the next run goes on.
+      const fs::path aside = scratch_ / ("removing-" + std::to_string(++runs_));
+      fs::rename(run.directory, aside, ec);
+      if (!ec) {
+        std::lock_guard<std::mutex> lock(slots_mutex_);
+        removals_.emplace_back([aside] {
+          std::error_code ignored;
+          fs::remove_all(aside, ignored);
+        });
+      }
+    }
     if (!run.directory.empty()) fs::remove_all(run.directory, ec);
+    if (run.slot >= 0) {
+      std::lock_guard<std::mutex> lock(slots_mutex_);
+      slot_free_[static_cast<std::size_t>(run.slot)] = true;
+    }
   }
-  Place place(const std::string& id) const override { return describe(slurp(patches_ / (id + ".patch"))); }
+  // Slot k's runs happen in scratch/run-k, each a fresh copy of scratch/seed-k:
+  // the warmed copy, warmed once more at scratch/run-k and moved aside.
+  // The files the patches change are touched in each, so that its warming
+  // run rebuilds what depends on them there: a copy that was only moved
+  // looks up to date, and its first patched run would rebuild from scratch.
+  std::vector<SuiteRun> slots(int n) override {
+    std::set<std::string> patched;
+    for (const auto& id : ids()) patched.insert(describe(slurp(patches_ / (id + ".patch"))).file);
+    if (!sanity_patch_.empty()) patched.insert(describe(slurp(sanity_patch_)).file);
+    std::vector<SuiteRun> out;
+    slot_warmed_from_ = fs::file_time_type::clock::now();
+    for (int k = 0; k < n; ++k) {
+      SuiteRun run = prepare(slot_folder(k).filename().string(), "");
+      for (const auto& file : patched) {
+        std::error_code ec;
+        if (!file.empty()) fs::last_write_time(slot_folder(k) / file, fs::file_time_type::clock::now(), ec);
+      }
+      out.push_back(run);
+    }
+    return out;
+  }
+  void slots_warmed() override {
+    std::vector<bool> free;
+    for (int k = 0;; ++k) {
+      std::error_code ec;
+      if (!fs::is_directory(slot_folder(k))) break;
+      fs::rename(slot_folder(k), slot_seed(k), ec);
+      if (ec) return;  // no slots: runs get folders of their own
+      free.push_back(true);
+    }
+    std::lock_guard<std::mutex> lock(slots_mutex_);
+    slot_free_ = free;
+  }
+  Place place(const std::string& id) const override {
+    Place p = describe(slurp(patches_ / (id + ".patch")));
+    // A patch without a preamble that plants a catalog bug is described by the catalog.
+    if (p.description.empty()) {
+      if (const Mutant* m = find(id)) p.description = id + ": " + m->description + " (in " + p.file + ")";
+    }
+    return p;
+  }
   std::string broken_description() const override {
     return "the work directory with " + sanity_patch_.filename().string() + " applied";
   }
 
  private:
+  fs::path slot_folder(int k) const { return scratch_ / ("run-" + std::to_string(k + 1)); }
+  fs::path slot_seed(int k) const { return scratch_ / ("seed-" + std::to_string(k + 1)); }
+
+  // A free slot, now taken; -1 before the slots are warmed. The scorer runs
+  // at most as many runs at once as there are slots.
+  int take_slot() {
+    std::lock_guard<std::mutex> lock(slots_mutex_);
+    for (std::size_t k = 0; k < slot_free_.size(); ++k) {
+      if (slot_free_[k]) {
+        slot_free_[k] = false;
+        return static_cast<int>(k);
+      }
+    }
+    return -1;
+  }
+
   // A folder name no other run has: a mutant's timeout is confirmed by a
   // second run, which may overlap nothing but must not reuse the first's name.
   std::string unique(const std::string& name) { return name + "-" + std::to_string(++runs_); }
 
   // A fresh copy of the seed (the work directory, or once warmed the warm-up's
-  // copy of it), patched; `name` is the copy's folder. cp -a keeps the
+  // copy of it), patched; `name` is the copy's folder. Once the slots are
+  // warmed, a free slot's seed copied to the slot's folder instead. cp -a keeps the
   // modification times, so a build tool sees only the patched file as newer
   // than its products; --reflink shares the blocks where the file system can
-  // copy on write. Hard links would not do: cargo rewrites some of its files
-  // in place (fingerprints), which would change every run's copy at once.
+  // copy on write. Hard links for everything would not do: cargo rewrites some
+  // of its files in place (fingerprints), which would change every run's copy
+  // at once; a slot's copies link only the products no run rewrites (copy_tree).
   SuiteRun prepare(const std::string& name, const fs::path& patch) {
     SuiteRun run;
     if (scratch_.empty()) {
       run.error = "cannot make a scratch directory under " + fs::temp_directory_path().string();
       return run;
     }
-    const fs::path copy = scratch_ / name;
-    const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(seed_.string()) +
-                                                        " " + conformance::shell_quote(copy.string()),
-                                                    "", std::chrono::minutes(10));
-    if (!copied.exited_cleanly()) {
-      run.error = "cannot copy " + seed_.string() + " (cp " + copied.how_it_ended() +
-                  "): " + conformance::last_lines(copied.out + copied.err, 3);
-      return run;
+    fs::path from = seed_, copy = scratch_ / name;
+    run.slot = take_slot();
+    if (run.slot >= 0) {
+      from = slot_seed(run.slot);
+      copy = slot_folder(run.slot);
+      std::error_code ec;
+      fs::remove_all(copy, ec);  // what a process of the slot's last run may have written after it ended
+    }
+    if (run.slot >= 0) {
+      const std::string why = copy_tree(from, copy, slot_warmed_from_);
+      if (!why.empty()) {
+        run.error = "cannot copy " + from.string() + ": " + why;
+        return run;
+      }
+    } else {
+      const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
+                                                          " " + conformance::shell_quote(copy.string()),
+                                                      "", std::chrono::minutes(10));
+      if (!copied.exited_cleanly()) {
+        run.error = "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
+                    "): " + conformance::last_lines(copied.out + copied.err, 3);
+        return run;
+      }
     }
     run.directory = copy.string();
     const std::string mutant = reveal_ && !patch.empty() ? patch.stem().string() : "";
@@ -202,7 +335,7 @@ class Patched final : public Subjects {
     Place p;
     std::istringstream in(patch);
     int old_line = 0;  // the old file's line the next hunk line stands for; 0 before the first hunk
-    bool changed = false;
+    bool changed = false, removed = false;
     for (std::string text; std::getline(in, text);) {
       if (old_line == 0) {
         if (text.rfind("+++ ", 0) == 0) {
@@ -223,6 +356,7 @@ class Patched final : public Subjects {
         if (!changed) p.start_line = p.end_line = old_line;
         changed = true;
         if (mark == '-') {
+          removed = true;
           // The location ends after the last removed line's text, not at the
           // start of the next line: the replacement has no final newline, and
           // a viewer would join the mutated line with the one after it.
@@ -234,7 +368,25 @@ class Patched final : public Subjects {
       }
     }
     p.source = slurp(workdir_ / p.file);
+    if (changed && !removed) cover_a_neighbour(p);
     return p;
+  }
+
+  // A change that only adds lines replaces no text, and an empty location
+  // shows nothing in a viewer: cover the line the lines are added after (or,
+  // at the top of the file, before) and make it part of the replacement.
+  static void cover_a_neighbour(Place& p) {
+    std::vector<std::string> lines;
+    std::istringstream in(p.source);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    const int added_at = p.start_line;  // the old file's line the added lines go before
+    const int line = added_at > 1 ? added_at - 1 : added_at;
+    if (line < 1 || line > static_cast<int>(lines.size())) return;
+    const std::string& text = lines[static_cast<std::size_t>(line - 1)];
+    p.start_line = p.end_line = line;
+    p.start_column = 1;
+    p.end_column = static_cast<int>(text.size()) + 1;
+    p.replacement = line < added_at ? text + "\n" + p.replacement : p.replacement + "\n" + text;
   }
 
   std::vector<std::string> suite_;
@@ -242,6 +394,10 @@ class Patched final : public Subjects {
   fs::path seed_;  // what each run's copy is made from
   bool reveal_;
   std::atomic<int> runs_{0};
+  std::mutex slots_mutex_;
+  std::vector<bool> slot_free_;  // by slot; empty until the slots are warmed
+  fs::file_time_type slot_warmed_from_;  // what the slots' warming runs wrote is newer
+  std::vector<std::thread> removals_;    // of slot folders moved aside
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 """Tests of `tlbf mutate` as a course author runs it (docs/mutants.md): the
-Rust crate tl-ds graded with cargo, hidden identity, flaky suites and
-confirmed timeouts.
+Rust crate tl-ds graded with cargo, hidden identity, flaky suites, confirmed
+timeouts, the JSON reports (validated against the npm package
+mutation-testing-report-schema) and the merge of shards' reports.
 
-    TLBF_BINARY=build/release/cli/tlbf TLBF_SOURCE_DIR=. python3 -m unittest mutants/tests/test_mutate.py
+    TLBF_BINARY=build/release/cli/tlbf TLBF_SOURCE_DIR=. TLBF_REPORT_SCHEMA=.../mutation-testing-report-schema.json \
+        python3 -m unittest mutants/tests/test_mutate.py
 
 Tests that need cargo skip (exit 77 under ctest) where it is missing.
 """
@@ -15,6 +17,8 @@ import sys
 import tempfile
 import unittest
 
+import jsonschema
+
 TLBF = os.environ["TLBF_BINARY"]
 SOURCE = os.environ["TLBF_SOURCE_DIR"]
 CRATE = os.path.join(SOURCE, "conformance/impls/rust")
@@ -22,7 +26,9 @@ RUST_PATCHES = os.path.join(SOURCE, "mutants/patches/rust")
 RUST_SANITY = os.path.join(SOURCE, "mutants/patches/rust-sanity.patch")
 PYTHON = os.path.join(SOURCE, "conformance/impls/python")
 PYTHON_PATCHES = os.path.join(SOURCE, "mutants/patches/python")
-ALL = ["s%02d" % i for i in range(1, 11)]
+ALL = [m["id"] for m in json.loads(open(os.path.join(SOURCE, "mutants/catalog.json")).read())["mutants"]]
+# Installed by the ctest fixture mutate_install_report_schema.
+SCHEMA = os.environ["TLBF_REPORT_SCHEMA"]
 
 
 def cargo():
@@ -56,6 +62,14 @@ class Scratch(unittest.TestCase):
             environment["PATH"] = os.path.dirname(cargo()) + os.pathsep + environment["PATH"]
         return subprocess.run([TLBF, "mutate", *args], capture_output=True, text=True, env=environment, timeout=3000)
 
+    def report(self, path):
+        """The JSON report at path, after checking it against the published schema."""
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        report = json.loads(read(path))
+        jsonschema.Draft7Validator(schema).validate(report)
+        return report
+
     def assertScratchGone(self):
         self.assertEqual(os.listdir(self.tmp), [], "tlbf mutate left its scratch folders behind")
 
@@ -81,7 +95,7 @@ class RustCrate(Scratch):
         self.assertEqual(verdicts(one.stdout), verdicts(two.stdout))
         self.assertEqual(verdicts(two.stdout), {m: "killed" for m in ALL})
         # The evidence is the failing assertion, not cargo's first lines.
-        mutants = {m["id"]: m for f in json.loads(read(report))["files"].values() for m in f["mutants"]}
+        mutants = {m["id"]: m for f in self.report(report)["files"].values() for m in f["mutants"]}
         self.assertIn("panicked at", mutants["s01"]["statusReason"])
         # s01 fails two tests; whichever panics first is the evidence.
         self.assertTrue(any(what in mutants["s01"]["statusReason"] for what in ("optimal_m(4, 0.1)", "left: (19, 3)")),
@@ -137,6 +151,21 @@ class HiddenIdentity(Scratch):
         self.assertScratchGone()
 
 
+    def test_every_graded_run_starts_from_the_same_state(self):
+        log = os.path.join(self.dir, "log")
+        # Each run counts in a file of its work directory and logs what it found:
+        # a run that saw another graded run's file could tell them apart.
+        suite = ('n=$(cat counter 2>/dev/null || echo 0); echo $((n+1)) > counter; echo "$n" >> %s; '
+                 'exec python3 -m unittest -q test_tlbf_impl' % log)
+        r = self.mutate("-j", "2", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        seen = read(log).split()
+        # The warm-up and the slots' warming runs (ungraded) come first; then 3 clean runs and 10 mutants.
+        graded = seen[-13:]
+        self.assertEqual(len(set(graded)), 1, seen)
+        self.assertScratchGone()
+
+
 class Flakiness(Scratch):
     def test_a_suite_that_passes_and_fails_on_the_same_code_is_flaky(self):
         counter = os.path.join(self.dir, "count")
@@ -169,6 +198,155 @@ class Flakiness(Scratch):
         # The bound is the slowest baseline run (factor 1), at least the 1 s floor.
         self.assertRegex(r.stdout, r"s03 +timeout .*stopped after [0-9]+ ms, twice")
         self.assertEqual(subprocess.run(["pgrep", "-f", "^sleep 3598$"]).returncode, 1, "a hanging suite outlived its run")
+
+def mutants_of(report):
+    return {m["id"]: dict(m, file=name, source=entry["source"])
+            for name, entry in report["files"].items() for m in entry["mutants"]}
+
+
+class Reports(Scratch):
+    def test_a_graded_run_writes_a_valid_report_with_its_verdict(self):
+        path = os.path.join(self.dir, "r.json")
+        # The hash vectors alone catch FNV-1 (s10) and nothing else.
+        r = self.mutate("--json", path, "--", TLBF, "check", "--filter", "vectors/hash/*")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        report = self.report(path)
+        config = report["config"]
+        self.assertEqual((config["killed"], config["ran"], config["meets"], config["exitCode"]), (1, 10, False, 1))
+        self.assertIsNone(config["stopped"])
+        self.assertIsNone(config["shard"])
+        self.assertEqual(config["selected"], ALL)
+        self.assertEqual(config["require"], ALL)
+        self.assertEqual({m: v["status"] for m, v in mutants_of(report).items()},
+                         dict({m: "Survived" for m in ALL}, s10="Killed"))
+
+    def stopped(self, code, *suite):
+        path = os.path.join(self.dir, "stopped-%d.json" % code)
+        r = self.mutate("--json", path, "--", *suite)
+        self.assertEqual(r.returncode, code, r.stdout + r.stderr)
+        report = self.report(path)
+        self.assertEqual(report["files"], {})
+        self.assertEqual(report["config"]["exitCode"], code)
+        self.assertFalse(report["config"]["meets"])
+        self.assertEqual(report["config"]["stopped"]["exitCode"], code)
+        return report["config"]["stopped"]
+
+    def test_a_run_that_stops_writes_its_report_and_why(self):
+        fails = self.stopped(3, "sh", "-c", "echo the suite is broken; exit 7")
+        self.assertIn("fails on the clean reference", fails["reason"])
+        self.assertIn("the suite is broken", fails["failingOutput"])
+        self.assertIn("not testing the implementation", self.stopped(4, "true")["reason"])
+        counter = os.path.join(self.dir, "count")
+        flaky = self.stopped(5, "sh", "-c", 'n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s; '
+                             'echo "run $((n+1))"; [ $((n %% 2)) -eq 0 ]' % (counter, counter))
+        self.assertIn("flaky", flaky["reason"])
+        self.assertEqual((flaky["passingOutput"], flaky["failingOutput"]), ("run 1\n", "run 2\n"))
+
+    def test_a_patch_that_only_adds_lines_covers_the_line_it_follows(self):
+        work = os.path.join(self.dir, "work")
+        os.mkdir(work)
+        with open(os.path.join(work, "f.txt"), "w") as f:
+            f.write("alpha\nbeta\ngamma\n")
+        patches = os.path.join(self.dir, "patches")
+        os.mkdir(patches)
+        # Hand-written diffs: one adds a line after "beta", one before the first line.
+        with open(os.path.join(patches, "after.patch"), "w") as f:
+            f.write("adds a line after beta\n--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,4 @@\n alpha\n beta\n+added\n gamma\n")
+        with open(os.path.join(patches, "top.patch"), "w") as f:
+            f.write("adds a first line\n--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n+first\n alpha\n beta\n")
+        path = os.path.join(self.dir, "r.json")
+        r = self.mutate("--patches", patches, "--workdir", work, "--require", "after", "--json", path,
+                        "--", "sh", "-c", "! grep -qx added f.txt")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # top.patch survives: 1 of 2
+        self.assertRegex(r.stdout, r"(?m)^after\s+killed")
+        self.assertRegex(r.stdout, r"(?m)^top\s+SURVIVED")
+        mutants = mutants_of(self.report(path))
+        after, top = mutants["after"], mutants["top"]
+        self.assertEqual(after["location"], {"start": {"line": 2, "column": 1}, "end": {"line": 2, "column": 5}})
+        self.assertEqual(after["replacement"], "beta\nadded")
+        self.assertEqual(top["location"], {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 6}})
+        self.assertEqual(top["replacement"], "first\nalpha")
+
+
+class Merge(Scratch):
+    """Shards of one grading, merged. The suite is a stand-in that fails on
+    every mutant but those named in SURVIVORS (it reads the revealed id)."""
+
+    SUITE = ('case "$TLBF_IMPL" in *refuse-all*) exit 1;; esac; '
+             'case " $SURVIVORS " in *" ${TLBF_MUTANT:-clean} "*) exit 0;; esac; [ -z "${TLBF_MUTANT-}" ]')
+
+    def shard(self, k, survivors, *options):
+        path = os.path.join(self.dir, "shard-%s-%s.json" % (k.replace("/", "of"), len(os.listdir(self.dir))))
+        r = self.mutate("--reveal-mutant", "--shard", k, "--json", path, *options, "--", "sh", "-c", self.SUITE,
+                        env={"SURVIVORS": survivors})
+        return r.returncode, path
+
+    def merge(self, *reports, options=()):
+        return self.mutate("--merge", *reports, *options)
+
+    def test_the_whole_verdict_can_differ_from_a_shards_own(self):
+        # Shard 1/2 runs s01 s03 s05 s07 s09, shard 2/2 the even ones.
+        rc1, one = self.shard("1/2", "s02 s04", "--require", "s01,s03")
+        rc2, two = self.shard("2/2", "s02 s04", "--require", "s01,s03")
+        self.assertEqual((rc1, rc2), (0, 1))  # 5/5, and 3/5 < 0.80
+        whole = os.path.join(self.dir, "whole.json")
+        r = self.merge(one, two, options=("--json", whole))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)  # 8/10 meets 0.80
+        self.assertIn("score: 8/10 = 0.80 (threshold 0.80)", r.stdout)
+        self.assertEqual(verdicts(r.stdout), dict({m: "killed" for m in ALL}, s02="SURVIVED", s04="SURVIVED"))
+        report = self.report(whole)
+        self.assertEqual((report["config"]["killed"], report["config"]["ran"], report["config"]["meets"]), (8, 10, True))
+        self.assertEqual(len(mutants_of(report)), 10)
+        # One more survivor: shard 1 still meets the bar alone, the whole does not.
+        rc1, one = self.shard("1/2", "s02 s04 s06", "--require", "s01,s03")
+        rc2, two = self.shard("2/2", "s02 s04 s06", "--require", "s01,s03")
+        self.assertEqual((rc1, rc2), (0, 1))
+        r = self.merge(two, one)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("score: 7/10 = 0.70", r.stdout)
+
+    def test_the_required_mutants_are_the_shards(self):
+        # Each shard meets the bar on score; s02 is required and survives in shard 2.
+        _, one = self.shard("1/2", "s02", "--threshold", "0.5")
+        _, two = self.shard("2/2", "s02", "--threshold", "0.5")
+        r = self.merge(one, two)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("required mutants not killed: s02", r.stdout)
+        self.assertIn("(threshold 0.50)", r.stdout)
+
+    def test_refuses_shards_that_disagree_overlap_or_are_missing(self):
+        _, one = self.shard("1/2", "")
+        _, two = self.shard("2/2", "")
+        _, two_strict = self.shard("2/2", "", "--threshold", "0.9")
+        _, one_of_three = self.shard("1/3", "")
+        _, whole = self.shard("1/1", "")
+        for reports, why in [((one, two_strict), "disagree on threshold"),
+                             ((one, one), "is shard 1/2 again"),
+                             ((one, one_of_three), "the others are shards of 2"),
+                             ((whole, two), "the others are shards of 1"),
+                             ((one,), "no report holds s02 s04 s06 s08 s10: a shard is missing")]:
+            r = self.merge(*reports)
+            self.assertEqual(r.returncode, 2, (why, r.stdout, r.stderr))
+            self.assertIn(why, r.stderr)
+        not_a_report = os.path.join(self.dir, "other.json")
+        with open(not_a_report, "w") as f:
+            json.dump({"schemaVersion": "2", "thresholds": {"high": 80, "low": 60}, "files": {}}, f)
+        r = self.merge(one, not_a_report)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("is not a report of this version of tlbf mutate", r.stderr)
+        r = self.merge(one, two, options=("--threshold", "0.5"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--threshold belongs to a grading, not a merge", r.stderr)
+        self.assertEqual(self.merge(one, two).returncode, 0)
+
+    def test_a_shard_that_stopped_stops_the_merge(self):
+        _, one = self.shard("1/2", "")
+        stopped = os.path.join(self.dir, "stopped.json")
+        r = self.mutate("--shard", "2/2", "--json", stopped, "--", "true")  # passes against anything: exit 4
+        self.assertEqual(r.returncode, 4)
+        r = self.merge(one, stopped)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        self.assertIn("stopped.json stopped: the suite passes even against", r.stdout)
 
 
 if __name__ == "__main__":

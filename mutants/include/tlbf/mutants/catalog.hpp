@@ -1,5 +1,7 @@
 // The planted bugs s01 .. s10 of the specification's pitfall table, as the
-// mutant build of the oracle carries them (docs/mutants.md).
+// mutant build of the oracle carries them (docs/mutants.md). Read from
+// mutants/catalog.json, embedded in the build: the one place their ids and
+// descriptions are written.
 #pragma once
 
 #include <optional>
@@ -22,12 +24,20 @@ struct Mutant {
   int places = 1;
 };
 
+// In the catalog's order. A catalog that cannot be read stops the process
+// (status 2) naming what is wrong: the build embeds it, so that is a bug.
 const std::vector<Mutant>& catalog();
 const Mutant* find(std::string_view id);
 
 // The text of an oracle source file that holds switches (a catalog `file`),
 // as this build was made from it, or nullptr; reports quote it.
 const std::string* oracle_source(std::string_view file);
+
+// mutants/catalog.json as this build was made from it.
+const std::string& catalog_json();
+
+// The ids in the catalog's order.
+std::vector<std::string> ids();
 
 // The change as a unified diff of the oracle source.
 std::string unified_diff(const Mutant& m);

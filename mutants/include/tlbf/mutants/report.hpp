@@ -1,8 +1,10 @@
 // The mutation-testing-elements report (the JSON Stryker's dashboard and
-// HTML report read) of a `tlbf mutate` run (docs/mutants.md).
+// HTML report read) of a `tlbf mutate` run, and the merge of shards' reports
+// into one verdict (docs/mutants.md).
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tlbf/mutants/scorer.hpp"
@@ -13,13 +15,39 @@ struct ReportContext {
   std::vector<std::string> suite;
   double threshold = 0.80;
   std::vector<std::string> required;
-  std::string mode;  // "served" or "patches"
+  std::string mode;                   // "served" or "patches"
+  std::vector<std::string> selected;  // the mutants chosen before --shard split them
+  std::string shard;                  // "k/n", or empty when the run is not a shard
   bool meets = false;
-  std::string version;  // tlbf's
+  int exit_code = 0;                  // tlbf mutate's
+  std::string version;                // tlbf's
 };
 
 // Schema version 2: one entry per mutated file with its full source and each
-// mutant's place, status, reason and duration; tlbf's own verdict in `config`.
+// mutant's place, status, reason and duration; tlbf's own verdict, and for a
+// run that stopped before the mutants why it stopped, in `config`.
 std::string mutation_report_json(const Subjects& subjects, const Score& score, const ReportContext& context);
+
+// The whole verdict of shards' reports. `error` set (the reports cannot be
+// merged: unreadable, not tlbf's, disagreeing, overlapping or incomplete)
+// means nothing else is.
+struct Merged {
+  std::string error;
+  Score score;                        // the mutants of every shard, in the order of `selected`
+  ReportContext context;              // threshold, required, suite, mode: the shards'; meets and exit: the whole's
+  std::vector<std::string> missed;    // required mutants that ran and were not killed
+  std::string json;                   // the merged report
+};
+
+// `reports` are (name for messages, JSON text) pairs, each written by
+// `tlbf mutate --shard k/n --json`. A shard that stopped (exit 3, 4, 5 or a
+// harness error) stops the merge with its exit code and reason.
+Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& reports);
+
+// Whether a graded run meets the bar: its score reaches `threshold` and every
+// required mutant that ran was killed (a timeout counts); `missed` gets those
+// that were not, in the order of `required`.
+bool meets_bar(const Score& score, double threshold, const std::vector<std::string>& required,
+               std::vector<std::string>& missed);
 
 }  // namespace tlbf::mutants

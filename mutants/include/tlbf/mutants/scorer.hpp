@@ -16,6 +16,7 @@ struct SuiteRun {
   std::string command;
   std::string directory;
   std::string error;
+  int slot = -1;  // the slot (below) whose folder it runs in, given back by finish(); -1 for none
 };
 
 // Where a mutant sits, for reports: the file, its text, the lines (1-based,
@@ -47,6 +48,15 @@ class Subjects {
   // so that all graded runs, the clean ones included, start alike.
   virtual std::optional<SuiteRun> warm_up() { return std::nullopt; }
   virtual void warmed(const SuiteRun&) {}
+  // Slots: after the warm-up, `n` folders (one per job) in which every later
+  // run happens, each used by one run at a time. A build tool that caches by
+  // absolute path (rustc's incremental cache, a CMake build tree) finds its
+  // cache valid only at the path it was built at, so each slot is warmed once
+  // where its runs will be: slots(n) gives the runs that warm them (their
+  // outcome is not graded), slots_warmed() is called when they have ended.
+  // None (the default): runs get folders of their own.
+  virtual std::vector<SuiteRun> slots(int /*n*/) { return {}; }
+  virtual void slots_warmed() {}
 };
 
 // Mutant schemata: the suite gets TLBF_IMPL, a command serving the clean
