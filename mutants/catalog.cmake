@@ -2,6 +2,7 @@
 # their ids are written, for every CMake list that names them:
 #   TLBF_MUTANT_CATALOG  the file
 #   TLBF_MUTANT_IDS      s01;s02;...
+#   TLBF_MUTANT_IDS_CSV  s01,s02,...
 #   TLBF_SWITCH_FILES    the oracle sources that hold their switches
 set(TLBF_MUTANT_CATALOG ${CMAKE_CURRENT_LIST_DIR}/catalog.json)
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TLBF_MUTANT_CATALOG})
@@ -17,3 +18,4 @@ foreach(i RANGE ${tlbf_catalog_last})
   list(APPEND TLBF_SWITCH_FILES ${file})
 endforeach()
 list(REMOVE_DUPLICATES TLBF_SWITCH_FILES)
+string(JOIN "," TLBF_MUTANT_IDS_CSV ${TLBF_MUTANT_IDS})  # for C++ tests: TLBF_MUTANT_IDS="s01,s02,..."

@@ -236,7 +236,7 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
       ->check(CLI::Range(0.1, 86400.0));
   cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default s01..s10)");
+  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)");
   cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)");
   cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs");
   cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1");
