@@ -22,17 +22,7 @@ std::optional<Words> words_of(std::string_view line) {
   return protocol::split_words(line);
 }
 
-Words split(std::string_view text) {
-  Words out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t space = text.find(' ', start);
-    out.push_back(text.substr(start, space - start));
-    if (space == std::string_view::npos) break;
-    start = space + 1;
-  }
-  return out;
-}
+Words split(std::string_view text) { return split_on_spaces(text); }
 
 bool all_u64(const Words& w, std::size_t from) {
   for (std::size_t i = from; i < w.size(); ++i) {

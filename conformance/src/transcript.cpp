@@ -12,17 +12,6 @@
 namespace tlbf::conformance {
 namespace {
 
-std::vector<std::string_view> split_on_spaces(std::string_view text) {
-  std::vector<std::string_view> words;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t space = text.find(' ', start);
-    words.push_back(text.substr(start, space - start));
-    if (space == std::string_view::npos) break;
-    start = space + 1;
-  }
-  return words;
-}
 
 bool reals_agree(double want, double got) {
   if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
@@ -72,6 +61,19 @@ std::optional<Transcript> parse_transcript(std::string_view text, std::string na
   }
   if (awaiting_response) return fail("the last request has no response line");
   return transcript;
+}
+
+// Words separated by single spaces; empty words where spaces repeat or lead.
+std::vector<std::string_view> split_on_spaces(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t space = text.find(' ', start);
+    words.push_back(text.substr(start, space - start));
+    if (space == std::string_view::npos) break;
+    start = space + 1;
+  }
+  return words;
 }
 
 std::optional<std::string> mismatch(std::string_view pattern, std::string_view response) {

@@ -27,6 +27,10 @@ struct Transcript {
 // *error to "LINE: what is wrong".
 std::optional<Transcript> parse_transcript(std::string_view text, std::string name, std::string* error);
 
+// The words of a line split at every single space, empty words included, as
+// patterns and responses are compared.
+std::vector<std::string_view> split_on_spaces(std::string_view text);
+
 // nullopt when `response` matches `pattern`, else why not.
 std::optional<std::string> mismatch(std::string_view pattern, std::string_view response);
 
