@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "live_processes.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -33,22 +34,7 @@ std::string misbehaving(const std::string& mode, const std::string& tag = "") {
 // A tag of its own in the command line, so that only this test's processes are looked for.
 std::string tag_for(const std::string& what) { return "budget-" + std::to_string(::getpid()) + "-" + what; }
 
-// Processes, zombies aside, whose command line contains `needle`.
-int processes_with(const std::string& needle) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    std::ifstream stat(entry.path() / "stat");
-    std::string f1, f2, state;
-    stat >> f1 >> f2 >> state;
-    if (state != "Z" && cmdline.find(needle) != std::string::npos && cmdline.find("budgets_test") == std::string::npos) ++count;
-  }
-  return count;
-}
+using test_support::processes_with;
 
 // Waits up to `grace` for the processes to go; how many are left.
 int left_after(const std::string& tag, std::chrono::milliseconds grace) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "live_processes.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -43,22 +44,7 @@ std::map<std::string, int> failed_groups(const CheckReport& r) {
   return out;
 }
 
-// Processes whose command line contains `needle` (NULs read as spaces).
-int processes_with(const std::string& needle) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    std::ifstream stat(entry.path() / "stat");
-    std::string f1, f2, state;
-    stat >> f1 >> f2 >> state;
-    if (state != "Z" && cmdline.find(needle) != std::string::npos) ++count;
-  }
-  return count;
-}
+using test_support::processes_with;
 
 struct Named {
   const char* name;
