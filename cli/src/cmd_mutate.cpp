@@ -40,6 +40,7 @@ struct MutateOptions {
   std::string sanity_patch;
   std::string json;
   int baseline_runs = 3;
+  int control_runs = 2;
   bool reveal = false;
   std::vector<std::string> merge;
 };
@@ -157,6 +158,7 @@ int run_mutate(const MutateOptions& opt) {
   so.mutants = ids;
   so.jobs = opt.jobs;
   so.baseline_runs = opt.baseline_runs;
+  so.control_runs = opt.control_runs;
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   const auto score = mutants::score_suite(*subjects, so);
@@ -182,6 +184,10 @@ int run_mutate(const MutateOptions& opt) {
               opt.patches.empty() ? "; it fails against one that refuses everything"
               : opt.sanity_patch.empty() ? " (no --sanity-patch: no sanity check)"
                                          : "; it fails with the sanity patch");
+  if (score.control_runs > 0) {
+    std::printf("controls: it passes the %d clean runs hidden at random places among the mutants' runs\n",
+                score.control_runs);
+  }
   std::printf("each mutant's run is stopped after %.1f s (a timeout counts once a second run times out too)\n\n",
               static_cast<double>(score.limit.count()) / 1000);
   print_verdict(score, opt.threshold, missed, context.meets);
@@ -245,6 +251,10 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
   cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
       ->check(CLI::Range(1, 100));
+  cmd->add_option("--control-runs", opt->control_runs,
+                  "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
+                  "runs (default 2)")
+      ->check(CLI::Range(0, 100));
   cmd->add_flag("--reveal-mutant", opt->reveal,
                 "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
   auto* merge = cmd->add_option("--merge", opt->merge,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <mutex>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -162,6 +164,43 @@ MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::millisec
   return r;
 }
 
+// In the run order, a control run rather than a mutant's index.
+constexpr std::size_t kControl = static_cast<std::size_t>(-1);
+
+// The mutants' indices and `controls` control runs, shuffled by a seed the
+// suite cannot know, so that a run's place says nothing about what it faces.
+std::vector<std::size_t> run_order(std::size_t mutants, int controls) {
+  std::vector<std::size_t> order(mutants);
+  for (std::size_t i = 0; i < mutants; ++i) order[i] = i;
+  order.insert(order.end(), static_cast<std::size_t>(controls), kControl);
+  std::mt19937_64 random{std::random_device{}()};
+  std::shuffle(order.begin(), order.end(), random);
+  return order;
+}
+
+struct ControlResult {
+  bool passed = false;
+  std::string output;  // when it failed
+  std::string how;     // how it ended, when it failed
+};
+
+// A clean run among the mutants'. Like a mutant's, a timeout counts only when
+// a second run times out too.
+ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
+  ControlResult out;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const SuiteRun clean = subjects.clean();
+    const auto result = clean.error.empty() ? run(clean, limit) : conformance::RunResult{};
+    subjects.finish(clean);
+    if (result.exited_cleanly()) return {true, "", ""};
+    out.output = clean.error.empty() ? result.out + result.err : clean.error + "\n";
+    if (out.output.empty()) out.output = "(no output; " + result.how_it_ended() + ")\n";
+    out.how = clean.error.empty() ? result.how_it_ended() : "it could not be prepared";
+    if (!result.timed_out) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 Score score_suite(Subjects& subjects, const ScoreOptions& options) {
@@ -245,9 +284,24 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
 
   const auto mutants_start = Clock::now();
   score.runs.resize(options.mutants.size());
+  const std::vector<std::size_t> order = run_order(options.mutants.size(), std::max(0, options.control_runs));
+  std::mutex control_mutex;
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < options.mutants.size();) {
+    for (std::size_t n; (n = next.fetch_add(1)) < order.size();) {
+      const std::size_t i = order[n];
+      if (i == kControl) {
+        const auto control = control_run(subjects, score.limit);
+        std::lock_guard<std::mutex> lock(control_mutex);
+        ++score.control_runs;
+        if (control.passed) {
+          ++score.control_passes;
+        } else if (score.baseline_output.empty()) {
+          score.baseline_output = control.output;
+          score.stop_reason = control.how;
+        }
+        continue;
+      }
       MutantRun r = grade(subjects, options.mutants[i], score.limit);
       if (r.verdict == Verdict::Timeout) {
         // A loaded machine can stop a run that would have ended: a timeout
@@ -264,6 +318,15 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   for (int j = 0; j < std::max(1, options.jobs); ++j) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   score.mutants_seconds = seconds_since(mutants_start);
+  if (score.control_passes < score.control_runs) {
+    score.stopped = kFlaky;
+    score.stop_reason = "the suite is flaky or counts its runs: it passed the " + std::to_string(score.baseline_runs) +
+                        " clean runs before the mutants, then failed " +
+                        std::to_string(score.control_runs - score.control_passes) + " of the " +
+                        std::to_string(score.control_runs) +
+                        " clean runs hidden among them (" + score.stop_reason +
+                        "), so its grade would not be about the mutants";
+  }
   return score;
 }
 

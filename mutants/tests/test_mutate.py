@@ -124,9 +124,9 @@ class HiddenIdentity(Scratch):
         r = self.mutate("--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         lines = read(log).splitlines()
-        self.assertEqual(len(lines), 3 + 1 + 10, lines)  # baseline runs, sanity, mutants
+        self.assertEqual(len(lines), 3 + 1 + 10 + 2, lines)  # baseline runs, sanity, mutants, hidden controls
         answered = [line for line in lines if "|ok " in line]
-        self.assertEqual(len(answered), 13, lines)  # all but the sanity run, which refuses hello
+        self.assertEqual(len(answered), 15, lines)  # all but the sanity run, which refuses hello
         self.assertEqual(len(set(answered)), 1, lines)
         self.assertTrue(answered[0].startswith("unset|"), answered[0])
         self.assertNotIn("serve", answered[0])
@@ -160,8 +160,9 @@ class HiddenIdentity(Scratch):
         r = self.mutate("-j", "2", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         seen = read(log).split()
-        # The warm-up and the slots' warming runs (ungraded) come first; then 3 clean runs and 10 mutants.
-        graded = seen[-13:]
+        # The warm-up and the slots' warming runs (ungraded) come first; then 3 clean runs, and 10 mutants
+        # with 2 clean control runs among them.
+        graded = seen[-15:]
         self.assertEqual(len(set(graded)), 1, seen)
         self.assertScratchGone()
 
@@ -179,6 +180,53 @@ class Flakiness(Scratch):
         self.assertIn("passing run 1", r.stdout)
         self.assertIn("failing run 2", r.stdout)
         self.assertNotIn("score:", r.stdout)
+
+    def counting_suite(self, name):
+        """A suite that games a grader which runs the clean code first: it keeps
+        a count outside its work directory, passes its first three runs and
+        fails every later one, whatever it faces."""
+        counter = os.path.join(self.dir, name)
+        return ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
+                'if [ $n -gt 3 ]; then echo "run $n: failing"; exit 1; fi; echo "run $n: passing"'
+                % (counter, counter))
+
+    def test_a_suite_that_counts_its_runs_fails_a_hidden_control_run(self):
+        # One job at a time: two runs at once would race on the counter.
+        r = self.mutate("-j", "1", "--", "sh", "-c", self.counting_suite("runs"))
+        self.assertEqual(r.returncode, 5, r.stdout + r.stderr)
+        self.assertIn("flaky or counts its runs", r.stdout)
+        self.assertIn("failed 2 of the 2 clean runs hidden among them", r.stdout)
+        self.assertNotIn("score:", r.stdout)
+        # Without the controls it would have scored 10/10: the hole they close.
+        unguarded = self.mutate("-j", "1", "--control-runs", "0", "--", "sh", "-c", self.counting_suite("runs2"))
+        self.assertEqual(unguarded.returncode, 0, unguarded.stdout + unguarded.stderr)
+        self.assertIn("score: 10/10", unguarded.stdout)
+
+    def test_counting_is_caught_in_patch_mode_too(self):
+        # Patch mode adds a warm-up run and a slot's warming run before the graded ones: a suite
+        # that knows this would count 5 and fail after; the controls catch it the same way.
+        counter = os.path.join(self.dir, "runs")
+        suite = ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
+                 'if [ $n -gt 5 ]; then exit 1; fi; exec python3 -m unittest -q test_tlbf_impl' % (counter, counter))
+        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 5, r.stdout + r.stderr)
+        self.assertIn("failed 2 of the 2 clean runs hidden among them", r.stdout)
+        self.assertScratchGone()
+
+    def test_the_controls_sit_at_random_places(self):
+        positions = set()
+        for attempt in range(6):
+            log = os.path.join(self.dir, "log%d" % attempt)
+            # Each run logs whether it faces the clean code (TLBF_MUTANT unset under --reveal-mutant).
+            suite = 'echo "${TLBF_MUTANT-clean}" >> %s; exec %s check --filter "vectors/hash/*"' % (log, TLBF)
+            r = self.mutate("--reveal-mutant", "-j", "1", "--", "sh", "-c", suite)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # the hash vectors catch s10 only
+            self.assertIn("controls: it passes the 2 clean runs", r.stdout)
+            graded = read(log).split()[4:]  # after the baseline and the sanity run
+            self.assertEqual(sorted(graded), sorted(ALL + ["clean", "clean"]), graded)
+            positions.add(tuple(i for i, who in enumerate(graded) if who == "clean"))
+        # 66 possible places for two controls among twelve runs: six gradings all alike would be a fixed order.
+        self.assertGreater(len(positions), 1, positions)
 
     def test_a_timeout_counts_only_when_a_second_run_times_out_too(self):
         marker = os.path.join(self.dir, "slow-once")

@@ -80,6 +80,10 @@ struct ScoreOptions {
   std::vector<std::string> mutants;      // ids to run, in order
   int jobs = 2;
   int baseline_runs = 3;                 // clean runs; a suite that passes some and fails some is flaky
+  // Clean runs hidden at random places among the mutants' runs. A suite that
+  // counts its runs or watches the clock (fail everything after the baseline)
+  // fails one of them and is reported flaky rather than graded.
+  int control_runs = 2;
   double timeout_factor = 5.0;           // a mutant's run may take this times the slowest baseline run,
   std::chrono::milliseconds timeout_floor{10'000};  // and at least this long
 };
@@ -106,6 +110,7 @@ struct Score {
   std::string baseline_output;   // a failing clean run's output (kFailsClean, kFlaky)
   std::string passing_output;    // a passing clean run's output (kFlaky)
   int baseline_runs = 0, baseline_passes = 0;
+  int control_runs = 0, control_passes = 0;  // the clean runs among the mutants'
   double warm_up_seconds = 0;    // the ungraded run that builds (patch mode), 0 when there is none
   double baseline_seconds = 0;   // the slowest clean run
   std::chrono::milliseconds limit{0};  // each mutant run's bound
@@ -126,7 +131,8 @@ std::string suite_command(const std::vector<std::string>& suite, const std::stri
 // leaves alone, else single-quoted (what Python's shlex.quote does).
 std::string quote_if_needed(const std::string& word);
 
-// Runs the baseline, the sanity check, then every mutant, `jobs` at a time.
+// Runs the baseline, the sanity check, then every mutant and the control runs
+// in a random order, `jobs` at a time.
 Score score_suite(Subjects& subjects, const ScoreOptions& options);
 
 // The ids of shard k of n (1-based): every id falls in exactly one shard.
