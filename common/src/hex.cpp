@@ -1,14 +1,23 @@
 #include "tlbf/hex.hpp"
 
+#include <array>
+#include <cstdint>
+
 namespace tlbf {
 namespace {
 
-int digit_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+// A hex digit's value for every byte, -1 for bytes that are not one: one
+// load a digit, as a request may carry 64 MiB of them.
+constexpr std::array<std::int8_t, 256> kDigitValues = [] {
+  std::array<std::int8_t, 256> table{};
+  for (auto& v : table) v = -1;
+  for (int c = '0'; c <= '9'; ++c) table[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) table[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) table[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c - 'A' + 10);
+  return table;
+}();
+
+int digit_value(char c) noexcept { return kDigitValues[static_cast<unsigned char>(c)]; }
 
 }  // namespace
 
@@ -25,14 +34,15 @@ std::string to_hex(std::span<const std::uint8_t> bytes) {
 
 std::optional<std::vector<std::uint8_t>> from_hex(std::string_view text) {
   if (text.size() % 2 != 0) return std::nullopt;
-  std::vector<std::uint8_t> out;
-  out.reserve(text.size() / 2);
-  for (std::size_t i = 0; i < text.size(); i += 2) {
-    const int hi = digit_value(text[i]);
-    const int lo = digit_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
+  std::vector<std::uint8_t> out(text.size() / 2);
+  int bad = 0;  // any digit's -1 sets the sign bit: one test at the end, no branch a digit
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int hi = digit_value(text[2 * i]);
+    const int lo = digit_value(text[2 * i + 1]);
+    bad |= hi | lo;
+    out[i] = static_cast<std::uint8_t>(hi * 16 + lo);
   }
+  if (bad < 0) return std::nullopt;
   return out;
 }
 

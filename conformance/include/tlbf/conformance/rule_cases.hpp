@@ -25,7 +25,7 @@ struct DraftStep {
 
 // Turns drafts into cases, asking the oracle where no pattern is stated.
 // Each case's needs are the capabilities of its commands.
-Case case_from_draft(std::string name, const std::vector<DraftStep>& steps);
+Case case_from_draft(std::string name, std::vector<DraftStep> steps);
 
 // The cases named protocol/..., format/..., items/... and state/...
 std::vector<Case> rule_cases();
