@@ -8,8 +8,10 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
@@ -40,7 +42,7 @@ struct CheckOptions {
   long budget_s = 60;
   int faults = 3;
   std::string profile = "tlbf";
-  std::string capabilities;  // comma-separated; empty: the profile's own
+  std::optional<std::string> capabilities;  // comma-separated; none: the profile's own
   std::uint64_t seed = 20261129;
   int runs = 100;
   bool no_pipeline = false;
@@ -54,17 +56,20 @@ struct CheckOptions {
 // union, which its checks use). False, having said why, on an unknown name.
 bool required_capabilities(const CheckOptions& opt, std::set<conformance::Capability>& out) {
   using conformance::Capability;
-  if (opt.capabilities.empty()) {
+  if (!opt.capabilities) {
     out = opt.profile == "behavioural" ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
                                        : std::set<Capability>(std::begin(conformance::kAllCapabilities),
                                                               std::end(conformance::kAllCapabilities));
     return true;
   }
   out.clear();
+  const std::string& names = *opt.capabilities;
   std::size_t start = 0;
-  while (start <= opt.capabilities.size()) {
-    const std::size_t comma = std::min(opt.capabilities.find(',', start), opt.capabilities.size());
-    const std::string name = opt.capabilities.substr(start, comma - start);
+  // An empty list is refused like any unknown name: "" would otherwise be
+  // read as "no option", and require every capability without a word.
+  while (start <= names.size()) {
+    const std::size_t comma = std::min(names.find(',', start), names.size());
+    const std::string name = names.substr(start, comma - start);
     const auto c = conformance::capability_named(name);
     if (!c) {
       std::cerr << "tlbf check: --capabilities: no capability named '" << name

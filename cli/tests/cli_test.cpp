@@ -274,6 +274,11 @@ TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
   EXPECT_NE(every.out.find("verdict: conforms to TLBF v1, every capability checked"), std::string::npos) << every.out;
 
   EXPECT_EQ(tlbf({"check", "--capabilities", "filter,hashes"}).rc, 2);
+  // An empty list (a shell variable that was not set) is not "the default".
+  const auto empty = tlbf({"check", "--capabilities", ""});
+  EXPECT_EQ(empty.rc, 2);
+  EXPECT_NE(empty.err.find("no capability named ''"), std::string::npos) << empty.err;
+  EXPECT_EQ(tlbf({"check", "--capabilities", "filter,"}).rc, 2);
 }
 
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
