@@ -1,4 +1,5 @@
 // tlbf mutate: grade a test suite by the planted bugs it catches (docs/mutants.md).
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "commands.hpp"
 #include "mutant_binary.hpp"
 #include "files.hpp"
+#include "tlbf/conformance/process.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
@@ -41,6 +43,7 @@ struct MutateOptions {
   std::string json;
   int baseline_runs = 3;
   int control_runs = 2;
+  double setup_timeout_s = 1800;
   bool reveal = false;
   std::vector<std::string> merge;
 };
@@ -83,6 +86,9 @@ void print_verdict(const mutants::Score& score, double threshold, const std::vec
 }
 
 int run_mutate(const MutateOptions& opt) {
+  // Not dumpable: the suites it runs, as the same user, cannot read its
+  // memory (which holds what each run serves) through /proc.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::unique_ptr<mutants::Subjects> subjects;
   if (opt.patches.empty() != opt.workdir.empty()) {
     std::cerr << "tlbf mutate: --patches and --workdir go together\n";
@@ -159,9 +165,13 @@ int run_mutate(const MutateOptions& opt) {
   so.jobs = opt.jobs;
   so.baseline_runs = opt.baseline_runs;
   so.control_runs = opt.control_runs;
+  so.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   const auto score = mutants::score_suite(*subjects, so);
+  // Before the report is written: a daemon a suite left (setsid) could
+  // otherwise outlive the grading and rewrite it.
+  conformance::end_strays();
 
   mutants::ReportContext context{opt.suite, opt.threshold, required, opt.patches.empty() ? "served" : "patches",
                                  selected, opt.shard, false, score.stopped, TLBF_VERSION_STRING};
@@ -251,6 +261,9 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
   cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
       ->check(CLI::Range(1, 100));
+  cmd->add_option("--setup-timeout", opt->setup_timeout_s,
+                  "Seconds each run before the mutants' (warm-up, baseline) may take before it is stopped (default 1800)")
+      ->check(CLI::Range(0.1, 86400.0));
   cmd->add_option("--control-runs", opt->control_runs,
                   "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
                   "runs (default 2)")

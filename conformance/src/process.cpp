@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,11 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <vector>
 
 extern char** environ;
 
@@ -80,6 +86,12 @@ struct Message {
 
 // The harness's end of the watchdog's pipe; -1 until the first child.
 int g_watchdog = -1;
+pid_t g_watchdog_pid = -1;
+
+// The children started by Child::start and not yet reaped: any other child
+// of this process is a stray (see end_strays).
+std::mutex g_live_mutex;
+std::set<pid_t> g_live;
 
 void tell_watchdog(char op, pid_t pgid) {
   if (g_watchdog < 0) return;
@@ -96,6 +108,9 @@ void start_watchdog_once() {
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, nullptr);
+    // Orphans of our children's trees (a daemon, a setsid'd grandchild)
+    // become our children rather than init's, so that end_strays finds them.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     int control[2];
     if (::pipe2(control, O_CLOEXEC) != 0) return false;
     const pid_t pid = ::fork();
@@ -106,6 +121,7 @@ void start_watchdog_once() {
       return false;
     }
     g_watchdog = control[1];  // close-on-exec: no child may hold it, or end of file never comes
+    g_watchdog_pid = pid;
     return true;
   }();
   (void)done;
@@ -113,10 +129,39 @@ void start_watchdog_once() {
 
 }  // namespace
 
-bool drain(int fd, std::string& into) {
+// A stream's text, bounded: its first `half` bytes and its last `half`,
+// with a line saying how much of the middle was not kept. A suite may write
+// gigabytes; what a report needs is its start and its end.
+class Kept {
+ public:
+  explicit Kept(std::size_t half) : half_(half) {}
+
+  void append(const char* bytes, std::size_t n) {
+    const std::size_t to_head = std::min(n, half_ - std::min(half_, head_.size()));
+    head_.append(bytes, to_head);
+    if (to_head == n) return;
+    tail_.append(bytes + to_head, n - to_head);
+    if (tail_.size() > 2 * half_) {
+      dropped_ += tail_.size() - half_;
+      tail_.erase(0, tail_.size() - half_);
+    }
+  }
+
+  std::string text() const {
+    if (dropped_ == 0) return head_ + tail_;
+    return head_ + "\n[... " + std::to_string(dropped_) + " bytes of output not kept ...]\n" + tail_;
+  }
+
+ private:
+  std::size_t half_;
+  std::string head_, tail_;
+  std::size_t dropped_ = 0;
+};
+
+bool drain(int fd, Kept& into) {
   char buf[1 << 16];
   // At most 1 MiB a call, so that a writer faster than us cannot keep us
-  // here (or grow the buffer) without bound before the caller checks it.
+  // here without bound before the caller checks the time.
   for (std::size_t taken = 0; taken < (1U << 20);) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
@@ -130,10 +175,12 @@ bool drain(int fd, std::string& into) {
   return true;
 }
 
-void drain_rest(int fd, std::string& into) {
-  for (std::size_t before = into.size() + 1; into.size() != before;) {
-    before = into.size();
+// Bounded too: a grandchild may hold the pipe and go on writing.
+void drain_rest(int fd, Kept& into) {
+  for (int round = 0; round < 64; ++round) {
     if (!drain(fd, into)) return;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0) return;
   }
 }
 
@@ -195,6 +242,10 @@ std::unique_ptr<Child> Child::start(const std::string& command) {
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
   tell_watchdog('+', pid);
+  {
+    std::lock_guard<std::mutex> lock(g_live_mutex);
+    g_live.insert(pid);
+  }
   child->in_ = in[1];
   child->out_ = out[0];
   child->err_ = err[0];
@@ -234,6 +285,10 @@ Ending Child::finish(bool kill_first) {
   close_fd(out_);
   close_fd(err_);
   tell_watchdog('-', pid_);
+  {
+    std::lock_guard<std::mutex> lock(g_live_mutex);
+    g_live.erase(pid_);
+  }
   reaped_ = true;
   if (WIFEXITED(status)) ending_.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) ending_.signal = WTERMSIG(status);
@@ -248,8 +303,9 @@ std::string RunResult::how_it_ended() const {
 }
 
 RunResult run_with_input(const std::string& command, const std::string& input,
-                         std::chrono::milliseconds limit) {
+                         std::chrono::milliseconds limit, std::size_t keep) {
   RunResult result;
+  Kept out(keep / 2), err(keep / 2);
   const auto child = Child::start(command);
   if (!child) return result;
   result.started = true;
@@ -268,8 +324,8 @@ RunResult run_with_input(const std::string& command, const std::string& input,
     const bool outputs_open = child->output() >= 0 || child->errors() >= 0;
     const long long wait_ms = outputs_open ? std::min<long long>(left.count(), 50) : 1;
     if (::poll(fds.data(), fds.size(), static_cast<int>(wait_ms)) < 0 && errno != EINTR) break;
-    if (fds[0].revents && !drain(child->output(), result.out)) child->close_output();
-    if (fds[1].revents && !drain(child->errors(), result.err)) child->close_errors();
+    if (fds[0].revents && !drain(child->output(), out)) child->close_output();
+    if (fds[1].revents && !drain(child->errors(), err)) child->close_errors();
     if (child->input() >= 0 && fds[2].revents) {
       const ssize_t n = ::write(child->input(), input.data() + written, input.size() - written);
       if (n > 0) written += static_cast<std::size_t>(n);
@@ -278,8 +334,10 @@ RunResult run_with_input(const std::string& command, const std::string& input,
   }
   // What the child wrote before it exited is in the pipes now; a grandchild
   // that kept them open gets no more time.
-  if (child->output() >= 0) drain_rest(child->output(), result.out);
-  if (child->errors() >= 0) drain_rest(child->errors(), result.err);
+  if (child->output() >= 0) drain_rest(child->output(), out);
+  if (child->errors() >= 0) drain_rest(child->errors(), err);
+  result.out = out.text();
+  result.err = err.text();
   const Ending ending = child->finish(true);
   if (!result.timed_out) {
     result.exit_code = ending.exit_code;
@@ -287,6 +345,54 @@ RunResult run_with_input(const std::string& command, const std::string& input,
   }
   result.max_rss_kib = ending.max_rss_kib;
   return result;
+}
+
+namespace {
+
+// This process's children, from every thread's list (an orphan is handed to
+// one thread of its new parent).
+std::set<pid_t> children_of_this_process() {
+  std::set<pid_t> out;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    const int fd = ::open((task.path() / "children").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    std::istringstream in(text);
+    for (pid_t pid; in >> pid;) out.insert(pid);
+  }
+  return out;
+}
+
+}  // namespace
+
+int end_strays() {
+  int ended = 0;
+  // A killed stray's own children become ours in turn: a few rounds.
+  for (int round = 0; round < 16; ++round) {
+    std::vector<pid_t> strays;
+    {
+      std::lock_guard<std::mutex> lock(g_live_mutex);
+      for (pid_t pid : children_of_this_process()) {
+        if (pid != g_watchdog_pid && !g_live.count(pid)) strays.push_back(pid);
+      }
+    }
+    if (strays.empty()) break;
+    for (pid_t pid : strays) {
+      if (::getpgid(pid) == pid) ::kill(-pid, SIGKILL);  // a group leader (setsid): its group too
+      ::kill(pid, SIGKILL);
+    }
+    for (pid_t pid : strays) {
+      // SIGKILL ends it at once, unless it is inside an uninterruptible
+      // wait; then it is left a zombie, still ours, for a later call.
+      for (int i = 0; i < 100 && ::waitpid(pid, nullptr, WNOHANG) == 0; ++i) ::usleep(2000);
+      ++ended;
+    }
+  }
+  return ended;
 }
 
 }  // namespace tlbf::conformance

@@ -404,6 +404,9 @@ CheckReport check(Session& session, const std::string& command, const std::vecto
     session.finish();
   }
   report.restarts = session.restarts();
+  // A daemon the implementation left in a session of its own must not live
+  // on into the next implementation's check, or after tlbf.
+  end_strays();
   return report;
 }
 

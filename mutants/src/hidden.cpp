@@ -41,6 +41,7 @@ std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const 
   std::unique_ptr<HiddenServer> server(new HiddenServer());
   server->tlbf_mutant_ = tlbf_mutant;
   server->choice_ = choice;
+  if (server->choice_.size() < kChoiceWidth) server->choice_.resize(kChoiceWidth, ' ');
   server->path_ = dir + "/" + random_name();
   sockaddr_un address{};
   address.sun_family = AF_UNIX;

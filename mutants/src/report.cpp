@@ -128,7 +128,8 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
                                 {"statusReason", run.evidence},
                                 {"duration", std::round(run.seconds * 1000)}});
   }
-  return report_json(std::move(files), score, context).dump(2) + "\n";
+  // Replace, not throw: a patched source file need not be UTF-8.
+  return report_json(std::move(files), score, context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
@@ -242,7 +243,7 @@ Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& rep
   for (const auto& id : out.context.selected) out.score.runs.push_back(runs[id]);
   out.context.meets = meets_bar(out.score, out.context.threshold, out.context.required, out.missed);
   out.context.exit_code = out.context.meets ? 0 : 1;
-  out.json = report_json(std::move(files), out.score, out.context).dump(2) + "\n";
+  out.json = report_json(std::move(files), out.score, out.context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
   return out;
 }
 

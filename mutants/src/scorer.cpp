@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/readable.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -70,20 +71,29 @@ std::vector<std::string> failing_lines(const std::vector<std::string>& lines) {
   return out;
 }
 
+// A suite's text as a report shows it: bytes outside printable ASCII (a
+// terminal's escape sequences, invalid UTF-8) escaped, newlines kept. A suite
+// must not be able to draw on the grader's terminal or break its JSON.
+std::string printable(const std::string& text) { return conformance::readable_lines(text, text.size()); }
+
 std::string evidence_from(const std::string& output) {
   std::string out;
   for (const auto& line : failing_lines(lines_of(output))) out += (out.empty() ? "" : "\n") + line.substr(0, 200);
-  return out;
+  return printable(out);
 }
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Of each run's stdout and of its stderr, the first and last 512 KiB: a
+// suite that writes gigabytes is graded, not held in memory.
+constexpr std::size_t kKeptOutput = std::size_t{1} << 20;
+
 conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limit) {
   const std::string line =
       suite.directory.empty() ? suite.command : "cd " + conformance::shell_quote(suite.directory) + " && " + suite.command;
-  return conformance::run_with_input(line, "", limit);
+  return conformance::run_with_input(line, "", limit, kKeptOutput);
 }
 
 }  // namespace
@@ -134,9 +144,6 @@ std::vector<std::string> shard(const std::vector<std::string>& ids, int k, int n
 
 namespace {
 
-// A suite's run that is not bounded but generously: the user's suite on the real thing.
-constexpr std::chrono::hours kUnbounded{1};
-
 MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
   MutantRun r;
   r.id = id;
@@ -182,6 +189,7 @@ struct ControlResult {
   bool passed = false;
   std::string output;  // when it failed
   std::string how;     // how it ended, when it failed
+  std::string error;   // the run could not be prepared: the harness's fault, not the suite's
 };
 
 // A clean run among the mutants'. Like a mutant's, a timeout counts only when
@@ -190,12 +198,17 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   ControlResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
     const SuiteRun clean = subjects.clean();
-    const auto result = clean.error.empty() ? run(clean, limit) : conformance::RunResult{};
+    if (!clean.error.empty()) {
+      subjects.finish(clean);
+      out.error = clean.error;
+      return out;
+    }
+    const auto result = run(clean, limit);
     subjects.finish(clean);
-    if (result.exited_cleanly()) return {true, "", ""};
-    out.output = clean.error.empty() ? result.out + result.err : clean.error + "\n";
+    if (result.exited_cleanly()) return {true, "", "", ""};
+    out.output = printable(result.out + result.err);
     if (out.output.empty()) out.output = "(no output; " + result.how_it_ended() + ")\n";
-    out.how = clean.error.empty() ? result.how_it_ended() : "it could not be prepared";
+    out.how = result.how_it_ended();
     if (!result.timed_out) break;
   }
   return out;
@@ -213,14 +226,14 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
       score.stop_reason = "the warm-up run could not be prepared: " + warm->error;
       return score;
     }
-    (void)run(*warm, kUnbounded);  // not graded: the clean runs below say whether the suite passes
+    (void)run(*warm, options.setup_limit);  // not graded: the clean runs below say whether the suite passes
     subjects.warmed(*warm);
     // Each job's slot warmed where its runs will be, all at once; not graded either.
     const auto slots = subjects.slots(std::clamp(static_cast<int>(options.mutants.size()), 1, std::max(1, options.jobs)));
     std::vector<std::thread> warming;
     for (const auto& slot : slots) {
-      warming.emplace_back([&slot] {
-        if (slot.error.empty()) (void)run(slot, kUnbounded);
+      warming.emplace_back([&slot, &options] {
+        if (slot.error.empty()) (void)run(slot, options.setup_limit);
       });
     }
     for (auto& t : warming) t.join();
@@ -238,17 +251,26 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   for (int i = 0; i < std::max(1, options.baseline_runs); ++i) {
     const auto start = Clock::now();
     const SuiteRun clean = subjects.clean();
-    const auto result = clean.error.empty() ? run(clean, kUnbounded) : conformance::RunResult{};
+    if (!clean.error.empty()) {
+      // The harness's fault (a copy that failed), not the suite's: not flaky.
+      subjects.finish(clean);
+      score.stopped = kHarness;
+      score.stop_reason = "a clean run could not be prepared: " + clean.error;
+      return score;
+    }
+    const auto result = run(clean, options.setup_limit);
     subjects.finish(clean);
     score.baseline_seconds = std::max(score.baseline_seconds, seconds_since(start));
     ++score.baseline_runs;
     if (result.exited_cleanly()) {
-      if (score.baseline_passes++ == 0) score.passing_output = result.out + result.err;
+      if (score.baseline_passes++ == 0) score.passing_output = printable(result.out + result.err);
     } else if (score.baseline_output.empty()) {
-      score.baseline_output = clean.error.empty() ? result.out + result.err : clean.error + "\n";
+      score.baseline_output = printable(result.out + result.err);
       if (score.baseline_output.empty()) score.baseline_output = "(no output; " + result.how_it_ended() + ")\n";
-      score.stop_reason = clean.error.empty() ? result.how_it_ended() : "it could not be prepared";
+      score.stop_reason = result.how_it_ended();
     }
+    // One run at the bound is enough to stop: more would each cost the bound again.
+    if (result.timed_out) break;
   }
   if (score.baseline_passes == 0) {
     score.stopped = kFailsClean;
@@ -286,6 +308,7 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   score.runs.resize(options.mutants.size());
   const std::vector<std::size_t> order = run_order(options.mutants.size(), std::max(0, options.control_runs));
   std::mutex control_mutex;
+  std::string harness_error;  // a control run that could not be prepared
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t n; (n = next.fetch_add(1)) < order.size();) {
@@ -293,6 +316,10 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
       if (i == kControl) {
         const auto control = control_run(subjects, score.limit);
         std::lock_guard<std::mutex> lock(control_mutex);
+        if (!control.error.empty()) {
+          if (harness_error.empty()) harness_error = control.error;
+          continue;
+        }
         ++score.control_runs;
         if (control.passed) {
           ++score.control_passes;
@@ -318,6 +345,11 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   for (int j = 0; j < std::max(1, options.jobs); ++j) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   score.mutants_seconds = seconds_since(mutants_start);
+  if (!harness_error.empty()) {
+    score.stopped = kHarness;
+    score.stop_reason = "a clean control run could not be prepared: " + harness_error;
+    return score;
+  }
   if (score.control_passes < score.control_runs) {
     score.stopped = kFlaky;
     score.stop_reason = "the suite is flaky or counts its runs: it passed the " + std::to_string(score.baseline_runs) +

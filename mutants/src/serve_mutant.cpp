@@ -3,6 +3,7 @@
 //   tlbf-mutant --choice-fd N   serves what fd N says: nothing (the clean oracle), refuse-all, or sNN
 //   tlbf-mutant --connect SOCK  carries stdin and stdout to and from a socket of tlbf mutate, which
 //                               chooses what is served there (docs/mutants.md, "What a suite can see")
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -23,7 +24,9 @@ int usage() {
   return 2;
 }
 
-// What tlbf mutate chose, read to the end of the pipe.
+// What tlbf mutate chose, read to the end of the pipe: always
+// tlbf::mutants::kChoiceWidth bytes, padded with spaces, so that the reads
+// (which /proc/PID/io counts) are the same whatever was chosen.
 bool read_choice(const char* fd_text, std::string& choice) {
   char* end = nullptr;
   const long fd = std::strtol(fd_text, &end, 10);
@@ -34,6 +37,7 @@ bool read_choice(const char* fd_text, std::string& choice) {
     choice.append(buffer, static_cast<std::size_t>(n));
   }
   ::close(static_cast<int>(fd));
+  choice.erase(choice.find_last_not_of(' ') + 1);
   return true;
 }
 
@@ -47,6 +51,10 @@ int serve_oracle() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Not dumpable: another process of the same user (the suite under grading)
+  // cannot read this one's memory, environment, file descriptors or I/O
+  // counts in /proc, where what it serves could be read instead of tested.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   if (argc > 3 || (argc == 2 && std::strcmp(argv[1], "--help") == 0)) return usage();
   if (argc == 3 && std::strcmp(argv[1], "--connect") == 0) return tlbf::mutants::relay(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "--choice-fd") == 0) {

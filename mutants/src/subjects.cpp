@@ -163,6 +163,9 @@ class Patched final : public Subjects {
         sanity_patch_(std::move(sanity_patch)), seed_(workdir_), reveal_(reveal) {
     std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
     if (mkdtemp(pattern.data())) scratch_ = pattern;
+    for (const auto& id : ids()) patched_.insert(describe(slurp(patches_ / (id + ".patch"))).file);
+    if (!sanity_patch_.empty()) patched_.insert(describe(slurp(sanity_patch_)).file);
+    patched_.erase("");
   }
   ~Patched() override {
     for (auto& removal : removals_) removal.join();
@@ -215,9 +218,7 @@ class Patched final : public Subjects {
   // run rebuilds what depends on them there: a copy that was only moved
   // looks up to date, and its first patched run would rebuild from scratch.
   std::vector<SuiteRun> slots(int n) override {
-    std::set<std::string> patched;
-    for (const auto& id : ids()) patched.insert(describe(slurp(patches_ / (id + ".patch"))).file);
-    if (!sanity_patch_.empty()) patched.insert(describe(slurp(sanity_patch_)).file);
+    const std::set<std::string>& patched = patched_;
     std::vector<SuiteRun> out;
     slot_warmed_from_ = fs::file_time_type::clock::now();
     for (int k = 0; k < n; ++k) {
@@ -255,6 +256,20 @@ class Patched final : public Subjects {
   }
 
  private:
+  // The file at `path` replaced by a new file with the same bytes and
+  // permissions, made now; "" or why not. A missing file is left missing.
+  static std::string rewrite_afresh(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec))) return "";
+    if (!fs::is_regular_file(fs::symlink_status(path, ec))) return "not a regular file";
+    const fs::path fresh = path.string() + ".tlbf-fresh";
+    if (!fs::copy_file(path, fresh, fs::copy_options::overwrite_existing, ec)) return ec.message();
+    fs::permissions(fresh, fs::status(path, ec).permissions(), ec);
+    fs::last_write_time(fresh, fs::file_time_type::clock::now(), ec);
+    fs::rename(fresh, path, ec);
+    return ec ? ec.message() : "";
+  }
+
   fs::path slot_folder(int k) const { return scratch_ / ("run-" + std::to_string(k + 1)); }
   fs::path slot_seed(int k) const { return scratch_ / ("seed-" + std::to_string(k + 1)); }
 
@@ -316,9 +331,22 @@ class Patched final : public Subjects {
     run.directory = copy.string();
     const std::string mutant = reveal_ && !patch.empty() ? patch.stem().string() : "";
     run.command = suite_command(suite_, "", mutant);
+    // Every run's files that patches change are written afresh, the clean
+    // runs' too: else a patched file alone would be new (its inode, its
+    // change time equal to its modification time, its build products), and a
+    // suite could tell a mutant by looking at the file instead of testing it.
+    for (const auto& file : patched_) {
+      const std::string why = rewrite_afresh(copy / file);
+      if (!why.empty()) {
+        run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + why;
+        return run;
+      }
+    }
     if (patch.empty()) return run;
+    // No backup: a patch that applies with an offset would leave a .orig
+    // file, which only a patched copy has.
     const auto applied = conformance::run_with_input(
-        "cd " + conformance::shell_quote(copy.string()) + " && patch -p1 --batch --forward --silent -i " +
+        "cd " + conformance::shell_quote(copy.string()) + " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
             conformance::shell_quote(fs::absolute(patch).string()),
         "", std::chrono::minutes(1));
     if (!applied.exited_cleanly()) {
@@ -393,6 +421,7 @@ class Patched final : public Subjects {
   fs::path patches_, workdir_, sanity_patch_, scratch_;
   fs::path seed_;  // what each run's copy is made from
   bool reveal_;
+  std::set<std::string> patched_;  // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};
   std::mutex slots_mutex_;
   std::vector<bool> slot_free_;  // by slot; empty until the slots are warmed

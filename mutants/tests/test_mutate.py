@@ -11,10 +11,13 @@ Tests that need cargo skip (exit 77 under ctest) where it is missing.
 import json
 import os
 import re
+import resource
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import jsonschema
@@ -246,6 +249,82 @@ class Flakiness(Scratch):
         # The bound is the slowest baseline run (factor 1), at least the 1 s floor.
         self.assertRegex(r.stdout, r"s03 +timeout .*stopped after [0-9]+ ms, twice")
         self.assertEqual(subprocess.run(["pgrep", "-f", "^sleep 3598$"]).returncode, 1, "a hanging suite outlived its run")
+
+class HostileSuites(Scratch):
+    """What an adversary's suites did to the grader (docs/mutants.md, "What a
+    suite can see"): each test is one of its findings, fixed."""
+
+    def test_output_cannot_draw_on_the_terminal_or_break_the_json(self):
+        path = os.path.join(self.dir, "r.json")
+        # Fails on every mutant (not on the clean oracle), saying so with an escape sequence
+        # that would move the terminal's cursor, and a byte that is not UTF-8.
+        suite = ('r=$(echo "optimal_m 4 0.1" | sh -c "$TLBF_IMPL"); [ "$r" = "ok 20" ] && exit 0; '
+                 'printf "FAIL \\033[2K\\033[1Afake verdict \\351\\n"; exit 1')
+        r = self.mutate("--mutants", "s01", "--require", "s01", "--json", path, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("\x1b", r.stdout)
+        self.assertIn("FAIL \\x1b[2K\\x1b[1Afake verdict \\xe9", r.stdout)
+        report = self.report(path)  # valid JSON, valid against the schema
+        self.assertIn("\\x1b[2K", mutants_of(report)["s01"]["statusReason"])
+
+    def test_a_flood_of_output_is_kept_bounded(self):
+        path = os.path.join(self.dir, "r.json")
+        # 200 MB on the clean oracle, then a failure: a grader that kept it all would hold it all.
+        suite = 'head -c 200000000 /dev/zero | tr "\\0" x; echo; echo the last words; exit 1'
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        r = self.mutate("--baseline-runs", "1", "--json", path, "--", "sh", "-c", suite)
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("bytes of output not kept", r.stdout)
+        self.assertIn("the last words", r.stdout)
+        self.assertLess(len(r.stdout), 2 << 20)
+        self.assertLess(max(peak_kib, before), 100 * 1024, "tlbf mutate (or a run) held the flood in memory")
+        self.assertIn("the last words", self.report(path)["config"]["stopped"]["failingOutput"])
+
+    def test_a_daemon_left_by_the_suite_is_ended_before_the_report(self):
+        tag = "tlbf-daemon-%d" % os.getpid()
+        path = os.path.join(self.dir, "r.json")
+        # A process in a session of its own escapes its run's process group. This one would
+        # rewrite the report after tlbf mutate exits, with a grade the suite never earned.
+        daemon = "sleep 3; echo forged > %s" % path
+        # The tag is the daemon shell's $0, so that pgrep finds it by its command line.
+        suite = 'setsid sh -c %s %s </dev/null >/dev/null 2>&1 & exec %s check' % (shlex.quote(daemon), tag, TLBF)
+        r = self.mutate("--mutants", "s01", "--require", "s01", "--json", path, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        time.sleep(4)
+        self.assertEqual(subprocess.run(["pgrep", "-f", tag], capture_output=True).stdout, b"", "a daemon outlived tlbf mutate")
+        self.report(path)  # still the report tlbf wrote
+
+    def test_patched_and_clean_files_look_alike(self):
+        # Each run logs what it can see of the file the patches change without reading it:
+        # its change time minus its modification time, its link count, and a .orig backup.
+        log = os.path.join(self.dir, "log")
+        work = os.path.join(self.dir, "work")
+        shutil.copytree(PYTHON, work)
+        # Three lines more at the top: every patch now applies at an offset, as to a learner's own file.
+        with open(os.path.join(work, "tlbf_impl.py")) as f:
+            text = f.read()
+        first_newline = text.index("\n") + 1
+        with open(os.path.join(work, "tlbf_impl.py"), "w") as f:
+            f.write(text[:first_newline] + "# a\n# b\n# c\n" + text[first_newline:])
+        suite = ('python3 -c "import os; s = os.stat(\'tlbf_impl.py\'); '
+                 'print(s.st_ctime - s.st_mtime < 0.05, s.st_nlink, os.path.exists(\'tlbf_impl.py.orig\'))" >> %s; '
+                 'exec python3 -m unittest -q test_tlbf_impl' % log)
+        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        graded = read(log).splitlines()[-15:]  # 3 baseline runs, 10 mutants, 2 controls
+        self.assertEqual(set(graded), {"True 1 False"}, graded)
+        self.assertScratchGone()
+
+    def test_a_run_that_cannot_be_prepared_is_the_harness_not_the_suite(self):
+        # The suite deletes the copies later runs are made from: not flaky (5), a harness error (2).
+        suite = 'rm -rf ../seed-*; exec python3 -m unittest -q test_tlbf_impl'
+        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("could not be prepared", r.stdout)
+        self.assertNotIn("flaky", r.stdout)
+        self.assertScratchGone()
+
 
 def mutants_of(report):
     return {m["id"]: dict(m, file=name, source=entry["source"])

@@ -82,8 +82,18 @@ struct RunResult {
 // Runs the command as a Child, writes `input` to it and closes its input,
 // and collects standard output and error until the child exits. Input and
 // output are interleaved, so any amount of either works without deadlock.
-// When `limit` passes first, the whole group is killed.
+// When `limit` passes first, the whole group is killed. Of each output stream
+// at most `keep` bytes are kept, its first and last `keep / 2`, with a line
+// saying how many bytes between them were not; the rest is read and dropped.
+inline constexpr std::size_t kKeepOutput = std::size_t{64} << 20;
 RunResult run_with_input(const std::string& command, const std::string& input,
-                         std::chrono::milliseconds limit);
+                         std::chrono::milliseconds limit, std::size_t keep = kKeepOutput);
+
+// Kills and reaps the strays: processes that became this one's children by
+// being orphaned (from the first Child on, this process is a child
+// subreaper), such as a daemon that an implementation or a suite started in
+// a session of its own, out of reach of its process group's kill. Call it
+// when no Child is running; returns how many it ended.
+int end_strays();
 
 }  // namespace tlbf::conformance

@@ -21,6 +21,10 @@
 
 namespace tlbf::mutants {
 
+// The choice is written padded with spaces to this many bytes, so that the
+// served process reads the same number of bytes whatever it serves.
+inline constexpr std::size_t kChoiceWidth = 16;
+
 class HiddenServer {
  public:
   // Listens on a new socket in `dir` (a private folder) and serves each

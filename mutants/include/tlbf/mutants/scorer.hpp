@@ -86,6 +86,9 @@ struct ScoreOptions {
   int control_runs = 2;
   double timeout_factor = 5.0;           // a mutant's run may take this times the slowest baseline run,
   std::chrono::milliseconds timeout_floor{10'000};  // and at least this long
+  // The bound of the runs before the mutants (the warm-up, the slots'
+  // warming, the baseline), which have no earlier run to be measured by.
+  std::chrono::milliseconds setup_limit{std::chrono::minutes(30)};
 };
 
 enum class Verdict { Killed, Survived, Timeout, Error };
