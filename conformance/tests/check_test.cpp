@@ -156,6 +156,18 @@ TEST(Check, AStoppedCheckTakesItsImplementationsDown) {
   EXPECT_EQ(processes_with(tag), 0) << "the implementation outlived tlbf check";
 }
 
+TEST(Cleanup, ADaemonOfTheImplementationIsEndedWithTheCheck) {
+  // A process in a session of its own is out of reach of its group's kill;
+  // it becomes tlbf's child when its parent ends, and check() ends it.
+  const std::string tag = "setsid-daemon-" + std::to_string(::getpid());
+  const std::string impl = "setsid sh -c 'sleep 3600; :' " + tag + " </dev/null >/dev/null 2>&1 & exec " +
+                           std::string(TLBF_ORACLE_IMPL);
+  const auto cases = cases_from_vectors(vectors::generate());
+  const CheckReport r = check(impl, {cases.begin(), cases.begin() + 5}, RunnerOptions{}, {});
+  EXPECT_TRUE(r.conforms());
+  EXPECT_EQ(processes_with(tag), 0) << "a daemon of the implementation outlived its check";
+}
+
 const std::vector<InteractiveCase>& behaviour() {
   static const auto cases = behavioural_cases(20261129);
   return cases;
