@@ -210,7 +210,7 @@ struct ReplayFailure {
 };
 
 std::optional<ReplayFailure> replay_fails(Session& session, const std::vector<std::string>& requests) {
-  if (auto fault = session.restart()) return ReplayFailure{fault->detail, fault->cost_a_timeout()};
+  if (auto fault = session.restart(Session::Why::Fresh)) return ReplayFailure{fault->detail, fault->cost_a_timeout()};
   // Answer limits, from the oracle's answers; after a request where other
   // answers are acceptable, reads of an open filter may be long.
   Judge limits;
@@ -271,7 +271,7 @@ InteractiveCase model_based_case(std::uint64_t seed, int runs) {
               -> std::optional<Finding> {
             // A process of its own, so that what it is sent is all the model's.
             if (!session.history().empty()) {
-              if (auto fault = session.restart()) return Finding{fault->detail, fault, {}};
+              if (auto fault = session.restart(Session::Why::Fresh)) return Finding{fault->detail, fault, {}};
             }
             int run_number = 0;
             std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest

@@ -35,7 +35,7 @@ class ChildSession final : public Session {
   }
 
   Answers exchange(std::span<const Request> requests, Pace pace) override;
-  std::optional<Fault> restart() override;
+  std::optional<Fault> restart(Why why) override;
   std::optional<std::string> finish() override;
   bool alive() const override { return child_ != nullptr; }
   int restarts() const override { return restarts_; }
@@ -269,9 +269,9 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
   return result;
 }
 
-std::optional<Fault> ChildSession::restart() {
+std::optional<Fault> ChildSession::restart(Why why) {
   if (child_) child_->finish(true);
-  ++restarts_;
+  if (why == Why::AfterFault) ++restarts_;
   launch();
   if (!child_) return Fault{FaultKind::NotStarted, "could not be restarted"};
   return std::nullopt;

@@ -131,7 +131,8 @@ TEST_P(Misbehaving, IsReportedAndCleanedUp) {
   for (int i = 0; i < 200 && processes_with(tag) > 0; ++i) ::usleep(10'000);
   EXPECT_EQ(processes_with(tag), 0) << "a process outlived the run";
   if (std::string(GetParam().mode) == "grandchild_holds_pipe") {
-    EXPECT_EQ(processes_with("sleep 3600"), 0) << "a grandchild outlived the run";
+    // Its tag, not "sleep 3600": other tests, running at the same time, sleep too.
+    EXPECT_EQ(processes_with("grandchild-of-" + tag), 0) << "a grandchild outlived the run";
   }
 }
 
@@ -160,7 +161,7 @@ TEST(Cleanup, ADaemonOfTheImplementationIsEndedWithTheCheck) {
   // A process in a session of its own is out of reach of its group's kill;
   // it becomes tlbf's child when its parent ends, and check() ends it.
   const std::string tag = "setsid-daemon-" + std::to_string(::getpid());
-  const std::string impl = "setsid sh -c 'sleep 3600; :' " + tag + " </dev/null >/dev/null 2>&1 & exec " +
+  const std::string impl = "setsid sh -c 'sleep 3599; :' " + tag + " </dev/null >/dev/null 2>&1 & exec " +
                            std::string(TLBF_ORACLE_IMPL);
   const auto cases = cases_from_vectors(vectors::generate());
   const CheckReport r = check(impl, {cases.begin(), cases.begin() + 5}, RunnerOptions{}, {});

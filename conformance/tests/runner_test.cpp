@@ -48,8 +48,8 @@ class FakeSession final : public Session {
     }
     return a;
   }
-  std::optional<Fault> restart() override {
-    ++restarts_;
+  std::optional<Fault> restart(Why why) override {
+    if (why == Why::AfterFault) ++restarts_;
     alive_ = true;
     number_ = 0;
     oracle_ = {};

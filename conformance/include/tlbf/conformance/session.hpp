@@ -84,14 +84,17 @@ class Session {
   // answered) and collects one answer line each. Stops early at a fault; the
   // process is gone then and the next exchange needs restart().
   virtual Answers exchange(std::span<const Request> requests, Pace pace) = 0;
+  // Why a process is restarted: after a fault (counted by restarts()), or
+  // on purpose, for a fresh start (the random sequences and their replays).
+  enum class Why { AfterFault, Fresh };
   // Ends the current process, if any, and starts a fresh one.
-  virtual std::optional<Fault> restart() = 0;
+  virtual std::optional<Fault> restart(Why why = Why::AfterFault) = 0;
   // Closes the input of the current process and says what went wrong at the
   // end (a bad exit, output that answers nothing, no exit), if anything.
   virtual std::optional<std::string> finish() = 0;
 
   virtual bool alive() const = 0;
-  virtual int restarts() const = 0;
+  virtual int restarts() const = 0;  // after faults only
   // The current process's last lines of stderr, printable.
   virtual std::string stderr_tail() const = 0;
   // The requests the current process has been sent since it started, for
