@@ -34,6 +34,7 @@ struct CheckOptions {
   std::string filter;
   std::string json_file;
   std::string junit_file;
+  std::string html_file;
   std::string expected_file;
   bool update_expected = false;
   long timeout_ms = 10'000;
@@ -243,6 +244,9 @@ int run_check(CheckOptions opt) {
         (done.size() == 1 ? reports[0] : reports).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     if (!write_file(opt.json_file, text)) return kIo;
   }
+  if (!opt.html_file.empty() && !write_file(opt.html_file, conformance::html_report(done, opt.profile == "tlbf"))) {
+    return kIo;
+  }
   return all_conform ? kOk : kRefused;
 }
 
@@ -286,6 +290,9 @@ void add_check(CLI::App& app, int& rc) {
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
   cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
+  cmd->add_option("--html", opt->html_file,
+                  "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
+                  "first, linked to each failure)");
   cmd->add_option("--expected", opt->expected_file,
                   "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
                   "passes or does not exist does");
