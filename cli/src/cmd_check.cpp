@@ -148,6 +148,11 @@ int run_check(CheckOptions opt) {
     const char* from_env = std::getenv("TLBF_IMPL");
     opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
   }
+  if (!opt.transcripts.empty() && !opt.html_file.empty()) {
+    // A replay has no groups, capabilities or verdict to draw: not silently no page.
+    std::cerr << "tlbf check: --html reports a check; --transcript only replays (its report is the text)\n";
+    return kUsage;
+  }
   if (!opt.transcripts.empty()) return run_transcripts(opt);
   std::vector<vectors::VectorFile> files;
   if (!load_vectors(opt.vectors_dir, files)) return kUsage;

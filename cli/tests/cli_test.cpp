@@ -333,6 +333,10 @@ TEST_F(Cli, CheckWritesAnHtmlPage) {
   EXPECT_NE(html.find("<code>vectors/union/UnionTest/1</code>"), std::string::npos);
   // A page that cannot be written is the usual exit 3 of a file that cannot be written.
   EXPECT_EQ(tlbf({"check", "--filter", "vectors/union/*", "--html", path("no/such/folder/check.html")}).rc, 3);
+  // A replay has no page: asking for one is a usage error, not a page silently missing.
+  spit(path("t.txt"), "> fnv1a64 636174\n< ok f5e307190ce4a327\n");
+  EXPECT_EQ(tlbf({"check", "--transcript", path("t.txt"), "--html", path("replay.html")}).rc, 2);
+  EXPECT_FALSE(fs::exists(path("replay.html")));
 }
 
 // Built with the viewer (npm found), `mutate --html` inlines it; else it says it is missing.
