@@ -135,6 +135,10 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
 }
 
 std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error) {
+  // Inside a <script>, HTML ends the element at "</script", and "<!--" matters
+  // only when a "<script" follows it: with neither "<script" nor "</script"
+  // (the bundle of 3.8.4 has a "<!--", in a regular expression), the text is
+  // the script's whatever else it holds.
   std::string lower(viewer_js.size(), ' ');
   std::transform(viewer_js.begin(), viewer_js.end(), lower.begin(),
                  [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
