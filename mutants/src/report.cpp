@@ -129,9 +129,7 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
                                 {"statusReason", run.evidence},
                                 {"duration", std::round(run.seconds * 1000)}});
   }
-  // A suite may write any bytes (its output is each mutant's statusReason);
-  // JSON holds only UTF-8, so others become U+FFFD, as in tlbf check --json.
-  return report_json(std::move(files), score, context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return report_json(std::move(files), score, context).dump(2) + "\n";
 }
 
 std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error) {
