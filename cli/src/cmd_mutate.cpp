@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "files.hpp"
-#include "mutant_binary.hpp"
 #include "report_viewer.hpp"
+#include "mutant_binary.hpp"
+#include "files.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
@@ -114,13 +114,13 @@ bool write_reports(const MutateOptions& opt, const std::string& json, const std:
 }
 
 int run_mutate(const MutateOptions& opt) {
-  std::string viewer_js;
-  if (!opt.html.empty() && !load_viewer(viewer_js)) return kUsage;
   std::unique_ptr<mutants::Subjects> subjects;
   if (opt.patches.empty() != opt.workdir.empty()) {
     std::cerr << "tlbf mutate: --patches and --workdir go together\n";
     return kUsage;
   }
+  std::string viewer_js;
+  if (!opt.html.empty() && !load_viewer(viewer_js)) return kUsage;
   if (!opt.patches.empty()) {
     for (const auto& dir : {opt.patches, opt.workdir}) {
       if (!std::filesystem::is_directory(dir)) {
