@@ -2,6 +2,7 @@
 #   P/bin/tlbf                             the program
 #   P/libexec/tlbf/tlbf-mutant             the mutant build's endpoint, which tlbf runs
 #   P/share/tlbf/vectors/                  the vector files, and their schemas in schema/
+#   P/share/tlbf/mutation-test-elements.js the viewer tlbf mutate --html inlines, and its licence
 #   P/share/doc/tlbf/                      README.md and docs/*.md
 #   P/include/tlbf/, P/lib/libtlbf_oracle.a    the oracle, for C++ programs
 #   P/lib/cmake/tlbf/                      its CMake package: find_package(tlbf) gives tlbf::oracle
@@ -16,6 +17,13 @@ file(GLOB tlbf_vector_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/vectors/tlbf
 file(GLOB tlbf_vector_schemas CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/vectors/schema/*.schema.json)
 install(FILES ${tlbf_vector_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/vectors)
 install(FILES ${tlbf_vector_schemas} DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/vectors/schema)
+
+# Fetched by the build (mutants/CMakeLists.txt); none when it was built without npm.
+if(TLBF_REPORT_VIEWER_BUNDLE)
+  install(FILES ${TLBF_REPORT_VIEWER_BUNDLE} DESTINATION ${TLBF_INSTALL_VIEWER_DIR})
+  install(FILES ${CMAKE_BINARY_DIR}/mutants/report-viewer/node_modules/mutation-testing-elements/LICENSE
+    DESTINATION ${TLBF_INSTALL_VIEWER_DIR} RENAME mutation-testing-elements.LICENSE)
+endif()
 
 file(GLOB tlbf_doc_pages CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${tlbf_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR})
@@ -48,6 +56,7 @@ if(TLBF_BUILD_TESTS AND NOT TLBF_SANITIZE AND NOT TLBF_FUZZ)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/install_test.sh
       ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/install-test $<CONFIG>
       ${CMAKE_CXX_COMPILER} "${CMAKE_GENERATOR}"
-      ${CMAKE_INSTALL_BINDIR} ${TLBF_INSTALL_MUTANT_DIR} ${CMAKE_INSTALL_DATADIR} ${CMAKE_INSTALL_DOCDIR})
+      ${CMAKE_INSTALL_BINDIR} ${TLBF_INSTALL_MUTANT_DIR} ${CMAKE_INSTALL_DATADIR} ${CMAKE_INSTALL_DOCDIR}
+      "${TLBF_INSTALL_VIEWER_DIR}" "${TLBF_REPORT_VIEWER_BUNDLE}")
   set_tests_properties(install_and_use_from_a_prefix PROPERTIES TIMEOUT 900)
 endif()

@@ -36,6 +36,7 @@ struct CheckOptions {
   std::string filter;
   std::string json_file;
   std::string junit_file;
+  std::string html_file;
   std::string expected_file;
   bool update_expected = false;
   long timeout_ms = 10'000;
@@ -152,6 +153,11 @@ int run_check(CheckOptions opt) {
     const char* from_env = std::getenv("TLBF_IMPL");
     opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
   }
+  if (!opt.transcripts.empty() && !opt.html_file.empty()) {
+    // A replay has no groups, capabilities or verdict to draw: not silently no page.
+    std::cerr << "tlbf check: --html reports a check; --transcript only replays (its report is the text)\n";
+    return kUsage;
+  }
   if (!opt.transcripts.empty()) return run_transcripts(opt);
   std::vector<vectors::VectorFile> files;
   if (!load_vectors(opt.vectors_dir, files)) return kUsage;
@@ -248,6 +254,9 @@ int run_check(CheckOptions opt) {
         (done.size() == 1 ? reports[0] : reports).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     if (!write_file(opt.json_file, text)) return kIo;
   }
+  if (!opt.html_file.empty() && !write_file(opt.html_file, conformance::html_report(done, opt.profile == "tlbf"))) {
+    return kIo;
+  }
   return all_conform ? kOk : kRefused;
 }
 
@@ -291,6 +300,9 @@ void add_check(CLI::App& app, int& rc) {
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
   cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
+  cmd->add_option("--html", opt->html_file,
+                  "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
+                  "first, linked to each failure)");
   cmd->add_option("--expected", opt->expected_file,
                   "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
                   "passes or does not exist does");

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "report_viewer.hpp"
 #include "mutant_binary.hpp"
 #include "files.hpp"
 #include "tlbf/conformance/process.hpp"
@@ -41,6 +42,7 @@ struct MutateOptions {
   std::string workdir;
   std::string sanity_patch;
   std::string json;
+  std::string html;
   int baseline_runs = 3;
   int control_runs = 2;
   double setup_timeout_s = 1800;
@@ -85,6 +87,35 @@ void print_verdict(const mutants::Score& score, double threshold, const std::vec
   std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
 }
 
+// The viewer --html inlines, read before any grading: without it there is no
+// page to write, and a page that fetched it from the network would not open offline.
+bool load_viewer(std::string& js) {
+  for (const auto& candidate : report_viewer_candidates()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(candidate, ec)) continue;
+    const auto bytes = read_file(candidate.string());
+    if (!bytes) return false;
+    js.assign(bytes->begin(), bytes->end());
+    return true;
+  }
+  std::cerr << "tlbf mutate: --html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and "
+               "in share/tlbf); it comes from npm with the build, see docs/cli.md, \"Installing\"\n";
+  return false;
+}
+
+// The JSON report and, with --html, its page; false (having said why) when one cannot be written.
+bool write_reports(const MutateOptions& opt, const std::string& json, const std::string& viewer_js) {
+  if (!opt.json.empty() && !write_file(opt.json, json)) return false;
+  if (opt.html.empty()) return true;
+  std::string error;
+  const std::string page = mutants::mutation_report_html(json, viewer_js, error);
+  if (!error.empty()) {
+    std::cerr << "tlbf mutate: --html: " << error << "\n";
+    return false;
+  }
+  return write_file(opt.html, page);
+}
+
 int run_mutate(const MutateOptions& opt) {
   // Not dumpable: the suites it runs, as the same user, cannot read its
   // memory (which holds what each run serves) through /proc.
@@ -94,6 +125,8 @@ int run_mutate(const MutateOptions& opt) {
     std::cerr << "tlbf mutate: --patches and --workdir go together\n";
     return kUsage;
   }
+  std::string viewer_js;
+  if (!opt.html.empty() && !load_viewer(viewer_js)) return kUsage;
   if (!opt.patches.empty()) {
     for (const auto& dir : {opt.patches, opt.workdir}) {
       if (!std::filesystem::is_directory(dir)) {
@@ -182,7 +215,10 @@ int run_mutate(const MutateOptions& opt) {
   }
   // Every run that got this far writes its report, a stopped one too: a
   // dashboard or a merge must see why there is no grade.
-  if (!opt.json.empty() && !write_file(opt.json, mutants::mutation_report_json(*subjects, score, context))) return kUsage;
+  if ((!opt.json.empty() || !opt.html.empty()) &&
+      !write_reports(opt, mutants::mutation_report_json(*subjects, score, context), viewer_js)) {
+    return kUsage;
+  }
 
   if (score.stopped != 0) {
     print_stop(score);
@@ -207,6 +243,8 @@ int run_mutate(const MutateOptions& opt) {
 // --merge: the shards' reports as one grading, with their threshold and
 // required mutants (docs/mutants.md, "Shards").
 int run_merge(const MutateOptions& opt) {
+  std::string viewer_js;
+  if (!opt.html.empty() && !load_viewer(viewer_js)) return kUsage;
   std::vector<std::pair<std::string, std::string>> reports;
   for (const auto& file : opt.merge) {
     const auto bytes = read_file(file);
@@ -225,7 +263,7 @@ int run_merge(const MutateOptions& opt) {
     print_stop(merged.score);
     return merged.score.stopped;
   }
-  if (!opt.json.empty() && !write_file(opt.json, merged.json)) return kUsage;
+  if (!write_reports(opt, merged.json, viewer_js)) return kUsage;
   std::printf("merged %zu reports of %zu mutants\n\n", reports.size(), merged.score.runs.size());
   print_verdict(merged.score, merged.context.threshold, merged.missed, merged.context.meets);
   return merged.context.exit_code;
@@ -259,6 +297,9 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy");
   cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail");
   cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
+  cmd->add_option("--html", opt->html,
+                  "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
+                  "opens offline) to FILE");
   cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
       ->check(CLI::Range(1, 100));
   cmd->add_option("--setup-timeout", opt->setup_timeout_s,
@@ -272,14 +313,14 @@ void add_mutate(CLI::App& app, int& rc) {
                 "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
   auto* merge = cmd->add_option("--merge", opt->merge,
                                 "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
-                                "required mutants; writes the merged report to --json")
+                                "required mutants; writes the merged report to --json and --html")
                     ->expected(1, -1);
   add_version(*cmd);
   cmd->callback([opt, merge, cmd, &rc] {
     if (merge->count() > 0) {
       // A merge grades nothing: the settings of a grading come from the reports.
       for (const auto* o : cmd->get_options()) {
-        if (o != merge && o->count() > 0 && o->get_name() != "--json") {
+        if (o != merge && o->count() > 0 && o->get_name() != "--json" && o->get_name() != "--html") {
           std::cerr << "tlbf mutate --merge: " << o->get_name()
                     << " belongs to a grading, not a merge (the shards' reports carry their settings)\n";
           rc = kUsage;

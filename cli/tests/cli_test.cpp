@@ -329,6 +329,48 @@ TEST_F(Cli, CheckWritesJUnit) {
   EXPECT_NE(xml.find("<testcase classname=\"session\" name=\"end_of_input\"/>"), std::string::npos);
 }
 
+TEST_F(Cli, CheckWritesAnHtmlPage) {
+  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const auto r = tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--html", path("check.html")});
+  EXPECT_EQ(r.rc, 1) << r.out;
+  const std::string html = slurp(path("check.html"));
+  EXPECT_NE(html.find("<title>tlbf check: does NOT conform to TLBF v1</title>"), std::string::npos) << html.substr(0, 600);
+  EXPECT_NE(html.find("<code>vectors/union/UnionTest/1</code>"), std::string::npos);
+  // A page that cannot be written is the usual exit 3 of a file that cannot be written.
+  EXPECT_EQ(tlbf({"check", "--filter", "vectors/union/*", "--html", path("no/such/folder/check.html")}).rc, 3);
+  // A replay has no page: asking for one is a usage error, not a page silently missing.
+  spit(path("t.txt"), "> fnv1a64 636174\n< ok f5e307190ce4a327\n");
+  EXPECT_EQ(tlbf({"check", "--transcript", path("t.txt"), "--html", path("replay.html")}).rc, 2);
+  EXPECT_FALSE(fs::exists(path("replay.html")));
+}
+
+// Built with the viewer (npm found), `mutate --html` inlines it; else it says it is missing.
+TEST_F(Cli, MutateWritesAnHtmlPageOrSaysWhyNot) {
+  const std::vector<std::string> suite = {"--", TLBF_BINARY, "check", "--filter", "vectors/hash/*"};
+  std::vector<std::string> args = {"mutate", "--mutants", "s10", "--html", path("mutate.html"), "--json", path("mutate.json")};
+  args.insert(args.end(), suite.begin(), suite.end());
+  const auto r = tlbf(args);
+  if (!TLBF_HAS_REPORT_VIEWER) {
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("cannot find mutation-test-elements.js"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(path("mutate.json"))) << "it stops before grading";
+    return;
+  }
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  const std::string html = slurp(path("mutate.html"));
+  const std::string viewer = slurp(fs::path(TLBF_BINARY).parent_path() / "mutation-test-elements.js");
+  EXPECT_NE(html.find("<script>\n" + viewer + "\n</script>"), std::string::npos) << "the viewer is inlined whole";
+  EXPECT_NE(html.find("<mutation-test-report-app"), std::string::npos);
+  EXPECT_NE(html.find("\"id\": \"s10\""), std::string::npos) << "the --json report is inlined";
+  // Unwritable: exit 2, as for --json (3 is a suite that fails on the reference).
+  args[4] = path("no/such/folder/mutate.html");
+  EXPECT_EQ(tlbf(args).rc, 2);
+  // A merge writes the page of the whole.
+  const auto merged = tlbf({"mutate", "--merge", path("mutate.json"), "--html", path("merged.html")});
+  EXPECT_EQ(merged.rc, 0) << merged.out << merged.err;
+  EXPECT_NE(slurp(path("merged.html")).find("<mutation-test-report-app"), std::string::npos);
+}
+
 // The line (1-based) of a text.
 std::string line_of(const std::string& text, int line) {
   std::istringstream in(text);

@@ -3,9 +3,10 @@
 # that apt would install it here, that it holds the installed layout below
 # /usr, and that its tlbf, unpacked, finds its tlbf-mutant. It does not
 # install the package: that would change the machine for everyone on it.
-#   deb_test.sh BUILD_DIR WORK_DIR BINDIR MUTANT_DIR DATADIR LIBDIR
+#   deb_test.sh BUILD_DIR WORK_DIR BINDIR MUTANT_DIR DATADIR LIBDIR BUILT_VIEWER
+# (BUILT_VIEWER: the viewer of tlbf mutate --html the build fetched, "" when none)
 set -euo pipefail
-build=$1 work=$2 bindir=$3 mutantdir=$4 datadir=$5 libdir=$6
+build=$1 work=$2 bindir=$3 mutantdir=$4 datadir=$5 libdir=$6 built_viewer=${7:-}
 
 fail() { echo "deb test: $*" >&2; exit 1; }
 
@@ -22,6 +23,11 @@ for path in "$bindir/tlbf" "$mutantdir/tlbf-mutant" "$datadir/tlbf/vectors/tlbf_
             "$libdir/cmake/tlbf/tlbfConfig.cmake" "share/doc/tlbf/format.md"; do
   grep -qx "./usr/$path" "$work/contents" || fail "the package has no /usr/$path"
 done
+if [ -n "$built_viewer" ]; then
+  for path in "$datadir/tlbf/mutation-test-elements.js" "$datadir/tlbf/mutation-testing-elements.LICENSE"; do
+    grep -qx "./usr/$path" "$work/contents" || fail "the package has no /usr/$path"
+  done
+fi
 depends=$(dpkg-deb -f "$deb" Depends)
 case "$depends" in *libc6*libstdc++6*|*libstdc++6*libc6*) ;; *) fail "Depends is '$depends'; it should name libc6 and libstdc++6" ;; esac
 

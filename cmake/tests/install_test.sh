@@ -4,11 +4,14 @@
 # its own serve, finds tlbf-mutant where it was installed and grades its own
 # check with `tlbf mutate`, and a project outside tlbf builds against the
 # installed oracle with find_package(tlbf) and reproduces the worked example.
+# `tlbf mutate --html` inlines the installed viewer, and says so when it is gone.
 #   install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR CONFIG CXX_COMPILER GENERATOR BINDIR MUTANT_DIR DATADIR DOCDIR
-# (the last four are the install folders, relative to the prefix).
+#                   VIEWER_DIR BUILT_VIEWER
+# (BINDIR to VIEWER_DIR are the install folders, relative to the prefix;
+# BUILT_VIEWER is the viewer bundle the build fetched, "" when it has none).
 set -euo pipefail
 build=$1 source=$2 work=$3 config=$4 cxx=$5 generator=$6
-bindir=$7 mutantdir=$8 datadir=$9 docdir=${10}
+bindir=$7 mutantdir=$8 datadir=$9 docdir=${10} viewerdir=${11} built_viewer=${12}
 
 fail() { echo "install test: $*" >&2; exit 1; }
 
@@ -45,7 +48,14 @@ case "$s10" in
 esac
 
 tlbf check >"$work/check.log" 2>&1 || { cat "$work/check.log"; fail "tlbf check (against its own serve) failed"; }
-tlbf mutate --json "$work/mutate.json" -- tlbf check >"$work/mutate.log" 2>&1 \
+viewer=$prefix/$viewerdir/mutation-test-elements.js
+html=()
+if [ -n "$built_viewer" ]; then
+  cmp -s "$built_viewer" "$viewer" || fail "no $viewerdir/mutation-test-elements.js, or not the one the build fetched"
+  [ -f "$prefix/$viewerdir/mutation-testing-elements.LICENSE" ] || fail "the viewer's licence is not beside it"
+  html=(--html "$work/mutate.html")
+fi
+tlbf mutate --json "$work/mutate.json" "${html[@]}" -- tlbf check >"$work/mutate.log" 2>&1 \
   || { cat "$work/mutate.log"; fail "tlbf mutate -- tlbf check failed"; }
 # Every mutant killed by its own test, not by a failure to start it.
 python3 - "$work/mutate.json" <<'PY' || fail "tlbf mutate's report: see above"
@@ -55,6 +65,25 @@ statuses = [m["status"] for f in report["files"].values() for m in f["mutants"]]
 print("mutants:", len(statuses), "statuses:", sorted(set(statuses)))
 sys.exit(0 if len(statuses) == 10 and set(statuses) == {"Killed"} else 1)
 PY
+if [ -n "$built_viewer" ]; then
+  # The page carries the installed viewer whole, and the report.
+  python3 - "$work/mutate.html" "$viewer" <<'PY' || fail "tlbf mutate --html did not inline the installed viewer"
+import sys
+page, viewer = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sys.exit(0 if "<script>\n" + viewer + "\n</script>" in page and '"id": "s10"' in page else 1)
+PY
+  mv "$viewer" "$work/viewer.js"
+fi
+# Without the viewer, --html is a usage error before the suite ever runs.
+if tlbf mutate --html "$work/no-viewer.html" -- sh -c "touch '$work/suite-ran'" >"$work/no-viewer.log" 2>&1; then
+  fail "tlbf mutate --html succeeded without its viewer"
+else
+  rc=$?
+fi
+[ "$rc" -eq 2 ] || { cat "$work/no-viewer.log"; fail "tlbf mutate --html without its viewer: exit $rc, not 2"; }
+grep -q "cannot find mutation-test-elements.js" "$work/no-viewer.log" || { cat "$work/no-viewer.log"; fail "no clear message without the viewer"; }
+[ ! -e "$work/suite-ran" ] && [ ! -e "$work/no-viewer.html" ] || fail "tlbf mutate ran the suite or wrote a page without its viewer"
+[ -z "$built_viewer" ] || mv "$work/viewer.js" "$viewer"
 
 # A project outside tlbf: only the installed package, no package registry.
 cmake -S "$source/cmake/tests/consumer" -B "$work/consumer" -G "$generator" \

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 #include "tlbf/conformance/readable.hpp"
 
@@ -40,6 +41,13 @@ std::string pad_left(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
+// The reproduce line of a failed case, or why there is none ("" when neither).
+std::string reproduce_of(const CaseResult& r) {
+  if (!r.reproduce.empty()) return r.reproduce;
+  if (!r.transcript.empty()) return "the requests are too long for a shell line; the transcript is whole in --json";
+  return "";
+}
+
 std::string failure_text(const CaseResult& r, bool colour) {
   const std::string label(to_string(r.outcome));
   std::string out = (r.outcome == Outcome::Failed ? paint(label, kRed, colour) : label) + " " + r.name + "\n  " + r.reason + "\n";
@@ -48,16 +56,253 @@ std::string failure_text(const CaseResult& r, bool colour) {
     if (!r.got.empty()) out += "  got:      " + readable(r.got) + "\n";
   }
   if (!r.stderr_tail.empty()) out += "  stderr (last lines):\n    " + r.stderr_tail + "\n";
-  if (r.outcome == Outcome::Failed) {
-    if (!r.reproduce.empty()) {
-      out += "  reproduce: " + r.reproduce + "\n";
-    } else if (!r.transcript.empty()) {
-      out += "  reproduce: the requests are too long for a shell line; the transcript is whole in --json\n";
+  if (r.outcome == Outcome::Failed && !reproduce_of(r).empty()) out += "  reproduce: " + reproduce_of(r) + "\n";
+  return out;
+}
+
+// The facts both the text and the HTML report show, worked out once.
+
+// The columns of the group table, in order.
+const std::vector<std::pair<Outcome, std::string>>& group_columns() {
+  static const std::vector<std::pair<Outcome, std::string>> columns = {
+      {Outcome::Passed, "passed"}, {Outcome::Failed, "failed"}, {Outcome::Tolerated, "acceptable"},
+      {Outcome::Skipped, "skipped"}, {Outcome::NotRun, "not run"}};
+  return columns;
+}
+
+using GroupCounts = std::map<std::string, std::map<Outcome, int>>;
+
+GroupCounts group_counts(const CheckReport& report) {
+  GroupCounts groups;
+  for (const auto& r : report.results) ++groups[group_of(r.name)][r.outcome];
+  return groups;
+}
+
+// "12 cases (vectors/hash 4, behaviour/x 8) because ...", or "" when every case ran.
+std::string not_run_text(const CheckReport& report, const GroupCounts& groups) {
+  if (report.stopped_because.empty()) return "";
+  std::string where;
+  for (const auto& [group, counts] : groups) {
+    const auto n = counts.find(Outcome::NotRun);
+    if (n != counts.end() && n->second > 0) where += (where.empty() ? "" : ", ") + group + " " + std::to_string(n->second);
+  }
+  return std::to_string(report.count(Outcome::NotRun)) + " cases (" + where + ") because " + report.stopped_because;
+}
+
+// Capability names, each after a space: " hashing sizing".
+struct CapabilityLists {
+  std::string offered, missing, left_out;
+};
+
+CapabilityLists capability_lists(const CheckReport& report) {
+  CapabilityLists lists;
+  for (auto c : kAllCapabilities) {
+    const bool left = report.left_out().count(c) > 0;
+    (report.offered.count(c) ? lists.offered : left ? lists.left_out : lists.missing) += " " + std::string(to_string(c));
+  }
+  return lists;
+}
+
+// The verdict without its counts: "conforms to TLBF v1, every capability checked".
+std::string verdict_words(const CheckReport& report, bool tlbf, const CapabilityLists& lists) {
+  if (!report.conforms()) return tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter";
+  if (!tlbf) return "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)";
+  return lists.left_out.empty() ? "conforms to TLBF v1, every capability checked"
+                                : "conforms to TLBF v1 on" + lists.offered + ", with" + lists.left_out + " left out";
+}
+
+std::string counts_words(const CheckReport& report) {
+  return "(" + std::to_string(report.count(Outcome::Passed)) + " passed, " + std::to_string(report.count(Outcome::Failed)) +
+         " failed, " + std::to_string(report.count(Outcome::Tolerated)) + " acceptable differences, " +
+         std::to_string(report.count(Outcome::Skipped)) + " skipped, " + std::to_string(report.count(Outcome::NotRun)) +
+         " not run)";
+}
+
+// Per group, per implementation: (passed or acceptable, run); run 0 where
+// the group was not offered (every case skipped) or the report has no such group.
+using ParityCells = std::map<std::string, std::vector<std::pair<int, int>>>;
+
+ParityCells parity_cells(const std::vector<CheckReport>& reports) {
+  ParityCells matrix;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    for (const auto& r : reports[i].results) {
+      auto& cells = matrix[group_of(r.name)];
+      cells.resize(reports.size());
+      cells[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Tolerated;
+      cells[i].second += r.outcome != Outcome::Skipped;
+    }
+  }
+  return matrix;
+}
+
+
+// Text made safe to place between tags or in a quoted attribute: markup
+// characters escaped; control bytes but newline and tab, and bytes that are
+// not UTF-8, replaced by U+FFFD (an implementation can write anything).
+std::string html_escape(std::string_view text) {
+  std::string out;
+  const auto bad = [&] { out += "\xEF\xBF\xBD"; };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default:
+          if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+            bad();
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence (no overlong forms, no surrogates, at most U+10FFFF) is kept whole.
+    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool ok = length > 0 && i + length <= text.size();
+    for (std::size_t k = 1; ok && k < length; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    if (ok && length >= 3) {
+      const auto second = static_cast<unsigned char>(text[i + 1]);
+      ok = !(c == 0xE0 && second < 0xA0) && !(c == 0xED && second > 0x9F) && !(c == 0xF0 && second < 0x90) &&
+           !(c == 0xF4 && second > 0x8F);
+    }
+    if (ok) {
+      out.append(text.substr(i, length));
+      i += length;
+    } else {
+      bad();
+      ++i;
     }
   }
   return out;
 }
 
+const char* const kHtmlStyle = R"css(
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.1em; } h4 { font-family: monospace; font-size: 1em; }
+code, pre, .command { font-family: ui-monospace, monospace; overflow-wrap: anywhere; white-space: pre-wrap; }
+.verdict { font-weight: bold; padding: .5em; border-radius: 4px; }
+.ok { background: #dff3df; color: #14521b; } .bad { background: #fbe0e0; color: #8a1010; }
+table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ccc; padding: .2em .6em; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; } th { background: #f3f3f3; text-align: left; }
+td.failing { background: #fbe0e0; } td.failing a { color: #8a1010; font-weight: bold; }
+.case { border-left: 4px solid #c33; padding: .2em 1em; margin: 1em 0; background: #fafafa; }
+.case dl { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
+.case dt { font-weight: bold; } .case dd { margin: 0; }
+)css";
+
+// Ids for anchors: an implementation's section, and its failures in one group
+// (by the group's place among every report's groups, as the matrix lists them).
+std::string impl_anchor(std::size_t impl) { return "impl" + std::to_string(impl + 1); }
+std::string group_anchor(std::size_t impl, std::size_t group) {
+  return impl_anchor(impl) + "-group" + std::to_string(group + 1);
+}
+
+void html_case(std::string& out, const CaseResult& r) {
+  out += "<div class=\"case\"><h5><code>" + html_escape(r.name) + "</code></h5>\n<p>" + html_escape(r.reason) +
+         "</p>\n<dl>";
+  const auto row = [&](const char* title, const std::string& value) {
+    out += "<dt>" + std::string(title) + "</dt><dd><code>" + html_escape(value) + "</code></dd>";
+  };
+  if (!r.request.empty()) {
+    row("request", readable(r.request));
+    row("expected", readable(r.expected));
+    if (!r.got.empty()) row("got", readable(r.got));
+  }
+  if (!r.stderr_tail.empty()) {
+    out += "<dt>stderr (last lines)</dt><dd><pre>" + html_escape(r.stderr_tail) + "</pre></dd>";
+  }
+  if (!reproduce_of(r).empty()) row("reproduce", reproduce_of(r));
+  out += "</dl></div>\n";
+}
+
+void html_implementation(std::string& out, const CheckReport& report, std::size_t index, bool several,
+                         const std::vector<std::string>& all_groups, bool tlbf) {
+  const CapabilityLists lists = capability_lists(report);
+  out += "<section id=\"" + impl_anchor(index) + "\">\n<h2>" +
+         (several ? "#" + std::to_string(index + 1) + ": " : std::string()) + "<span class=\"command\">" +
+         html_escape(report.command) + "</span></h2>\n";
+  out += "<p class=\"verdict " + std::string(report.conforms() ? "ok" : "bad") + "\">verdict: " +
+         html_escape(verdict_words(report, tlbf, lists)) + " " + counts_words(report) + "</p>\n<ul>\n";
+  if (!report.hello.empty()) out += "<li>hello: <code>" + html_escape(report.hello) + "</code></li>\n";
+  out += "<li>capabilities checked:" + (lists.offered.empty() ? std::string(" none") : lists.offered) + "</li>\n";
+  if (!lists.missing.empty()) out += "<li>NOT offered, though required (not checked, not passed):" + lists.missing + "</li>\n";
+  if (!lists.left_out.empty() && tlbf) out += "<li>left out (--capabilities; not checked, not passed):" + lists.left_out + "</li>\n";
+  if (report.restarts > 0) out += "<li>restarts: " + std::to_string(report.restarts) + "</li>\n";
+  if (!report.session_problem.empty()) out += "<li>session problem: " + html_escape(report.session_problem) + "</li>\n";
+  const GroupCounts groups = group_counts(report);
+  if (!report.stopped_because.empty()) out += "<li>NOT RUN: " + html_escape(not_run_text(report, groups)) + "</li>\n";
+  out += "</ul>\n<h3>Groups</h3>\n<table><tr><th>group</th>";
+  for (const auto& [o, title] : group_columns()) out += "<th>" + title + "</th>";
+  out += "</tr>\n";
+  const auto place = [&](const std::string& group) {
+    return static_cast<std::size_t>(std::find(all_groups.begin(), all_groups.end(), group) - all_groups.begin());
+  };
+  for (const auto& [group, counts] : groups) {
+    const auto count = [&](Outcome o) {
+      const auto n = counts.find(o);
+      return n == counts.end() ? 0 : n->second;
+    };
+    const bool failing = count(Outcome::Failed) + count(Outcome::NotRun) > 0;
+    out += "<tr><td>" +
+           (failing ? "<a href=\"#" + group_anchor(index, place(group)) + "\">" + html_escape(group) + "</a>"
+                    : html_escape(group)) +
+           "</td>";
+    for (const auto& [o, title] : group_columns()) out += "<td class=\"n\">" + std::to_string(count(o)) + "</td>";
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+  const int failed = report.count(Outcome::Failed);
+  out += "<h3>Failures (" + std::to_string(failed) + ")</h3>\n";
+  if (failed == 0 && report.count(Outcome::NotRun) == 0) out += "<p>None.</p>\n";
+  for (const auto& [group, counts] : groups) {
+    const auto failures = counts.find(Outcome::Failed);
+    const auto not_run = counts.find(Outcome::NotRun);
+    const int f = failures == counts.end() ? 0 : failures->second;
+    const int n = not_run == counts.end() ? 0 : not_run->second;
+    if (f + n == 0) continue;
+    out += "<section id=\"" + group_anchor(index, place(group)) + "\">\n<h4>" + html_escape(group) + "</h4>\n";
+    for (const auto& r : report.results) {
+      if (r.outcome == Outcome::Failed && group_of(r.name) == group) html_case(out, r);
+    }
+    if (n > 0) out += "<p>" + std::to_string(n) + " cases not run, because " + html_escape(report.stopped_because) + "</p>\n";
+    out += "</section>\n";
+  }
+  out += "</section>\n";
+}
+
+// The groups are numbered in the matrix's order, as group_anchor expects.
+void html_parity(std::string& out, const std::vector<CheckReport>& reports, const ParityCells& matrix) {
+  out += "<section id=\"parity\">\n<h2>Parity</h2>\n<p>Passed/run per group; - where not offered. "
+         "A red cell links to that implementation's failures.</p>\n<table><tr><th>group</th>";
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    out += "<th><a href=\"#" + impl_anchor(i) + "\">#" + std::to_string(i + 1) + "</a></th>";
+  }
+  out += "</tr>\n";
+  std::size_t g = 0;
+  for (const auto& [group, cells] : matrix) {
+    out += "<tr><td>" + html_escape(group) + "</td>";
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const auto [passed, run] = cells[i];
+      const std::string text = run == 0 ? "-" : std::to_string(passed) + "/" + std::to_string(run);
+      if (passed < run) {
+        out += "<td class=\"n failing\"><a href=\"#" + group_anchor(i, g) + "\">" + text + "</a></td>";
+      } else {
+        out += "<td class=\"n\">" + text + "</td>";
+      }
+    }
+    out += "</tr>\n";
+    ++g;
+  }
+  out += "</table>\n<ol>";
+  for (const auto& r : reports) out += "<li><span class=\"command\">" + html_escape(r.command) + "</span></li>";
+  out += "</ol>\n</section>\n";
+}
 }  // namespace
 
 std::string group_of(const std::string& name) {
@@ -75,54 +320,32 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
       out += failure_text(r, options.colour);
     }
   }
-  std::map<std::string, std::map<Outcome, int>> groups;
+  const GroupCounts groups = group_counts(report);
   std::size_t width = 5;
-  for (const auto& r : report.results) {
-    ++groups[group_of(r.name)][r.outcome];
-    width = std::max(width, group_of(r.name).size());
-  }
-  const std::vector<std::pair<Outcome, std::string>> columns = {{Outcome::Passed, "passed"},   {Outcome::Failed, "failed"},
-                                                                {Outcome::Tolerated, "acceptable"}, {Outcome::Skipped, "skipped"},
-                                                                {Outcome::NotRun, "not run"}};
+  for (const auto& [group, counts] : groups) width = std::max(width, group.size());
   out += "\n" + pad("group", width);
-  for (const auto& [o, title] : columns) out += " " + pad_left(title, 10);
+  for (const auto& [o, title] : group_columns()) out += " " + pad_left(title, 10);
   out += "\n";
-  for (auto& [group, counts] : groups) {
+  for (const auto& [group, counts] : groups) {
     out += pad(group, width);
-    for (const auto& [o, title] : columns) out += " " + pad_left(std::to_string(counts[o]), 10);
+    for (const auto& [o, title] : group_columns()) {
+      const auto n = counts.find(o);
+      out += " " + pad_left(std::to_string(n == counts.end() ? 0 : n->second), 10);
+    }
     out += "\n";
   }
-  if (!report.stopped_because.empty()) {
-    std::string where;
-    for (auto& [group, counts] : groups) {
-      if (counts[Outcome::NotRun] > 0) where += (where.empty() ? "" : ", ") + group + " " + std::to_string(counts[Outcome::NotRun]);
-    }
-    out += "\nNOT RUN: " + std::to_string(report.count(Outcome::NotRun)) + " cases (" + where + ") because " +
-           report.stopped_because + "\n";
+  if (!report.stopped_because.empty()) out += "\nNOT RUN: " + not_run_text(report, groups) + "\n";
+  const CapabilityLists lists = capability_lists(report);
+  out += "\ncapabilities checked:" + (lists.offered.empty() ? std::string(" none") : lists.offered) + "\n";
+  if (!lists.missing.empty()) out += "NOT offered, though required (not checked, not passed):" + lists.missing + "\n";
+  if (!lists.left_out.empty() && options.tlbf_profile) {
+    out += "left out (--capabilities; not checked, not passed):" + lists.left_out + "\n";
   }
-  std::string offered, missing, left_out;
-  for (auto c : kAllCapabilities) {
-    const bool left = report.left_out().count(c) > 0;
-    (report.offered.count(c) ? offered : left ? left_out : missing) += " " + std::string(to_string(c));
-  }
-  out += "\ncapabilities checked:" + (offered.empty() ? std::string(" none") : offered) + "\n";
-  if (!missing.empty()) out += "NOT offered, though required (not checked, not passed):" + missing + "\n";
-  if (!left_out.empty() && options.tlbf_profile) out += "left out (--capabilities; not checked, not passed):" + left_out + "\n";
   if (report.restarts > 0) out += "restarts: " + std::to_string(report.restarts) + "\n";
   if (!report.session_problem.empty()) out += "session problem: " + report.session_problem + "\n";
-  const bool tlbf = options.tlbf_profile;
   out += "verdict: " +
-         (report.conforms() ? paint(tlbf ? (left_out.empty() ? "conforms to TLBF v1, every capability checked"
-                                                             : "conforms to TLBF v1 on" + offered + ", with" + left_out +
-                                                                   " left out")
-                                         : "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)",
-                                    kGreen, options.colour)
-                            : paint(tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter", kRed,
-                                    options.colour)) +
-         " (" + std::to_string(report.count(Outcome::Passed)) + " passed, " + std::to_string(report.count(Outcome::Failed)) +
-         " failed, " + std::to_string(report.count(Outcome::Tolerated)) + " acceptable differences, " +
-         std::to_string(report.count(Outcome::Skipped)) + " skipped, " + std::to_string(report.count(Outcome::NotRun)) +
-         " not run)\n";
+         paint(verdict_words(report, options.tlbf_profile, lists), report.conforms() ? kGreen : kRed, options.colour) +
+         " " + counts_words(report) + "\n";
   return out;
 }
 
@@ -149,18 +372,9 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
 }
 
 std::string parity_matrix(const std::vector<CheckReport>& reports) {
-  std::map<std::string, std::vector<std::pair<int, int>>> matrix;
+  const ParityCells matrix = parity_cells(reports);
   std::size_t width = 5;
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    for (const auto& r : reports[i].results) {
-      const std::string group = group_of(r.name);
-      auto& cells = matrix[group];
-      cells.resize(reports.size());
-      cells[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Tolerated;
-      cells[i].second += r.outcome != Outcome::Skipped;
-      width = std::max(width, group.size());
-    }
-  }
+  for (const auto& [group, cells] : matrix) width = std::max(width, group.size());
   // Every cell as wide as the widest "passed/run" or "#N" header: columns line up.
   std::size_t cell = 3;
   for (const auto& [group, cells] : matrix) {
@@ -178,6 +392,30 @@ std::string parity_matrix(const std::vector<CheckReport>& reports) {
     out += "\n";
   }
   for (std::size_t i = 0; i < reports.size(); ++i) out += "#" + std::to_string(i + 1) + ": " + reports[i].command + "\n";
+  return out;
+}
+
+std::string html_report(const std::vector<CheckReport>& reports, bool tlbf_profile) {
+  const ParityCells matrix = parity_cells(reports);
+  std::vector<std::string> all_groups;
+  for (const auto& [group, cells] : matrix) all_groups.push_back(group);
+  std::size_t conforming = 0;
+  for (const auto& r : reports) conforming += r.conforms() ? 1U : 0U;
+  const std::string summary =
+      reports.size() == 1 ? verdict_words(reports[0], tlbf_profile, capability_lists(reports[0]))
+                          : std::to_string(conforming) + " of " + std::to_string(reports.size()) +
+                                (tlbf_profile ? " implementations conform to TLBF v1" : " implementations behave as a Bloom filter");
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      // Nothing from anywhere, and no script: the page is whole offline, and
+      // text from an implementation can never run.
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf check: " +
+      html_escape(summary) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body>\n<h1>tlbf check: " +
+      html_escape(summary) + "</h1>\n";
+  if (reports.size() > 1) html_parity(out, reports, matrix);
+  for (std::size_t i = 0; i < reports.size(); ++i) html_implementation(out, reports[i], i, reports.size() > 1, all_groups, tlbf_profile);
+  out += "</body>\n</html>\n";
   return out;
 }
 

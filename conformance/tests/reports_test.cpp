@@ -81,5 +81,93 @@ TEST(Reports, TheGroupTableLinesUp) {
   EXPECT_LE(lines[header].size(), 100U);
 }
 
+// The number of times `needle` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(Reports, TheHtmlReportEscapesWhatTheImplementationWrote) {
+  CheckReport r = report_with("impl '<b>'", {{"vectors/hash/Fnv1a64Test/1", Outcome::Failed}});
+  r.hello = "ok <script>alert('hello')</script>";
+  r.session_problem = "exit 1 <img src=x onerror=alert(2)>";
+  r.results[0].reason = "answered <script>alert(3)</script>";
+  r.results[0].request = "fnv1a64 636174";
+  r.results[0].expected = "ok f5e307190ce4a327";
+  r.results[0].got = "ok </code><script>alert(4)</script>";
+  r.results[0].stderr_tail = "panic: <script>alert(5)</script> \xff\xfe bytes, caf\xc3\xa9\n";
+  r.results[0].reproduce = "printf 'x' | impl '<b>'";
+  const std::string html = html_report({r});
+  // Only markup of the page's own: no tag an implementation wrote survives.
+  EXPECT_EQ(occurrences(html, "<script"), 0U) << html;
+  EXPECT_EQ(occurrences(html, "<img"), 0U) << html;
+  EXPECT_EQ(occurrences(html, "<b>"), 0U) << html;
+  EXPECT_NE(html.find("ok &lt;script&gt;alert(&#39;hello&#39;)&lt;/script&gt;"), std::string::npos) << html;
+  EXPECT_NE(html.find("answered &lt;script&gt;alert(3)&lt;/script&gt;"), std::string::npos) << html;
+  EXPECT_NE(html.find("exit 1 &lt;img src=x onerror=alert(2)&gt;"), std::string::npos) << html;
+  EXPECT_NE(html.find("&lt;/code&gt;&lt;script&gt;alert(4)&lt;/script&gt;"), std::string::npos) << html;
+  // Bytes that are not UTF-8 become U+FFFD; UTF-8 stays as it is.
+  EXPECT_NE(html.find("panic: &lt;script&gt;alert(5)&lt;/script&gt; \xEF\xBF\xBD\xEF\xBF\xBD bytes, caf\xc3\xa9"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("printf &#39;x&#39; | impl &#39;&lt;b&gt;&#39;"), std::string::npos) << html;
+  // The page loads nothing and runs nothing, whatever it holds.
+  EXPECT_NE(html.find("default-src 'none'; style-src 'unsafe-inline'"), std::string::npos);
+}
+
+TEST(Reports, TheHtmlReportHasTheFactsOfTheTextReport) {
+  CheckReport r = report_with("impl", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+                                       {"vectors/hash/Fnv1a64Test/2", Outcome::Failed},
+                                       {"behaviour/union_is_the_filter_of_both_sets", Outcome::NotRun}});
+  r.stopped_because = "out of time";
+  r.offered = {Capability::Hashing};
+  r.required = {std::begin(kAllCapabilities), std::end(kAllCapabilities)};
+  r.results[1].request = "fnv1a64 61";
+  r.results[1].expected = "ok af63dc4c8601ec8c";
+  r.results[1].got = "ok 0000000000000000";
+  r.results[1].reproduce = "printf 'fnv1a64 61\\n' | impl";
+  const std::string html = html_report({r});
+  EXPECT_NE(html.find("<title>tlbf check: does NOT conform to TLBF v1</title>"), std::string::npos) << html;
+  EXPECT_NE(html.find("verdict: does NOT conform to TLBF v1 (1 passed, 1 failed, 0 acceptable differences, 0 skipped, "
+                      "1 not run)"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("capabilities checked: hashing"), std::string::npos) << html;
+  EXPECT_NE(html.find("NOT offered, though required (not checked, not passed): sizing filter bytes union"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("NOT RUN: 1 cases (behaviour/union_is_the_filter_of_both_sets 1) because out of time"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<code>vectors/hash/Fnv1a64Test/2</code>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<code>&#39;ok 0000000000000000&#39;</code>"), std::string::npos) << html;
+  EXPECT_NE(html.find("printf &#39;fnv1a64 61\\n&#39; | impl"), std::string::npos) << html;
+  EXPECT_EQ(html.find("vectors/hash/Fnv1a64Test/1</code>"), std::string::npos) << "a passed case is not a failure";
+  // The group table: vectors/hash passed 1, failed 1.
+  EXPECT_NE(html.find("vectors/hash</a></td><td class=\"n\">1</td><td class=\"n\">1</td><td class=\"n\">0</td>"),
+            std::string::npos)
+      << html;
+}
+
+TEST(Reports, TheHtmlParityMatrixLinksEachFailingCellToItsFailures) {
+  CheckReport good = report_with("good", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+                                          {"vectors/sizing/SizingTest/1", Outcome::Passed}});
+  good.offered = {std::begin(kAllCapabilities), std::end(kAllCapabilities)};
+  CheckReport bad = report_with("bad", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+                                        {"vectors/sizing/SizingTest/1", Outcome::Failed}});
+  bad.results[1].reason = "wrong m";
+  const std::string html = html_report({good, bad});
+  EXPECT_NE(html.find("<title>tlbf check: 1 of 2 implementations conform to TLBF v1</title>"), std::string::npos);
+  // Groups in the matrix's order: vectors/hash is 1, vectors/sizing 2; only #2's sizing fails.
+  EXPECT_EQ(occurrences(html, "class=\"n failing\""), 1U) << html;
+  EXPECT_NE(html.find("<td class=\"n failing\"><a href=\"#impl2-group2\">0/1</a></td>"), std::string::npos) << html;
+  const auto target = html.find("<section id=\"impl2-group2\">");
+  ASSERT_NE(target, std::string::npos) << html;
+  EXPECT_LT(target, html.find("vectors/sizing/SizingTest/1</code>")) << "the anchor is at the failure it names";
+  EXPECT_EQ(html.find("id=\"impl1-group"), std::string::npos) << "the conforming implementation has no failures";
+  EXPECT_LT(html.find("<section id=\"parity\">"), html.find("<section id=\"impl1\">"));
+}
+
 }  // namespace
 }  // namespace tlbf::conformance

@@ -1,6 +1,7 @@
 #include "tlbf/mutants/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -130,6 +131,39 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
   }
   // Replace, not throw: a patched source file need not be UTF-8.
   return report_json(std::move(files), score, context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error) {
+  // Inside a <script>, HTML ends the element at "</script", and "<!--" matters
+  // only when a "<script" follows it: with neither "<script" nor "</script"
+  // (the bundle of 3.8.4 has a "<!--", in a regular expression), the text is
+  // the script's whatever else it holds.
+  std::string lower(viewer_js.size(), ' ');
+  std::transform(viewer_js.begin(), viewer_js.end(), lower.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  if (lower.find("<script") != std::string::npos || lower.find("</script") != std::string::npos) {
+    error = "the viewer bundle holds \"<script\" or \"</script\", which would end or nest the page's script";
+    return "";
+  }
+  // "<" appears in JSON only inside strings, where \u003c means the same.
+  std::string json;
+  json.reserve(report_json.size());
+  for (char c : report_json) json += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         // Scripts and styles inline only, images from data: URLs; nothing from the network.
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
+         "style-src 'unsafe-inline'; img-src data:; font-src data:\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf mutate</title>\n"
+         "<style>body { margin: 0; font-family: system-ui, sans-serif; }</style>\n</head>\n<body>\n"
+         "<noscript><p>This report is drawn by JavaScript, all of it inside this file: allow scripts for it, or read "
+         "the same report as JSON (tlbf mutate --json).</p></noscript>\n"
+         "<mutation-test-report-app title-postfix=\"tlbf mutate\"></mutation-test-report-app>\n"
+         "<!-- mutation-testing-elements, Apache License 2.0: https://github.com/stryker-mutator/mutation-testing-elements -->\n"
+         "<script>\n" +
+         viewer_js +
+         "\n</script>\n<script type=\"application/json\" id=\"tlbf-mutation-report\">\n" + json +
+         "</script>\n<script>\ndocument.querySelector('mutation-test-report-app').report =\n"
+         "  JSON.parse(document.getElementById('tlbf-mutation-report').textContent);\n</script>\n</body>\n</html>\n";
 }
 
 Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {

@@ -52,6 +52,16 @@ nlohmann::ordered_json to_json(const CheckReport& report);
 // Columns line up whatever the group names.
 std::string parity_matrix(const std::vector<CheckReport>& reports);
 
+// One HTML page for people, self-contained (inline CSS, no script; the page
+// forbids itself to load anything): for each implementation the verdict, the
+// capabilities, the group table, each failure with its request, expected,
+// got, stderr and reproduce line, and the cases not run; for several, first
+// the parity matrix, whose cells link to that implementation's failures in
+// that group. The same facts as text_report (not verbose). Every text from an
+// implementation or a command line is HTML-escaped, and bytes that are not
+// UTF-8 become U+FFFD.
+std::string html_report(const std::vector<CheckReport>& reports, bool tlbf_profile = true);
+
 // JUnit XML: one testsuite for the implementation, a testcase per case.
 std::string to_junit(const CheckReport& report);
 

@@ -28,6 +28,17 @@ struct ReportContext {
 // run that stopped before the mutants why it stopped, in `config`.
 std::string mutation_report_json(const Subjects& subjects, const Score& score, const ReportContext& context);
 
+// The page of `tlbf mutate --html`: the report `report_json` (as
+// mutation_report_json or a merge writes it) shown by mutation-testing-elements'
+// <mutation-test-report-app>, whose single-file bundle `viewer_js`
+// (dist/mutation-test-elements.js of the npm package) is inlined with it, so
+// the page needs no network; it also forbids itself to load anything. Every
+// "<" of the JSON is written "\u003c", so no text in it (a suite's output
+// holding "</script>") can end its script early. Empty, with `error` set,
+// when `viewer_js` itself holds "<script" or "</script" (in any case), which
+// no inline script can carry safely.
+std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error);
+
 // The whole verdict of shards' reports. `error` set (the reports cannot be
 // merged: unreadable, not tlbf's, disagreeing, overlapping or incomplete)
 // means nothing else is.
