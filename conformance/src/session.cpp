@@ -260,6 +260,11 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
         // Nothing from any process yet: the likeliest cause is output held in a buffer.
         detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
                   "or at least before it waits for more input (docs/protocol.md, section 1)?";
+      } else if (kind == FaultKind::Hung) {
+        // It has answered before: one that flushes only every few answers
+        // stalls as soon as it waits for a request with answers unflushed.
+        detail += "; if it flushes its output only now and then, flush after each answer, or at least before "
+                  "it waits for more input (docs/protocol.md, section 1)";
       }
       detail += unterminated_tail();
       result.fault = end_with(kind, detail);

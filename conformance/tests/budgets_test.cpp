@@ -201,6 +201,14 @@ TEST(Budgets, NoFlushGetsAHint) {
   EXPECT_NE(c.run.out.find("does it flush its output"), std::string::npos) << c.run.out;
 }
 
+TEST(Budgets, FlushingOnlyNowAndThenGetsAHint) {
+  // It has answered, so the hint for one that writes nothing does not apply;
+  // the hang it causes must still point at the buffer.
+  const Checked c = tlbf_check(misbehaving("flush_every_8"), "--timeout 3000");
+  EXPECT_EQ(c.run.exit_code, 1);
+  EXPECT_NE(c.run.out.find("if it flushes its output only now and then"), std::string::npos) << c.run.out;
+}
+
 TEST(Budgets, ACorrectButSlowImplementationPasses) {
   // 20 ms an answer: far slower than a real implementation, and still no hang.
   const Checked c = tlbf_check(misbehaving("slow_20ms"), "--runs 0 --filter 'vectors/sizing/OptimalK*'");

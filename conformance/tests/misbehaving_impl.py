@@ -11,7 +11,7 @@ implementation of fewer capabilities (filter_only), or a way
 of misbehaving as a process (crash, signal, hang, garbage, binary_garbage, no_newline,
 long_line, stderr_flood, exit_early, double_response, extra_words,
 close_stdout, close_stdout_keep_reading, no_newline_then_hang,
-grandchild_holds_pipe, ignore_sigterm, no_flush, hang_every_50,
+grandchild_holds_pipe, ignore_sigterm, no_flush, flush_every_8, hang_every_50,
 wrong_after_1000), or a correct but slow one (slow_20ms, slow_start_2s).
 The conformance
 runner's tests check that each is reported, correctly and in bounded time.
@@ -178,6 +178,15 @@ def main():
         for line in sys.stdin:
             out.write(session.render(line.rstrip("\n")))
         out.flush()
+        return 0
+    if MODE == "flush_every_8":  # answers leave in batches of eight: the last few of a run wait forever
+        session, held = Misbehaving(), []
+        for line in iter(sys.stdin.readline, ""):
+            held.append(session.render(line.rstrip("\n")))
+            if len(held) == 8:
+                os.write(1, "".join(held).encode("latin-1"))
+                held = []
+        os.write(1, "".join(held).encode("latin-1"))
         return 0
     # The bundled loop writes ASCII only; this one writes whatever handle() says.
     session, pending = Misbehaving(), b""
