@@ -105,8 +105,15 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
     const bool left = report.left_out().count(c) > 0;
     (report.offered.count(c) ? offered : left ? left_out : missing) += " " + std::string(to_string(c));
   }
-  out += "\ncapabilities checked:" + (offered.empty() ? std::string(" none") : offered) + "\n";
-  if (!missing.empty()) out += "NOT offered, though required (not checked, not passed):" + missing + "\n";
+  if (!report.speaks_protocol) {
+    // It never answered the probes, so no capability was offered, declined or left out.
+    out += "\ncapabilities checked: none (not probed: it did not answer hello as protocol v1)\n";
+  } else {
+    out += "\ncapabilities checked:" + (offered.empty() ? std::string(" none") : offered) + "\n";
+  }
+  if (!missing.empty() && report.speaks_protocol) {
+    out += "NOT offered, though required (not checked, not passed):" + missing + "\n";
+  }
   if (!left_out.empty() && options.tlbf_profile) out += "left out (--capabilities; not checked, not passed):" + left_out + "\n";
   if (report.restarts > 0) out += "restarts: " + std::to_string(report.restarts) + "\n";
   if (!report.session_problem.empty()) out += "session problem: " + report.session_problem + "\n";
