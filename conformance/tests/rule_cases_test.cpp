@@ -89,7 +89,7 @@ TEST(RuleCases, ALastLineWithoutItsNewlineMustBeAnswered) {
   EXPECT_NE(dropped->reason.find("it wrote nothing"), std::string::npos) << dropped->reason;
   const auto bad_exit = last_line_finding("cat >/dev/null; echo 'ok 1 sh'; exit 3");
   ASSERT_TRUE(bad_exit.has_value());
-  EXPECT_NE(bad_exit->reason.find("then it ended with exit 3"), std::string::npos) << bad_exit->reason;
+  EXPECT_NE(bad_exit->reason.find("it answered, but then ended with exit 3"), std::string::npos) << bad_exit->reason;
   const auto wrong = last_line_finding("cat >/dev/null; echo 'err Protocol'");
   ASSERT_TRUE(wrong.has_value());
   EXPECT_NE(wrong->reason.find("its answer is wrong"), std::string::npos) << wrong->reason;
