@@ -450,6 +450,11 @@ void state(std::vector<Case>& out) {
                                  expect("union cu_a cu_b", "ok"), expect("contains cu_a 61", "ok true"),
                                  ask("count_ones cu_a"), expect("info cu_a", "ok 64 3 1"), ask("drop cu_a"),
                                  ask("drop cu_b")}));
+  out.push_back(case_from_draft("state/to_bytes_follows_union",
+                                {ask("new tu_a 20 3"), ask("new tu_b 20 3"), ask("insert tu_b 636174"), ask("to_bytes tu_a"),
+                                 expect("union tu_a tu_b", "ok"),
+                                 expect("to_bytes tu_a", "ok 544c424601000000140000000000000003000000000000000100000000000000004802"),
+                                 ask("drop tu_a"), ask("drop tu_b")}));
   out.push_back(case_from_draft("state/answers_follow_replacement",
                                 {ask("new cr 64 3"), ask("insert cr 61"), expect("contains cr 61", "ok true"),
                                  ask("count_ones cr"), expect("new cr 64 3", "ok"), expect("contains cr 61", "ok false"),

@@ -847,6 +847,17 @@ def _():
     B.count_ones = lambda self: self.__dict__.setdefault("ones", count_ones(self))
 
 
+@bug("to_bytes_cached_until_insert", "state", "to_bytes remembers its answer per filter and forgets it only on insert, not on union",
+     ["state/to_bytes_follows_union"])
+def _():
+    insert, to_bytes = B.insert, B.to_bytes
+    def forgetting(self, item):
+        self.__dict__.pop("file", None)
+        insert(self, item)
+    B.insert = forgetting
+    B.to_bytes = lambda self: self.__dict__.setdefault("file", to_bytes(self))
+
+
 @bug("contains_cached_by_name", "state",
      "contains remembers its answers by filter name and forgets them only on insert: a replaced or re-created filter answers as the old one",
      ["state/answers_follow_replacement", "state/answers_follow_from_bytes"])
