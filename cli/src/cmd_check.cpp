@@ -149,6 +149,13 @@ int run_transcripts(const CheckOptions& opt) {
 }
 
 int run_check(CheckOptions opt) {
+  for (const auto& impl : opt.impls) {
+    // /bin/sh -c '' runs nothing and exits 0: that is no implementation.
+    if (impl.find_first_not_of(" \t\n") == std::string::npos) {
+      std::cerr << "tlbf check: --impl '" << impl << "': an empty command runs no implementation\n";
+      return kUsage;
+    }
+  }
   if (opt.impls.empty()) {
     const char* from_env = std::getenv("TLBF_IMPL");
     opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
@@ -169,8 +176,9 @@ int run_check(CheckOptions opt) {
   auto behaviour = conformance::behavioural_cases(opt.seed);
   if (opt.profile == "behavioural") {
     cases.clear();  // another design: its hashes and bytes are its own, and the oracle is no model for it
-  } else if (opt.runs > 0) {
-    behaviour.push_back(conformance::model_based_case(opt.seed, opt.runs));
+  } else {
+    behaviour.insert(behaviour.begin(), conformance::end_of_input_case());
+    if (opt.runs > 0) behaviour.push_back(conformance::model_based_case(opt.seed, opt.runs));
   }
   if (!opt.filter.empty()) {
     std::erase_if(behaviour, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });

@@ -281,6 +281,17 @@ TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
   EXPECT_EQ(tlbf({"check", "--capabilities", "filter,"}).rc, 2);
 }
 
+TEST_F(Cli, CheckRefusesAnEmptyImplementationCommand) {
+  // /bin/sh -c '' runs nothing: an unset shell variable, not an implementation.
+  for (const std::string command : {"", "  "}) {
+    const auto run = tlbf({"check", "--impl", command});
+    EXPECT_EQ(run.rc, 2) << "'" << command << "'";
+    EXPECT_NE(run.err.find("--impl '" + command + "': an empty command runs no implementation"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(run.out, "");
+  }
+}
+
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
   EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);

@@ -96,11 +96,19 @@ struct CapabilityLists {
 
 CapabilityLists capability_lists(const CheckReport& report) {
   CapabilityLists lists;
+  if (!report.speaks_protocol) return lists;  // nothing was probed: none offered, missing or left out
   for (auto c : kAllCapabilities) {
     const bool left = report.left_out().count(c) > 0;
     (report.offered.count(c) ? lists.offered : left ? lists.left_out : lists.missing) += " " + std::string(to_string(c));
   }
   return lists;
+}
+
+// What follows "capabilities checked:".
+std::string checked_text(const CheckReport& report, const CapabilityLists& lists) {
+  // One that never answered the probes offered, declined and left out nothing.
+  if (!report.speaks_protocol) return " none (not probed: it did not answer hello as protocol v1)";
+  return lists.offered.empty() ? std::string(" none") : lists.offered;
 }
 
 // The verdict without its counts: "conforms to TLBF v1, every capability checked".
@@ -230,7 +238,7 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
   out += "<p class=\"verdict " + std::string(report.conforms() ? "ok" : "bad") + "\">verdict: " +
          html_escape(verdict_words(report, tlbf, lists)) + " " + counts_words(report) + "</p>\n<ul>\n";
   if (!report.hello.empty()) out += "<li>hello: <code>" + html_escape(report.hello) + "</code></li>\n";
-  out += "<li>capabilities checked:" + (lists.offered.empty() ? std::string(" none") : lists.offered) + "</li>\n";
+  out += "<li>capabilities checked:" + checked_text(report, lists) + "</li>\n";
   if (!lists.missing.empty()) out += "<li>NOT offered, though required (not checked, not passed):" + lists.missing + "</li>\n";
   if (!lists.left_out.empty() && tlbf) out += "<li>left out (--capabilities; not checked, not passed):" + lists.left_out + "</li>\n";
   if (report.restarts > 0) out += "<li>restarts: " + std::to_string(report.restarts) + "</li>\n";
@@ -336,7 +344,7 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
   }
   if (!report.stopped_because.empty()) out += "\nNOT RUN: " + not_run_text(report, groups) + "\n";
   const CapabilityLists lists = capability_lists(report);
-  out += "\ncapabilities checked:" + (lists.offered.empty() ? std::string(" none") : lists.offered) + "\n";
+  out += "\ncapabilities checked:" + checked_text(report, lists) + "\n";
   if (!lists.missing.empty()) out += "NOT offered, though required (not checked, not passed):" + lists.missing + "\n";
   if (!lists.left_out.empty() && options.tlbf_profile) {
     out += "left out (--capabilities; not checked, not passed):" + lists.left_out + "\n";

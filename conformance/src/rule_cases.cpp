@@ -4,6 +4,9 @@
 #include <string_view>
 #include <utility>
 
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/readable.hpp"
+#include "tlbf/conformance/transcript.hpp"
 #include "tlbf/protocol/session.hpp"
 #include "tlbf/protocol/values.hpp"
 
@@ -96,6 +99,11 @@ void framing(std::vector<Case>& out) {
                                 {expect("hello\x01", "err Protocol"), expect("hello\x7f", "err Protocol"),
                                  expect(std::string("hello\0", 6), "err Protocol"),
                                  expect("new cb\xe9 8 1", "err Protocol")}));
+  // Bytes 0x80 to 0xff are not printable ASCII either: a reader that takes
+  // them as printable (Latin-1 text) answers Unknown to the word below.
+  out.push_back(case_from_draft("protocol/framing/high_bytes_refused",
+                                {expect("hell\xe9", "err Protocol"), expect("hello\x80", "err Protocol"),
+                                 expect("\xff", "err Protocol")}));
   // An implementation whose line reader stops at 64 KiB (or 1 MiB) fails here.
   out.push_back(case_from_draft("protocol/framing/long_line_1mib",
                                 {ask("fnv1a64 " + hex_of(pattern_item(600'000)))}));
@@ -160,6 +168,22 @@ void values(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/integers/leading_zeros_accepted",
                                 {expect("optimal_k 020 04", "ok 3"), expect("new lz 0008 01", "ok"),
                                  expect("info lz", "ok 8 1 0"), ask("drop lz")}));
+  // More digits than u64's 20 that still fit: a reader that limits the length first refuses them.
+  const std::string zeros(20, '0');
+  out.push_back(case_from_draft("protocol/integers/many_leading_zeros_accepted",
+                                {expect("optimal_k " + zeros + "020 " + zeros + "04", "ok 3"),
+                                 expect("optimal_k 1 00000" + std::string("18446744073709551615"), "ok 1"),
+                                 expect("new mz " + zeros + "00008 " + zeros + "1", "ok"), expect("info mz", "ok 8 1 0"),
+                                 ask("drop mz")}));
+  // m and n are u64, so values past u32 that make no filter are BadParams
+  // (docs/protocol.md, section 3, step 6), not Protocol: m = 2^40 + 1 is one
+  // bit too many; n = 2^32 at p = 1e-300 needs m of about 6e12.
+  out.push_back(case_from_draft("protocol/integers/u64_m_and_n_beyond_u32",
+                                {expect("new mn 1099511627777 3", "err BadParams"),
+                                 expect("new mn 18446744073709551615 3", "err BadParams"),
+                                 expect("with_rate mn 4294967296 1e-300", "err BadParams"),
+                                 expect("with_rate mn 18446744073709551615 0.5", "err BadParams"),
+                                 expect("info mn", "err NoSuchFilter")}));
   out.push_back(case_from_draft("protocol/integers/plus_sign_refused",
                                 {expect("optimal_k +20 4", "err Protocol"), expect("optimal_k -0 4", "err Protocol"),
                                  expect("optimal_k 20 -4", "err Protocol")}));
@@ -346,12 +370,21 @@ void items(std::vector<Case>& out) {
                                 {ask("new lk 4096 4"), ask("insert lk " + big), expect("contains lk " + big, "ok true"),
                                  ask("contains lk " + prefix), ask("positions lk " + big), ask("count_ones lk"),
                                  ask("drop lk")}));
+  // Past 64 KiB, where a reader with a 64 KiB item buffer cuts it: one item in
+  // a filter of a million bits, so its 64 KiB prefix is not found.
+  const std::string huge = hex_of(pattern_item(70'000));
+  const std::string prefix_64kib = huge.substr(0, 2 * 65'536);
+  out.push_back(case_from_draft("items/longer_than_64kib_in_a_filter",
+                                {ask("new lh 1000003 7"), ask("insert lh " + huge), expect("contains lh " + huge, "ok true"),
+                                 expect("contains lh " + prefix_64kib, "ok false"), ask("positions lh " + huge),
+                                 ask("positions lh " + prefix_64kib), ask("drop lh")}));
 }
 
 void state(std::vector<Case>& out) {
   // More filters than any small fixed table holds, each told apart by its m.
   Steps many;
-  const int count = 80;
+  // 1,000: well above 128, 256 and 512, the sizes a fixed table is likely to have.
+  const int count = 1000;
   for (int i = 0; i < count; ++i) many.push_back(expect("new many_" + std::to_string(i) + " " + std::to_string(i + 1) + " 1", "ok"));
   for (int i = 0; i < count; ++i) {
     many.push_back(expect("info many_" + std::to_string(i), "ok " + std::to_string(i + 1) + " 1 0"));
@@ -397,6 +430,61 @@ void state(std::vector<Case>& out) {
                                 {ask("new fr 24 2"), ask("insert fr 61"),
                                  expect("from_bytes fr 544c424601000000140000000000000003000000000000000200000000000000096802", "ok"),
                                  expect("info fr", "ok 20 3 2"), expect("count_ones fr", "ok 6"), ask("drop fr")}));
+  // Replaced by a filter of the same m and k: a fresh filter, not the old
+  // bits under a new count (an implementation that reuses a same-shape
+  // filter's storage without clearing it keeps them).
+  out.push_back(case_from_draft("state/new_same_shape_starts_empty",
+                                {ask("new ns 64 3"), ask("insert ns 61"), ask("insert ns 62"), expect("new ns 64 3", "ok"),
+                                 expect("count_ones ns", "ok 0"), expect("contains ns 61", "ok false"),
+                                 expect("contains ns 62", "ok false"), expect("info ns", "ok 64 3 0"), ask("drop ns")}));
+  out.push_back(case_from_draft("state/with_rate_same_shape_starts_empty",
+                                {ask("with_rate ws 4 0.1"), ask("insert ws 636174"), ask("insert ws 646f67"),
+                                 expect("with_rate ws 4 0.1", "ok"), expect("count_ones ws", "ok 0"),
+                                 expect("contains ws 636174", "ok false"), expect("info ws", "ok 20 3 0"), ask("drop ws")}));
+  // Every answer reflects the filter as it is now: an answer remembered from
+  // before a union, a replacement or a drop is stale. Each question is asked
+  // before the change too, so that a cache has something to remember.
+  out.push_back(case_from_draft("state/answers_follow_union",
+                                {ask("new cu_a 64 3"), ask("new cu_b 64 3"), ask("insert cu_b 61"),
+                                 expect("contains cu_a 61", "ok false"), expect("count_ones cu_a", "ok 0"),
+                                 expect("union cu_a cu_b", "ok"), expect("contains cu_a 61", "ok true"),
+                                 ask("count_ones cu_a"), expect("info cu_a", "ok 64 3 1"), ask("drop cu_a"),
+                                 ask("drop cu_b")}));
+  out.push_back(case_from_draft("state/to_bytes_follows_union",
+                                {ask("new tu_a 20 3"), ask("new tu_b 20 3"), ask("insert tu_b 636174"), ask("to_bytes tu_a"),
+                                 expect("union tu_a tu_b", "ok"),
+                                 expect("to_bytes tu_a", "ok 544c424601000000140000000000000003000000000000000100000000000000004802"),
+                                 ask("drop tu_a"), ask("drop tu_b")}));
+  out.push_back(case_from_draft("state/answers_follow_replacement",
+                                {ask("new cr 64 3"), ask("insert cr 61"), expect("contains cr 61", "ok true"),
+                                 ask("count_ones cr"), expect("new cr 64 3", "ok"), expect("contains cr 61", "ok false"),
+                                 expect("count_ones cr", "ok 0"), ask("insert cr 61"), expect("contains cr 61", "ok true"),
+                                 ask("count_ones cr"), expect("with_rate cr 4 0.1", "ok"), expect("contains cr 61", "ok false"),
+                                 expect("count_ones cr", "ok 0"), ask("insert cr 61"), expect("contains cr 61", "ok true"),
+                                 expect("drop cr", "ok"), expect("new cr 64 3", "ok"), expect("contains cr 61", "ok false"),
+                                 expect("count_ones cr", "ok 0"), ask("drop cr")}));
+  // docs/format.md's worked example (cat and dog in m = 20, k = 3) loaded over
+  // an empty filter of the same shape that has answered for cat.
+  out.push_back(case_from_draft("state/answers_follow_from_bytes",
+                                {ask("new cb 20 3"), expect("contains cb 636174", "ok false"), expect("count_ones cb", "ok 0"),
+                                 expect("from_bytes cb 544c424601000000140000000000000003000000000000000200000000000000096802", "ok"),
+                                 expect("contains cb 636174", "ok true"), expect("count_ones cb", "ok 6"),
+                                 expect("info cb", "ok 20 3 2"), ask("drop cb")}));
+  // insert's count saturates at 2^64 - 1 (docs/format.md, section 9) and
+  // carries past 2^32, from counts only a file can give.
+  Header at_max, below_2_32, below_2_33;
+  at_max.n = ~std::uint64_t{0};
+  below_2_32.n = 0xffffffff;
+  below_2_33.n = 0x1ffffffff;
+  out.push_back(case_from_draft("state/insert_count_saturates",
+                                {expect("from_bytes is " + file_hex(at_max), "ok"), expect("insert is 61", "ok"),
+                                 expect("info is", "ok 8 1 18446744073709551615"), expect("insert is 62", "ok"),
+                                 expect("info is", "ok 8 1 18446744073709551615"), ask("to_bytes is"), ask("drop is")}));
+  out.push_back(case_from_draft("state/insert_count_carries_past_2_pow_32",
+                                {expect("from_bytes ic " + file_hex(below_2_32), "ok"), expect("insert ic 61", "ok"),
+                                 expect("info ic", "ok 8 1 4294967296"),
+                                 expect("from_bytes ic " + file_hex(below_2_33), "ok"), expect("insert ic 61", "ok"),
+                                 expect("info ic", "ok 8 1 8589934592"), ask("to_bytes ic"), ask("drop ic")}));
   out.push_back(case_from_draft("state/failed_commands_change_nothing",
                                 {ask("new fc 20 3"), ask("insert fc 636174"), expect("new fc 0 3", "err BadParams"),
                                  expect("info fc", "ok 20 3 1"), expect("with_rate fc 0 0.1", "err BadParams"),
@@ -482,6 +570,49 @@ std::vector<Case> corpus_cases() {
                          k_only ? "StrictKBound" : ""));
   }
   return out;
+}
+
+InteractiveCase end_of_input_case() {
+  InteractiveCase c;
+  c.name = "protocol/framing/last_line_without_newline_answered";
+  // A Session sends whole lines and cannot close the input halfway through
+  // one, so this case runs a process of its own.
+  c.run_alone = [](const std::string& command, const Budget& budget) -> std::optional<Finding> {
+    const RunResult r = run_with_input(command, "hello", budget.first_answer);
+    const std::string sent = "sent 'hello' without its \\n and closed its input (printf hello | " + command +
+                             "): docs/protocol.md, section 1, says such a last line is still a request and is answered, "
+                             "and the implementation then exits with status 0; ";
+    Finding f;
+    f.stderr_tail = last_lines(r.err, 10);
+    if (!r.started) {
+      f.reason = sent + "but it could not be started";
+      f.fault = Fault{FaultKind::NotStarted, "could not be started"};
+      return f;
+    }
+    if (r.timed_out) {
+      f.reason = sent + "but it had not ended after " + std::to_string(budget.first_answer.count()) + " ms and was killed" +
+                 (r.out.empty() ? " (it wrote nothing)" : ", having written " + readable(r.out, 200));
+      f.fault = Fault{FaultKind::Hung, "gave no answer to a last line without \\n within " +
+                                           std::to_string(budget.first_answer.count()) + " ms"};
+      return f;
+    }
+    const std::size_t newline = r.out.find('\n');
+    if (r.out.empty()) {
+      f.reason = sent + "it wrote nothing";
+    } else if (newline == std::string::npos) {
+      f.reason = sent + "its answer " + readable(r.out, 200) + " has no \\n at its end";
+    } else if (newline + 1 != r.out.size()) {
+      f.reason = sent + "it wrote more than one line: " + readable(r.out, 200);
+    } else if (const auto why = mismatch("ok 1 *", std::string_view(r.out).substr(0, newline))) {
+      f.reason = sent + "its answer is wrong: " + *why;
+    }
+    if (!r.exited_cleanly()) {
+      f.reason += (f.reason.empty() ? sent + "it answered, but then ended with " : "; then it ended with ") + r.how_it_ended();
+    }
+    if (f.reason.empty()) return std::nullopt;
+    return f;
+  };
+  return c;
 }
 
 std::vector<Case> deterministic_cases() {

@@ -325,6 +325,20 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
       report_.results.push_back(result);
       continue;
     }
+    if (ic.run_alone) {
+      if (session_.out_of_time()) {
+        report_.stopped_because =
+            "the time budget of " + std::to_string(options_.budget.total.count()) + " ms for the whole run ran out";
+        report_.results.push_back(not_run(ic.name));
+        continue;
+      }
+      if (std::optional<Finding> finding = ic.run_alone(command_, options_.budget)) {
+        result = {ic.name, Outcome::Failed, finding->reason, {}, {}, {}, finding->stderr_tail, {}, finding->transcript};
+        if (finding->fault) count_fault(*finding->fault);
+      }
+      report_.results.push_back(result);
+      continue;
+    }
     if (!session_.alive() && !restart()) {
       report_.results.push_back(not_run(ic.name));
       continue;
@@ -375,6 +389,7 @@ int CheckReport::count(Outcome o) const {
 
 std::set<Capability> CheckReport::left_out() const {
   std::set<Capability> out;
+  if (!speaks_protocol) return out;  // nothing was probed, so nothing was left out either
   for (auto c : kAllCapabilities) {
     if (!offered.count(c) && !required.count(c)) out.insert(c);
   }

@@ -165,7 +165,12 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
     }
     if (fds[2].revents) {
       const ssize_t n = ::write(child_->input(), out.data() + written, std::min<std::size_t>(out.size() - written, kChunk));
-      if (n > 0) written += static_cast<std::size_t>(n);
+      if (n > 0) {
+        written += static_cast<std::size_t>(n);
+        // It is reading what it is sent: working, not hung. A slow reader
+        // of a 16 MiB request is timed from its last read, not its last answer.
+        waiting_since = Clock::now();
+      }
       if (n < 0 && errno != EAGAIN && errno != EINTR) {
         child_->close_input();  // it stopped reading; an exit, or a StoppedReading fault, follows
         input_broken_ = true;

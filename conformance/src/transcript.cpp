@@ -77,6 +77,7 @@ std::vector<std::string_view> split_on_spaces(std::string_view text) {
 }
 
 std::optional<std::string> mismatch(std::string_view pattern, std::string_view response) {
+  if (auto why = unprintable_in(response)) return why;
   const auto want = split_on_spaces(pattern);
   const auto got = split_on_spaces(response);
   if (want.size() == 2 && want[0] == "err") {

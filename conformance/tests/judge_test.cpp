@@ -10,6 +10,7 @@
 
 #include "tlbf/conformance/cases.hpp"
 #include "tlbf/conformance/rule_cases.hpp"
+#include "tlbf/conformance/transcript.hpp"
 #include "tlbf/hash.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
@@ -155,6 +156,28 @@ TEST(Judge, CountsPastTheMaximumMayWrapOrBeRefused) {
   judge.judge("ok");
   judge.expect("info a");
   EXPECT_EQ(judge.judge("ok 8 1 5").verdict, Mismatch);
+}
+
+TEST(Judge, AnAnswerWithAByteOutsidePrintableAsciiIsNeverRight) {
+  // docs/protocol.md: an error's message is printable ASCII, and no "\r" is written.
+  EXPECT_EQ(verdict("hell\xe9", "err Protocol framing"), Match);
+  EXPECT_EQ(verdict("hell\xe9", "err Protocol framing in hell\xe9"), Mismatch);
+  EXPECT_EQ(verdict("hello", "ok 1 tlbf\r"), Mismatch);
+  EXPECT_EQ(verdict("new a 0 1", std::string("err BadParams m\0", 16)), Mismatch);
+  // Not even where other answers are acceptable (OutOfDomain allows err BadParams).
+  EXPECT_EQ(verdict("optimal_m 4 nan", "err BadParams p = nan"), Acceptable);
+  EXPECT_EQ(verdict("optimal_m 4 nan", "err BadParams p = nan\x7f"), Mismatch);
+  Judge judge;
+  judge.expect("frobnicate");
+  const Judgement j = judge.judge("err Unknown frobnicate\x80");
+  EXPECT_NE(j.reason.find("byte 23 of the answer, 0x80, is not printable ASCII"), std::string::npos) << j.reason;
+  // The patterns refuse it too, so a case that compares by pattern alone does.
+  EXPECT_TRUE(mismatch("err Unknown", "err Unknown frobnicate\x80").has_value());
+  EXPECT_TRUE(mismatch("ok", "ok\r").has_value());
+  EXPECT_FALSE(mismatch("err Unknown", "err Unknown frobnicate ~!").has_value());
+  EXPECT_FALSE(unprintable_in(" !~ok").has_value());
+  EXPECT_TRUE(unprintable_in("\t").has_value());
+  EXPECT_TRUE(unprintable_in("\xff").has_value());
 }
 
 TEST(Judge, PatternsAreTheTranscriptPatterns) {

@@ -69,6 +69,29 @@ TEST(Reports, TheTextReportEscapesWhatTheImplementationWrote) {
   for (const auto& line : lines_of(text)) EXPECT_LT(line.size(), 300U) << line;
 }
 
+TEST(Reports, AnImplementationThatNeverAnsweredLeftNothingOut) {
+  // No hello, so no probe: no capability was offered, declined, or left out by --capabilities.
+  CheckReport r;
+  r.command = "cat >/dev/null";
+  r.session_problem = "before any case: gave no answer";
+  EXPECT_TRUE(r.left_out().empty());
+  const std::string text = text_report(r, {});
+  EXPECT_EQ(text.find("left out"), std::string::npos) << text;
+  EXPECT_EQ(text.find("--capabilities"), std::string::npos) << text;
+  EXPECT_EQ(text.find("NOT offered"), std::string::npos) << text;
+  EXPECT_NE(text.find("capabilities checked: none (not probed: it did not answer hello as protocol v1)"),
+            std::string::npos)
+      << text;
+  EXPECT_TRUE(to_json(r)["left_out"].empty());
+  // Once probed, what --capabilities left out is still named.
+  CheckReport probed = report_with("screen", {});
+  probed.offered = {Capability::Filter};
+  probed.required = {Capability::Filter};
+  EXPECT_NE(text_report(probed, {}).find("left out (--capabilities; not checked, not passed): hashing sizing bytes union"),
+            std::string::npos)
+      << text_report(probed, {});
+}
+
 TEST(Reports, TheGroupTableLinesUp) {
   const CheckReport r = report_with("impl", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
                                              {"behaviour/union_is_the_filter_of_both_sets", Outcome::Failed}});

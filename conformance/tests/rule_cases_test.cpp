@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "tlbf/conformance/rule_cases.hpp"
@@ -70,6 +71,36 @@ TEST(RuleCases, TheLongestRequestIsAbove16MiBAndWithinTheLimit) {
     return;
   }
   FAIL() << "no case protocol/framing/line_above_16mib";
+}
+
+// end_of_input_case() on shell one-liners that stand in for implementations.
+std::optional<Finding> last_line_finding(const std::string& command) {
+  Budget budget;
+  budget.first_answer = Millis(5'000);
+  return end_of_input_case().run_alone(command, budget);
+}
+
+TEST(RuleCases, ALastLineWithoutItsNewlineMustBeAnswered) {
+  // `read` sets the line at end of input even without its "\n".
+  EXPECT_FALSE(last_line_finding("read line; [ \"$line\" = hello ] && echo 'ok 1 sh'").has_value());
+  // A loop on `read` drops the unterminated last line.
+  const auto dropped = last_line_finding("while read line; do echo 'ok 1 sh'; done");
+  ASSERT_TRUE(dropped.has_value());
+  EXPECT_NE(dropped->reason.find("it wrote nothing"), std::string::npos) << dropped->reason;
+  const auto bad_exit = last_line_finding("cat >/dev/null; echo 'ok 1 sh'; exit 3");
+  ASSERT_TRUE(bad_exit.has_value());
+  EXPECT_NE(bad_exit->reason.find("it answered, but then ended with exit 3"), std::string::npos) << bad_exit->reason;
+  const auto wrong = last_line_finding("cat >/dev/null; echo 'err Protocol'");
+  ASSERT_TRUE(wrong.has_value());
+  EXPECT_NE(wrong->reason.find("its answer is wrong"), std::string::npos) << wrong->reason;
+  const auto two = last_line_finding("cat >/dev/null; echo 'ok 1 sh'; echo 'ok 1 sh'");
+  ASSERT_TRUE(two.has_value());
+  EXPECT_NE(two->reason.find("more than one line"), std::string::npos) << two->reason;
+  const auto unterminated = last_line_finding("cat >/dev/null; printf 'ok 1 sh'");
+  ASSERT_TRUE(unterminated.has_value());
+  EXPECT_NE(unterminated->reason.find("has no \\n at its end"), std::string::npos) << unterminated->reason;
+  EXPECT_FALSE(unterminated->fault.has_value());
+  EXPECT_FALSE(end_of_input_case().run);  // a case of its own process, not of the Session
 }
 
 }  // namespace

@@ -167,6 +167,42 @@ def _():
     set_uint(uint)
 
 
+@bug("int_at_most_20_chars", "request", "an integer of more than 20 characters is refused before it is read, leading zeros or not",
+     ["protocol/integers/many_leading_zeros_accepted"])
+def _():
+    def uint(bits):
+        plain = impl.uint(bits)
+        def read(word):
+            if len(word) > 20:
+                raise impl.bad(f"'{word}' is too long for a u{bits}")
+            return plain(word)
+        return read
+    set_uint(uint)
+
+
+def read_argument_as_u32(command, position):
+    """The command's argument at `position` is read as a u32, as if its type were k's."""
+    original = impl.Session.commands
+    def commands(self):
+        table = original(self)
+        readers, handler = table[command]
+        table[command] = (readers[:position] + [impl.uint(32)] + readers[position + 1:], handler)
+        return table
+    impl.Session.commands = commands
+
+
+@bug("new_m_read_as_u32", "request", "new reads m as a u32: m = 2^40 + 1 is Protocol, not BadParams",
+     ["protocol/integers/u64_m_and_n_beyond_u32"])
+def _():
+    read_argument_as_u32("new", 1)
+
+
+@bug("with_rate_n_read_as_u32", "request", "with_rate reads n as a u32: n = 2^32 is Protocol, not BadParams",
+     ["protocol/integers/u64_m_and_n_beyond_u32"])
+def _():
+    read_argument_as_u32("with_rate", 1)
+
+
 @bug("k_read_as_u64", "request", "k is read as a u64: k = 2^32 is BadParams (or a rate) instead of Protocol",
      ["protocol/integers/u32_overflow_refused"])
 def _():
@@ -250,6 +286,25 @@ def _():
      ["protocol/framing/control_byte_refused"])
 def _():
     FLAGS.add("any_bytes")
+
+
+@bug("high_bytes_printable", "request", "bytes 0x80 to 0xff count as printable (Latin-1 text), so 'hell\\xe9' is Unknown, not Protocol",
+     ["protocol/framing/high_bytes_refused"])
+def _():
+    impl.REQUEST = re.compile(r"[\x21-\x7e\x80-\xff]+(?: [\x21-\x7e\x80-\xff]+)*\Z")
+
+
+@bug("err_message_echoes_request", "request",
+     "an error's message quotes the request's first 60 bytes as they came, so it may hold bytes that are not printable ASCII",
+     ["protocol/framing/control_byte_refused", "protocol/framing/high_bytes_refused"])
+def _():
+    FLAGS.add("echo_request")
+
+
+@bug("last_line_unanswered", "request", "a last line without its '\\n' at the end of input gets no answer",
+     ["protocol/framing/last_line_without_newline_answered"])
+def _():
+    FLAGS.add("drop_last_line")
 
 
 @bug("empty_line_skipped", "request", "an empty request line gets no response",
@@ -685,6 +740,14 @@ def _():
     impl.read_bytes = lambda w: original(w)[:4096]
 
 
+@bug("item_truncated_at_64kib", "items", "insert and contains use an item's first 65,536 bytes (a fixed buffer); hashing commands see it whole",
+     ["items/longer_than_64kib_in_a_filter"])
+def _():
+    insert, contains = B.insert, B.contains
+    B.insert = lambda self, item: insert(self, item[:65536])
+    B.contains = lambda self, item: contains(self, item[:65536])
+
+
 @bug("item_crlf_normalised", "items", "items pass through text-mode conversion: 0d 0a becomes 0a", ["items/containing_0d0a"])
 def _():
     original = impl.read_bytes
@@ -723,6 +786,83 @@ def _():
 @bug("at_most_64_filters_refuses", "state", "at most 64 filters; creating a 65th is BadParams", ["state/many_filters_alive"])
 def _():
     FLAGS.add("refuse64")
+
+
+@bug("at_most_128_filters_evicts", "state", "at most 128 filters are kept; a 129th evicts the oldest", ["state/many_filters_alive"])
+def _():
+    FLAGS.add("evict128")
+
+
+@bug("new_same_shape_keeps_bits", "state",
+     "new or with_rate over a filter of the same m and k keeps its bit array and only resets the count",
+     ["state/new_same_shape_starts_empty", "state/with_rate_same_shape_starts_empty"])
+def _():
+    FLAGS.add("reuse_same_shape")
+
+
+@bug("insert_count_wraps", "state", "insert's count wraps at 2^64 instead of saturating at 2^64 - 1", ["state/insert_count_saturates"])
+def _():
+    insert = B.insert
+    def wrapping(self, item):
+        before = self.n_inserted
+        insert(self, item)
+        self.n_inserted = (before + 1) & MASK
+    B.insert = wrapping
+
+
+@bug("insert_count_u32", "state", "insert adds one to the count's low 32 bits only, with no carry into the high ones",
+     ["state/insert_count_carries_past_2_pow_32"])
+def _():
+    insert = B.insert
+    def low_word(self, item):
+        before = self.n_inserted
+        insert(self, item)
+        self.n_inserted = (before & ~0xFFFFFFFF) | ((before + 1) & 0xFFFFFFFF)
+    B.insert = low_word
+
+
+@bug("contains_cached_until_insert", "state", "contains remembers its answers per filter and forgets them only on insert, not on union",
+     ["state/answers_follow_union"])
+def _():
+    insert, contains = B.insert, B.contains
+    def forgetting(self, item):
+        self.__dict__.pop("remembered", None)
+        insert(self, item)
+    def remembering(self, item):
+        remembered = self.__dict__.setdefault("remembered", {})
+        if item not in remembered:
+            remembered[item] = contains(self, item)
+        return remembered[item]
+    B.insert, B.contains = forgetting, remembering
+
+
+@bug("count_ones_cached_until_insert", "state", "count_ones remembers its answer per filter and forgets it only on insert, not on union",
+     ["state/answers_follow_union"])
+def _():
+    insert, count_ones = B.insert, B.count_ones
+    def forgetting(self, item):
+        self.__dict__.pop("ones", None)
+        insert(self, item)
+    B.insert = forgetting
+    B.count_ones = lambda self: self.__dict__.setdefault("ones", count_ones(self))
+
+
+@bug("to_bytes_cached_until_insert", "state", "to_bytes remembers its answer per filter and forgets it only on insert, not on union",
+     ["state/to_bytes_follows_union"])
+def _():
+    insert, to_bytes = B.insert, B.to_bytes
+    def forgetting(self, item):
+        self.__dict__.pop("file", None)
+        insert(self, item)
+    B.insert = forgetting
+    B.to_bytes = lambda self: self.__dict__.setdefault("file", to_bytes(self))
+
+
+@bug("contains_cached_by_name", "state",
+     "contains remembers its answers by filter name and forgets them only on insert: a replaced or re-created filter answers as the old one",
+     ["state/answers_follow_replacement", "state/answers_follow_from_bytes"])
+def _():
+    FLAGS.add("contains_by_name")
 
 
 @bug("union_shares_bits_when_empty", "state", "a union into a filter with no bits set takes the other's bit array itself",
@@ -913,6 +1053,7 @@ class BuggySession(impl.Session):
         super().__init__()
         self.order = []  # names in creation order, for the 64-filter table
         self.current = None  # the command being answered
+        self.by_name = {}  # contains answers remembered by filter name, for one bug
 
     def store(self, name, bloom):
         if "with_rate_setdefault" in FLAGS and self.current == "with_rate" and name in self.filters:
@@ -920,10 +1061,15 @@ class BuggySession(impl.Session):
         if name not in self.filters:
             if "refuse64" in FLAGS and len(self.filters) >= 64:
                 raise impl.TlbfError("BadParams", "the table holds 64 filters")
-            if "evict64" in FLAGS and len(self.filters) >= 64:
-                oldest = next(n for n in self.order if n in self.filters)
-                del self.filters[oldest]
+            for flag, most in (("evict64", 64), ("evict128", 128)):
+                if flag in FLAGS and len(self.filters) >= most:
+                    oldest = next(n for n in self.order if n in self.filters)
+                    del self.filters[oldest]
             self.order.append(name)
+        old = self.filters.get(name)
+        if "reuse_same_shape" in FLAGS and old is not None and (old.m, old.k) == (bloom.m, bloom.k) and not any(bloom.bits):
+            old.n_inserted = bloom.n_inserted
+            return
         impl.Session.store(self, name, bloom)
 
     def answer(self, line):
@@ -979,6 +1125,14 @@ class BuggySession(impl.Session):
                 del self.filters[values[0]]
             return []
         self.current = word
+        if "contains_by_name" in FLAGS and word in ("insert", "contains"):
+            remembered = self.by_name.setdefault(values[0], {})
+            if word == "insert":
+                remembered.clear()
+            elif values[1] not in remembered:
+                remembered[values[1]] = handler(self.filters[values[0]], values[1])
+            if word == "contains":
+                return remembered[values[1]]
         looked_up = [self.filters[v] if r == impl.FILTER else v for r, v in zip(readers, values)]
         try:
             result = handler(*looked_up)
@@ -1010,6 +1164,8 @@ class BuggySession(impl.Session):
                 and line.split(" ")[1].rstrip("\r") not in self.filters:
             return "ok"
         answer = super().handle(line)
+        if answer.startswith("err ") and "echo_request" in FLAGS:
+            answer += " in " + line[:60]
         return "ok " if answer == "ok" and "ok_space" in FLAGS else answer
 
 
@@ -1045,7 +1201,7 @@ def serve(session):
                 out = []
         if rest:
             pending.append(rest)
-    if pending:
+    if pending and "drop_last_line" not in FLAGS:
         answer(b"".join(pending))
     data = "".join(out).encode("latin-1")
     while data:

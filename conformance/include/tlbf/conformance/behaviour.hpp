@@ -20,6 +20,7 @@ struct Finding {
   std::string reason;
   std::optional<Fault> fault;  // when the implementation crashed, hung, ...
   std::string transcript;      // requests and expected answers that show it, if any
+  std::string stderr_tail = {};  // of a process the case ran itself (run_alone); else the Session's is shown
 };
 
 // A case that talks to the implementation as it goes: its own bytes fed back
@@ -29,6 +30,11 @@ struct InteractiveCase {
   std::string name;
   std::set<Capability> needs;
   std::function<std::optional<Finding>(Session&, const std::set<Capability>& offered)> run;
+  // Set instead of `run` by a case that needs what a Session cannot do, such
+  // as ending the input in the middle of a line: it starts a process of the
+  // implementation's command itself, once, and gives it at most
+  // budget.first_answer to end (docs/check.md, "Budgets").
+  std::function<std::optional<Finding>(const std::string& command, const Budget& budget)> run_alone = nullptr;
 };
 
 // A conversation that remembers its first fault: after it, every send gives

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -90,6 +91,13 @@ class Judge {
   std::string request_, oracle_answer_, pattern_;
   Latitude latitude_;
 };
+
+// Why `answer` cannot be a response line for its bytes alone, or nullopt.
+// Every byte of a response is printable ASCII, 0x20 to 0x7e: its values are,
+// an error's MESSAGE is (docs/protocol.md, section 3), and no "\r" is
+// written (section 1). No answer with another byte is right or acceptable,
+// whatever its words: mismatch() (transcript.hpp) and Judge::judge refuse it.
+std::optional<std::string> unprintable_in(std::string_view answer);
 
 // The pattern a response must match to be the oracle's `answer` to `request`.
 std::string pattern_for(std::string_view request, std::string_view answer);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/conformance/behaviour.hpp"
 #include "tlbf/conformance/cases.hpp"
 
 namespace tlbf::conformance {
@@ -39,5 +40,12 @@ std::vector<Case> corpus_cases();
 // rule_cases() then corpus_cases(): the deterministic cases `tlbf check` adds
 // to the vector cases.
 std::vector<Case> deterministic_cases();
+
+// protocol/framing/last_line_without_newline_answered: `hello` without its
+// "\n", then the input closed; the implementation must answer `ok 1 ...` in
+// one line and exit with status 0 (docs/protocol.md, section 1). It runs a
+// process of its own (InteractiveCase::run_alone), since a Session only sends
+// whole lines.
+InteractiveCase end_of_input_case();
 
 }  // namespace tlbf::conformance

@@ -51,6 +51,7 @@ struct CheckReport {
   std::set<Capability> offered;   // some probe of it was answered other than err Unknown
   std::set<Capability> required;  // RunnerOptions::required
   // Neither offered nor required: left out by the user, named in the verdict.
+  // Empty when it did not answer hello as protocol v1: nothing was probed.
   std::set<Capability> left_out() const;
   // First capabilities/GROUP for each capability not offered (failed when
   // required, skipped when left out) or answering err Unknown to some of its

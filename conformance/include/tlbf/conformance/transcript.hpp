@@ -31,7 +31,8 @@ std::optional<Transcript> parse_transcript(std::string_view text, std::string na
 // patterns and responses are compared.
 std::vector<std::string_view> split_on_spaces(std::string_view text);
 
-// nullopt when `response` matches `pattern`, else why not.
+// nullopt when `response` matches `pattern`, else why not. A response with a
+// byte outside printable ASCII matches no pattern (judge.hpp, unprintable_in).
 std::optional<std::string> mismatch(std::string_view pattern, std::string_view response);
 
 struct ReplayReport {
