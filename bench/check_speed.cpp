@@ -35,6 +35,10 @@ int main(int argc, char** argv) {
   // deterministic case of the default check: the vectors, the rules, the corpus.
   auto cases = tlbf::conformance::cases_from_vectors(tlbf::vectors::generate());
   bool conforms = true;
+  // What every check pays whatever its cases: starting the implementation,
+  // the capability probes, and its end.
+  const double fixed = seconds_per_check(command, {}, true, runs, conforms);
+  std::printf("no cases (start, probe, end): %.3f s, mean of %d runs\n", fixed, runs);
   for (const char* set : {"vector cases", "all deterministic cases"}) {
     if (std::string(set) != "vector cases") {
       for (auto more : {tlbf::conformance::rule_cases(), tlbf::conformance::corpus_cases()}) {

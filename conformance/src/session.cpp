@@ -295,7 +295,10 @@ std::optional<std::string> ChildSession::finish() {
   std::array<char, kChunk> buffer{};
   while (!child_->has_exited() && Clock::now() < deadline) {
     std::array<pollfd, 2> fds{{{child_->output(), POLLIN, 0}, {child_->errors(), POLLIN, 0}}};
-    ::poll(fds.data(), fds.size(), 20);
+    // Its outputs close a moment before its exit can be seen: with both
+    // closed there is nothing to wake the poll, so look again soon.
+    const bool outputs_open = child_->output() >= 0 || child_->errors() >= 0;
+    ::poll(fds.data(), fds.size(), outputs_open ? 20 : 1);
     if (fds[0].revents && child_->output() >= 0) {
       const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
       if (n > 0) {
