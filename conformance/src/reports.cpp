@@ -251,10 +251,13 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
   const auto place = [&](const std::string& group) {
     return static_cast<std::size_t>(std::find(all_groups.begin(), all_groups.end(), group) - all_groups.begin());
   };
-  for (const auto& [group, counts] : groups) {
-    const auto count = [&](Outcome o) {
-      const auto n = counts.find(o);
-      return n == counts.end() ? 0 : n->second;
+  for (const auto& entry : groups) {
+    // Not a structured binding: clang 14 cannot capture one in a lambda.
+    const std::string& group = entry.first;
+    const auto& outcomes = entry.second;
+    const auto count = [&outcomes](Outcome o) {
+      const auto n = outcomes.find(o);
+      return n == outcomes.end() ? 0 : n->second;
     };
     const bool failing = count(Outcome::Failed) + count(Outcome::NotRun) > 0;
     out += "<tr><td>" +
