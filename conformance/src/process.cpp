@@ -129,6 +129,8 @@ void start_watchdog_once() {
 
 }  // namespace
 
+namespace {
+
 // A stream's text, bounded: its first `half` bytes and its last `half`,
 // with a line saying how much of the middle was not kept. A suite may write
 // gigabytes; what a report needs is its start and its end.
@@ -158,6 +160,8 @@ class Kept {
   std::size_t dropped_ = 0;
 };
 
+// Appends what is available on a non-blocking fd, up to 1 MiB a call; false
+// at end of file or error.
 bool drain(int fd, Kept& into) {
   char buf[1 << 16];
   // At most 1 MiB a call, so that a writer faster than us cannot keep us
@@ -175,7 +179,8 @@ bool drain(int fd, Kept& into) {
   return true;
 }
 
-// Bounded too: a grandchild may hold the pipe and go on writing.
+// All that is left on an fd whose writer has exited. Bounded too: a
+// grandchild may hold the pipe and go on writing.
 void drain_rest(int fd, Kept& into) {
   for (int round = 0; round < 64; ++round) {
     if (!drain(fd, into)) return;
@@ -183,6 +188,8 @@ void drain_rest(int fd, Kept& into) {
     if (::poll(&p, 1, 0) <= 0) return;
   }
 }
+
+}  // namespace
 
 std::string shell_quote(const std::string& word) {
   std::string out = "'";

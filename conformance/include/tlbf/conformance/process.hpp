@@ -53,12 +53,6 @@ class Child {
   Ending ending_;
 };
 
-// Appends what is available on a non-blocking fd, up to 1 MiB a call; false
-// at end of file or error.
-bool drain(int fd, std::string& into);
-// All that is left on an fd whose writer has exited.
-void drain_rest(int fd, std::string& into);
-
 // A word for /bin/sh, single-quoted so that nothing in it is interpreted.
 std::string shell_quote(const std::string& word);
 
