@@ -110,6 +110,21 @@ class Served final : public Subjects {
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
 };
 
+// Every file a patch changes, as `patch -p1` names them: its "+++ " lines,
+// without the first path component and the timestamp after a tab.
+std::set<std::string> files_changed_by(const std::string& patch) {
+  std::set<std::string> out;
+  std::istringstream in(patch);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("+++ ", 0) != 0) continue;
+    std::string path = line.substr(4, line.find('\t') == std::string::npos ? std::string::npos : line.find('\t') - 4);
+    if (path == "/dev/null") continue;  // a file the patch deletes
+    const std::size_t slash = path.find('/');
+    out.insert(slash == std::string::npos ? path : path.substr(slash + 1));
+  }
+  return out;
+}
+
 std::string slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -163,8 +178,8 @@ class Patched final : public Subjects {
         sanity_patch_(std::move(sanity_patch)), seed_(workdir_), reveal_(reveal) {
     std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
     if (mkdtemp(pattern.data())) scratch_ = pattern;
-    for (const auto& id : ids()) patched_.insert(describe(slurp(patches_ / (id + ".patch"))).file);
-    if (!sanity_patch_.empty()) patched_.insert(describe(slurp(sanity_patch_)).file);
+    for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patches_ / (id + ".patch"))));
+    if (!sanity_patch_.empty()) patched_.merge(files_changed_by(slurp(sanity_patch_)));
     patched_.erase("");
   }
   ~Patched() override {
