@@ -66,6 +66,13 @@ class Judge {
   // and records which filters that answer leaves open.
   Judgement judge(std::string_view got);
 
+  // True when the pattern alone decides the answer to the request last passed
+  // to expect(): no latitude and no open filter, so an answer is right exactly
+  // when mismatch() (transcript.hpp) finds nothing, and judging the oracle's
+  // answer leaves the state any right answer would. Callers may then judge
+  // with the oracle's answer at once and check the real one later against
+  // the pattern (the model pipelines its requests so).
+  bool pattern_decides() const { return latitude_.flag.empty() && open_.empty(); }
   // True when `request` reads a filter left open by an acceptable answer.
   bool reads_open_filter(std::string_view request) const;
   // The open filters, each with the flag of the answer that opened it.
