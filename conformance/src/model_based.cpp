@@ -49,6 +49,9 @@ struct Sut {
   // requests whose pattern alone decides their answer wait, and go pipelined.
   std::size_t unsent = 0;
   std::vector<std::size_t> limits;
+  // Every request the current process has been sent since it started, this
+  // run's and earlier runs': to replay its whole life in a fresh one.
+  std::vector<std::string>* life;
   std::optional<Fault> fault;                            // the fault that ended this run, if any
   std::optional<std::vector<std::string>> first_failure;  // the process's life up to its first wrong answer
 };
@@ -57,9 +60,8 @@ struct Sut {
 constexpr std::size_t kBatch = 64;
 
 // The process's life up to and including its `count` first requests.
-std::vector<std::string> life_up_to(const Session& session, std::size_t count) {
-  const auto& history = session.history();
-  return {history.begin(), history.begin() + static_cast<std::ptrdiff_t>(std::min(count, history.size()))};
+std::vector<std::string> life_up_to(const std::vector<std::string>& life, std::size_t count) {
+  return {life.begin(), life.begin() + static_cast<std::ptrdiff_t>(std::min(count, life.size()))};
 }
 
 // Sends the waiting requests pipelined and checks each answer against its
@@ -71,7 +73,8 @@ void send_waiting(Sut& sut) {
   if (sut.unsent == sut.log.size()) return;
   std::vector<Request> batch;
   for (std::size_t i = sut.unsent; i < sut.log.size(); ++i) batch.push_back({sut.log[i].request, sut.limits[i - sut.unsent]});
-  const std::size_t first = sut.unsent, lived = sut.session->history().size();
+  const std::size_t first = sut.unsent, lived = sut.life->size();
+  for (const auto& r : batch) sut.life->emplace_back(r.line);
   sut.unsent = sut.log.size();
   sut.limits.clear();
   Answers answers = sut.session->exchange(batch, Pace::Pipelined);
@@ -80,13 +83,13 @@ void send_waiting(Sut& sut) {
     e.got = std::move(answers.lines[i]);
     if (mismatch(e.expected, e.got)) {
       sut.log.resize(first + i + 1);
-      if (!sut.first_failure) sut.first_failure = life_up_to(*sut.session, lived + i + 1);
+      if (!sut.first_failure) sut.first_failure = life_up_to(*sut.life, lived + i + 1);
       RC_FAIL("answered " + readable(e.got, 80));
     }
   }
   if (answers.fault) {
     sut.fault = answers.fault;
-    if (!sut.first_failure) sut.first_failure = sut.session->history();
+    if (!sut.first_failure) sut.first_failure = *sut.life;
     RC_FAIL(answers.fault->detail);
   }
 }
@@ -211,16 +214,17 @@ struct RandomRequest : rc::state::Command<Model, Sut> {
     send_waiting(sut);
     sut.log.push_back({request, expected, ""});
     sut.unsent = sut.log.size();
+    sut.life->push_back(request);
     auto [got, fault] = sut.session->ask(request, limit);
     sut.log.back().got = std::move(got);
     if (fault) {
       sut.fault = fault;
-      if (!sut.first_failure) sut.first_failure = sut.session->history();
+      if (!sut.first_failure) sut.first_failure = *sut.life;
       RC_FAIL(fault->detail);
     }
     const Judgement judgement = sut.judge.judge(sut.log.back().got);
     if (judgement.verdict == Verdict::Mismatch) {
-      if (!sut.first_failure) sut.first_failure = sut.session->history();
+      if (!sut.first_failure) sut.first_failure = *sut.life;
       RC_FAIL("answered " + readable(sut.log.back().got, 80));
     }
   }
@@ -324,9 +328,10 @@ InteractiveCase model_based_case(std::uint64_t seed, int runs) {
   return {"model/random_request_sequences", {}, [seed, runs](Session& session, const std::set<Capability>& offered)
               -> std::optional<Finding> {
             // A process of its own, so that what it is sent is all the model's.
-            if (!session.history().empty()) {
+            if (session.requests_sent() != 0) {
               if (auto fault = session.restart(Session::Why::Fresh)) return Finding{fault->detail, fault, {}};
             }
+            std::vector<std::string> life;  // of the current process (Sut::life)
             int run_number = 0;
             std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
             std::optional<Fault> fault;      // its fault, if it was one
@@ -335,8 +340,9 @@ InteractiveCase model_based_case(std::uint64_t seed, int runs) {
             const auto property = [&] {
               if (stop_provoking) return;  // every later run passes, so the failure found is the one reported
               Model initial{"r" + std::to_string(run_number++) + "_", {}, offered};
-              Sut sut{&session, {}, {}, 0, {}, {}, {}};
+              Sut sut{&session, {}, {}, 0, {}, &life, {}, {}};
               if (!session.alive()) {
+                life.clear();
                 if (auto f = session.restart()) {
                   stop_provoking = true;
                   failing.clear();
@@ -387,12 +393,11 @@ InteractiveCase model_based_case(std::uint64_t seed, int runs) {
                 out << " Replayed in a fresh process, it fails again: " << again->what << ".";
               } else if (first_failure) {
                 out << " Replayed in a fresh process, it passes: the failure depends on earlier state.";
-                std::vector<std::string> life = *first_failure;
-                if (replay_fails(session, life)) {
-                  shown = shortest_failing(session, std::move(life));
+                if (replay_fails(session, *first_failure)) {
+                  shown = shortest_failing(session, *first_failure);
                   out << " The shortest sequence found that fails from a fresh start has " << shown.size() << " requests.";
                 } else {
-                  out << " Even the process's whole life up to the failure (" << life.size()
+                  out << " Even the process's whole life up to the failure (" << first_failure->size()
                       << " requests) passes when replayed: it may depend on timing or load.";
                 }
               } else {

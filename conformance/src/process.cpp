@@ -218,6 +218,10 @@ std::unique_ptr<Child> Child::start(const std::string& command) {
     ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
     return nullptr;
   }
+  // A larger pipe for requests, where the system allows it (Linux's default
+  // cap is 1 MiB): a 16 MiB request then goes in 16 writes, not 256, each
+  // waking the implementation once. Without it, all still works, slower.
+  ::fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);

@@ -15,6 +15,8 @@ namespace {
 
 constexpr std::size_t kStderrKept = 64 * 1024;
 constexpr std::size_t kChunk = 64 * 1024;
+// At most this much is written at once: the size of a request pipe (process.cpp).
+constexpr std::size_t kWriteChunk = 1024 * 1024;
 
 // "exited with status 3", "was killed by signal 9", ...
 std::string ending_text(const Ending& e) {
@@ -40,7 +42,7 @@ class ChildSession final : public Session {
   bool alive() const override { return child_ != nullptr; }
   int restarts() const override { return restarts_; }
   std::string stderr_tail() const override { return readable_lines(last_lines(stderr_, 10)); }
-  const std::vector<std::string>& history() const override { return history_; }
+  std::size_t requests_sent() const override { return requests_sent_; }
   bool out_of_time() const override { return Clock::now() >= deadline_; }
 
  private:
@@ -64,7 +66,7 @@ class ChildSession final : public Session {
   std::string partial_;         // output read but not yet a whole line (or lines ahead of the requests)
   std::size_t scanned_ = 0;     // the start of partial_ known to hold no newline
   std::string stderr_;
-  std::vector<std::string> history_;
+  std::size_t requests_sent_ = 0;
 
   // Of the whole Session: what it has learned of the implementation's speed.
   bool ever_answered_ = false;
@@ -80,7 +82,7 @@ void ChildSession::launch() {
   partial_.clear();
   scanned_ = 0;
   stderr_.clear();
-  history_.clear();
+  requests_sent_ = 0;
 }
 
 // Before anything is known, first_answer; then ten times the slowest wait
@@ -131,20 +133,32 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
   }
   result.lines.reserve(requests.size());
   std::size_t sent = 0;  // requests handed to the writer
-  std::string out;       // bytes not yet written
+  // What waits to be written, in order: `out` from `written` on, short
+  // requests copied together; then `long_line`, a request of kWriteChunk
+  // bytes or more, written from where it is (a copy of 16 MiB costs 4096
+  // page faults), and then its "\n", which starts `out` again.
+  std::string out;
   std::size_t written = 0;
+  std::string_view long_line;
   // When the implementation last showed it was working on what it was sent.
   auto waiting_since = Clock::now();
   const auto queue = [&] {
     while (sent < requests.size() && (pace == Pace::Pipelined || sent == result.lines.size())) {
+      if (!long_line.empty()) break;
       // Keep what is waiting to be written small: the rest waits in `requests`.
       if (!out.empty() && out.size() - written > (std::size_t{1} << 20)) break;
       if (written == out.size()) out.clear(), written = 0;
-      history_.push_back(requests[sent].line);
-      out += requests[sent++].line;
+      const std::string_view line = requests[sent++].line;
+      ++requests_sent_;
+      if (line.size() >= kWriteChunk) {
+        long_line = line;
+        break;
+      }
+      out += line;
       out += '\n';
     }
   };
+  const auto unwritten = [&] { return written < out.size() || !long_line.empty(); };
   queue();
   take_lines(result.lines, requests.size());  // lines ahead of the requests, from the last exchange
   std::array<char, kChunk> buffer{};
@@ -155,18 +169,25 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
                                                         " for the whole run ran out while it was answering");
       return result;
     }
-    if (written < out.size() && child_->input() < 0) written = out.size();  // its input is closed: nothing more to say
+    if (unwritten() && child_->input() < 0) written = out.size(), long_line = {};  // its input is closed: nothing more to say
     std::array<pollfd, 3> fds{{{child_->output(), POLLIN, 0},
                                {child_->errors(), POLLIN, 0},
-                               {written < out.size() ? child_->input() : -1, POLLOUT, 0}}};
+                               {unwritten() ? child_->input() : -1, POLLOUT, 0}}};
     if (::poll(fds.data(), fds.size(), 50) < 0 && errno != EINTR) {
       result.fault = end_with(FaultKind::Hung, "poll failed");
       return result;
     }
     if (fds[2].revents) {
-      const ssize_t n = ::write(child_->input(), out.data() + written, std::min<std::size_t>(out.size() - written, kChunk));
+      const bool from_out = written < out.size();
+      const std::string_view next = from_out ? std::string_view(out).substr(written) : long_line;
+      const ssize_t n = ::write(child_->input(), next.data(), std::min(next.size(), kWriteChunk));
       if (n > 0) {
-        written += static_cast<std::size_t>(n);
+        if (from_out) {
+          written += static_cast<std::size_t>(n);
+        } else {
+          long_line.remove_prefix(static_cast<std::size_t>(n));
+          if (long_line.empty()) out.assign("\n"), written = 0;
+        }
         // It is reading what it is sent: working, not hung. A slow reader
         // of a 16 MiB request is timed from its last read, not its last answer.
         waiting_since = Clock::now();

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 
 #include "tlbf/hex.hpp"
@@ -120,13 +121,29 @@ std::string write_real(double x) {
   return {buf, result.ptr};
 }
 
+bool all_printable(std::string_view text) {
+  // Eight bytes a step, with no branch and no early exit: a line may be 64 MiB
+  // long, and a byte loop was a fifth of the time tlbf serve took for one of
+  // 16 MiB. Each term's high bits flag bytes: the word's own for bytes above
+  // 0x7f, a borrow for bytes below 0x20 (exact as long as every byte below
+  // 0x80 is looked at, which the first term covers), a borrow of w ^ 0x7f..
+  // for bytes equal to 0x7f.
+  constexpr std::uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+  std::uint64_t flagged = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, text.data() + i, 8);
+    const std::uint64_t del = w ^ (kOnes * 0x7f);
+    flagged |= w | ((w - kOnes * 0x20) & ~w) | ((del - kOnes) & ~del);
+  }
+  bool printable = (flagged & kHighs) == 0;
+  for (; i < text.size(); ++i) printable &= static_cast<unsigned char>(text[i] - 0x20) <= 0x7e - 0x20;
+  return printable;
+}
+
 std::optional<std::vector<std::string_view>> split_words(std::string_view line) {
-  if (line.empty()) return std::nullopt;
-  // Counted without an early exit, so that the compiler can check many bytes
-  // at once: a line may be 64 MiB long.
-  std::size_t unprintable = 0;
-  for (const char c : line) unprintable += static_cast<unsigned char>(c - 0x20) > 0x7e - 0x20;
-  if (unprintable != 0) return std::nullopt;
+  if (line.empty() || !all_printable(line)) return std::nullopt;
   std::vector<std::string_view> words;
   std::size_t start = 0;
   for (;;) {

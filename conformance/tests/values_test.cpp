@@ -74,6 +74,29 @@ TEST(Values, Names) {
   for (const char* bad : {"", "a-b", "a.b", "a b", "\xc3\xa9"}) EXPECT_FALSE(is_name(bad)) << bad;
 }
 
+// Every byte value at every place of lines from 1 to 40 bytes long, so that
+// each of the eight lanes of a word and the bytes after the last whole word
+// are all tried, against the definition byte by byte.
+TEST(Values, PrintableMeansEveryByteFrom0x20To0x7e) {
+  for (std::size_t length = 1; length <= 40; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (int value = 0; value < 256; ++value) {
+        std::string line(length, 'a');
+        line[at] = static_cast<char>(value);
+        const bool expected = value >= 0x20 && value <= 0x7e;
+        ASSERT_EQ(all_printable(line), expected) << "length " << length << ", byte " << value << " at " << at;
+      }
+    }
+  }
+  // Neighbours of the bounds, side by side in one word: borrows from one
+  // byte must not hide or invent another's.
+  EXPECT_TRUE(all_printable("\x20\x7e\x20\x7e\x20\x7e\x20\x7e"));
+  EXPECT_FALSE(all_printable("\x20\x20\x20\x20\x20\x20\x20\x1f"));
+  EXPECT_FALSE(all_printable("\x7f\x20\x20\x20\x20\x20\x20\x20"));
+  EXPECT_FALSE(all_printable("\x21\x21\x21\x21\x21\x21\x7f\x80"));
+  EXPECT_TRUE(all_printable(""));
+}
+
 TEST(Values, FramingSplitsOnSingleSpaces) {
   using Words = std::vector<std::string_view>;
   EXPECT_EQ(split_words("insert f 00"), (Words{"insert", "f", "00"}));

@@ -45,8 +45,10 @@ struct Fault {
 // A request and the length past which no right answer to it can go: the
 // Session reads no further than that (plus a little), so memory stays bounded
 // whatever the implementation writes.
+// It refers to its line, not a copy (a request may be 16 MiB): the line must
+// outlive the exchange() it is passed to.
 struct Request {
-  std::string line;  // without the "\n"
+  std::string_view line;  // without the "\n"
   std::size_t answer_limit = kDefaultAnswerLimit;
 
   static constexpr std::size_t kDefaultAnswerLimit = std::size_t{1} << 20;
@@ -97,9 +99,10 @@ class Session {
   virtual int restarts() const = 0;  // after faults only
   // The current process's last lines of stderr, printable.
   virtual std::string stderr_tail() const = 0;
-  // The requests the current process has been sent since it started, for
-  // replaying its whole life in a fresh one.
-  virtual const std::vector<std::string>& history() const = 0;
+  // How many requests the current process has been sent since it started.
+  // Not the requests themselves: a caller that wants to replay a process's
+  // life keeps what it sent (a copy here would cost every 16 MiB request).
+  virtual std::size_t requests_sent() const = 0;
   // True when the run's total time budget has run out.
   virtual bool out_of_time() const = 0;
 

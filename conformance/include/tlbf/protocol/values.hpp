@@ -31,6 +31,9 @@ std::string write_hash(std::uint64_t hash);
 std::string write_bytes(std::span<const std::uint8_t> bytes);  // lowercase; "-" when empty
 std::string write_real(double x);                              // shortest round trip: 0.1, 1e-06, nan, inf
 
+// True when every byte of `text` is printable ASCII, 0x20 to 0x7e.
+bool all_printable(std::string_view text);
+
 // Splits a request into words, or nullopt if it breaks the framing rules:
 // empty, a byte outside 0x20..0x7e, or not exactly one space between words.
 // A trailing "\r" must already have been removed.
