@@ -144,4 +144,10 @@ std::vector<Case> cases_from_vectors(const std::vector<vectors::VectorFile>& fil
   return out;
 }
 
+void make_steps_now(Case& c) {
+  if (!c.make_steps) return;
+  c.steps = c.make_steps();
+  c.make_steps = nullptr;
+}
+
 }  // namespace tlbf::conformance

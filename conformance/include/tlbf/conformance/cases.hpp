@@ -1,6 +1,7 @@
 // Conformance cases: what `tlbf check` sends and what it expects back.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,7 +37,15 @@ struct Case {
   // which ones, judge.hpp decides, and a test holds the two to agree.
   bool acceptable = false;
   std::string why;  // the flags, for people
+  // Set for a case whose steps are too big to make on every run, even one
+  // that does not run it (a request of 16 MiB): makes them. Until
+  // make_steps_now(), `steps` is empty and `needs` is set by hand.
+  std::function<std::vector<Step>()> make_steps;
 };
+
+// Makes the steps of a case that makes them late (Case::make_steps); check()
+// does it for every case it is given. Nothing for other cases.
+void make_steps_now(Case& c);
 
 // One case for each test of each vector file: the test's inputs as requests,
 // its expected outputs as patterns.

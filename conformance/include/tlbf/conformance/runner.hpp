@@ -69,12 +69,14 @@ struct CheckReport {
 };
 
 // Checks the implementation behind `session` (whose command, for reproduce
-// lines, is `command`); cases first, then the interactive cases.
-CheckReport check(Session& session, const std::string& command, const std::vector<Case>& cases,
+// lines, is `command`); cases first, then the interactive cases. Makes the
+// steps of cases that make them late (Case::make_steps); a case that has no
+// steps even then fails, as a fault of tlbf's.
+CheckReport check(Session& session, const std::string& command, std::vector<Case> cases,
                   const RunnerOptions& options, const std::vector<InteractiveCase>& interactive = {});
 
 // The same, on a Session of `/bin/sh -c command`.
-CheckReport check(const std::string& command, const std::vector<Case>& cases, const RunnerOptions& options,
+CheckReport check(const std::string& command, std::vector<Case> cases, const RunnerOptions& options,
                   const std::vector<InteractiveCase>& interactive = {});
 
 }  // namespace tlbf::conformance
