@@ -3,7 +3,9 @@
 // the fault limit and the time budget are tested exactly and in no time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <map>
 
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/protocol/session.hpp"
@@ -106,6 +108,28 @@ TEST(Runner, ACleanFakePasses) {
   EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(all_cases().size()));
   EXPECT_EQ(r.restarts, 0);
   EXPECT_EQ(fake.exchanges, 2);  // the probe, then every case in one pipelined exchange
+}
+
+TEST(Runner, CasesThatMakeTheirStepsLateAreMadeAndACaseWithoutStepsFails) {
+  Case late;
+  late.name = "late/made";
+  late.needs = {Capability::Hashing};
+  late.make_steps = [] { return std::vector<Step>{{"fnv1a64 61", "ok af63dc4c8601ec8c"}}; };
+  Case empty;
+  empty.name = "late/never_made";
+  std::vector<std::string> sent;
+  FakeSession fake([&sent](int, const std::string& line) {
+    sent.push_back(line);
+    return std::optional<FaultKind>();
+  });
+  const CheckReport r = check(fake, "fake", {late, empty}, RunnerOptions{});
+  std::map<std::string, CaseResult> by_name;
+  for (const auto& c : r.results) by_name[c.name] = c;
+  EXPECT_EQ(by_name.at("late/made").outcome, Outcome::Passed);
+  EXPECT_EQ(std::count(sent.begin(), sent.end(), "fnv1a64 61"), 1);
+  EXPECT_EQ(by_name.at("late/never_made").outcome, Outcome::Failed);
+  EXPECT_NE(by_name.at("late/never_made").reason.find("no steps"), std::string::npos);
+  EXPECT_FALSE(r.conforms());
 }
 
 TEST(Runner, AFaultIsPinnedOnItsCaseEvenWhenAnswersBeforeItWereLost) {
