@@ -32,6 +32,13 @@ std::string to_hex(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
+bool is_hex(std::string_view text) {
+  if (text.size() % 2 != 0) return false;
+  int bad = 0;  // as in from_hex: one test at the end
+  for (const char c : text) bad |= digit_value(c);
+  return bad >= 0;
+}
+
 std::optional<std::vector<std::uint8_t>> from_hex(std::string_view text) {
   if (text.size() % 2 != 0) return std::nullopt;
   std::vector<std::uint8_t> out(text.size() / 2);

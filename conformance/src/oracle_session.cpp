@@ -23,13 +23,20 @@ enum class Arg {
   Filter,   // names a filter that must exist
 };
 
-using Value = std::variant<std::vector<std::uint8_t>, std::uint64_t, std::uint32_t, double, std::string>;
+// A bytes argument whose syntax has been checked, decoded only when a command
+// uses it: a request may carry 32 MiB of bytes for a filter that does not
+// exist, and those are never needed.
+struct BytesWord {
+  std::string_view text;  // into the request line, which outlives the Call
+};
+
+using Value = std::variant<BytesWord, std::uint64_t, std::uint32_t, double, std::string>;
 
 struct Call {
   std::vector<Value> values;
   std::vector<Bloom*> filters;  // one for each Filter argument, in order
 
-  const std::vector<std::uint8_t>& bytes(std::size_t i) const { return std::get<0>(values[i]); }
+  std::vector<std::uint8_t> bytes(std::size_t i) const { return *read_bytes(std::get<0>(values[i]).text); }
   std::uint64_t u64(std::size_t i) const { return std::get<1>(values[i]); }
   std::uint32_t u32(std::size_t i) const { return std::get<2>(values[i]); }
   double real(std::size_t i) const { return std::get<3>(values[i]); }
@@ -139,7 +146,7 @@ const std::vector<Command>& commands() {
 std::optional<Value> read_arg(Arg kind, std::string_view word) {
   switch (kind) {
     case Arg::Bytes:
-      if (auto v = read_bytes(word)) return Value(std::move(*v));
+      if (is_bytes(word)) return Value(BytesWord{word});
       return std::nullopt;
     case Arg::Hash:
       if (auto v = read_hash(word)) return Value(*v);

@@ -66,6 +66,8 @@ std::optional<std::uint64_t> read_hash(std::string_view word) {
   return value;
 }
 
+bool is_bytes(std::string_view word) { return word == "-" || (!word.empty() && is_hex(word)); }
+
 std::optional<std::vector<std::uint8_t>> read_bytes(std::string_view word) {
   if (word == "-") return std::vector<std::uint8_t>{};
   if (word.empty()) return std::nullopt;

@@ -67,6 +67,12 @@ TEST(Values, RealsAreWrittenShortest) {
   }
 }
 
+TEST(Values, IsBytesSaysWhatReadBytesAccepts) {
+  for (const char* word : {"-", "", "--", "0", "00", "aB", "0g", "-0", "0-", "ff00", "FF 00"}) {
+    EXPECT_EQ(is_bytes(word), read_bytes(word).has_value()) << "'" << word << "'";
+  }
+}
+
 TEST(Values, Names) {
   EXPECT_TRUE(is_name("f"));
   EXPECT_TRUE(is_name("Abc_123_xyz_0123456789_ABCDEFGHI"));  // 32

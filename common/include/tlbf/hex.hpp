@@ -17,4 +17,7 @@ std::string to_hex(std::span<const std::uint8_t> bytes);
 // character that is not a hex digit.
 std::optional<std::vector<std::uint8_t>> from_hex(std::string_view text);
 
+// True exactly when from_hex(text) gives bytes, without making them.
+bool is_hex(std::string_view text);
+
 }  // namespace tlbf

@@ -21,6 +21,8 @@ std::optional<std::uint32_t> read_u32(std::string_view word);
 std::optional<std::uint64_t> read_hash(std::string_view word);
 // Hex (either case), or "-" for no bytes.
 std::optional<std::vector<std::uint8_t>> read_bytes(std::string_view word);
+// True exactly when read_bytes(word) gives bytes, without making them.
+bool is_bytes(std::string_view word);
 // The grammar of section 2, then a correctly rounded conversion.
 std::optional<double> read_real(std::string_view word);
 std::optional<bool> read_bool(std::string_view word);
