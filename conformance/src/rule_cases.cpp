@@ -1,6 +1,9 @@
 #include "tlbf/conformance/rule_cases.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -104,9 +107,10 @@ void framing(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/framing/high_bytes_refused",
                                 {expect("hell\xe9", "err Protocol"), expect("hello\x80", "err Protocol"),
                                  expect("\xff", "err Protocol")}));
-  // An implementation whose line reader stops at 64 KiB (or 1 MiB) fails here.
+  // An implementation whose line reader stops at 64 KiB (or 1 MiB) fails
+  // here, and so does one that cuts items at 1 MiB: the item is 1 MiB and a byte.
   out.push_back(case_from_draft("protocol/framing/long_line_1mib",
-                                {ask("fnv1a64 " + hex_of(pattern_item(600'000)))}));
+                                {ask("fnv1a64 " + hex_of(pattern_item((std::size_t{1} << 20) + 1)))}));
   // A request longer than 16 MiB, so that a reader with a limit at 16 MiB (or
   // any power of two below it) fails here. Cheap to answer (no such filter)
   // once the line has been read and its hex checked. A line at the 64 MiB
@@ -389,8 +393,8 @@ void items(std::vector<Case>& out) {
 void state(std::vector<Case>& out) {
   // More filters than any small fixed table holds, each told apart by its m.
   Steps many;
-  // 1,000: well above 128, 256 and 512, the sizes a fixed table is likely to have.
-  const int count = 1000;
+  // 1,100: well above 128, 256, 512 and 1024, the sizes a fixed table is likely to have.
+  const int count = 1100;
   for (int i = 0; i < count; ++i) many.push_back(expect("new many_" + std::to_string(i) + " " + std::to_string(i + 1) + " 1", "ok"));
   for (int i = 0; i < count; ++i) {
     many.push_back(expect("info many_" + std::to_string(i), "ok " + std::to_string(i + 1) + " 1 0"));
@@ -509,6 +513,104 @@ Case finish(std::string name, std::vector<DraftStep> steps, bool acceptable, std
   return c;
 }
 
+// The oracle's to_bytes of filter `name` after `requests`, as hex.
+std::string oracle_file(const std::vector<std::string>& requests, const std::string& name) {
+  protocol::OracleSession oracle;
+  for (const auto& r : requests) oracle.handle(r);
+  return oracle.handle("to_bytes " + name).substr(3);
+}
+
+// Mistakes an adversary's ports of the format made that every earlier case
+// passed (docs/check.md, "The bug bank" has each as a bug).
+void found_by_adversaries(std::vector<Case>& out) {
+  // A file whose count says 0 but whose bits are set: contains and count_ones
+  // read the bits, not the count (a "nothing inserted, nothing found" shortcut).
+  std::string counted_none = oracle_file({"new t 20 3", "insert t 636174"}, "t");
+  counted_none.replace(48, 16, "0000000000000000");
+  out.push_back(case_from_draft("state/bits_not_the_count_decide",
+                                {ask("from_bytes bc " + counted_none), expect("contains bc 636174", "ok true"),
+                                 ask("count_ones bc"), ask("info bc"), ask("drop bc")}));
+  // hello is a request like any other: it starts nothing and forgets nothing.
+  out.push_back(case_from_draft("state/hello_forgets_nothing",
+                                {ask("new hf 8 1"), ask("insert hf 00"), expect("hello", "ok 1 *"), ask("info hf"),
+                                 ask("to_bytes hf"), ask("drop hf")}));
+  // m at or above 2^32 kept whole, not in 32 bits. The bits are allocated
+  // but, in the oracle and the bundled implementations, only touched where
+  // an item lands.
+  out.push_back(case_from_draft("state/m_beyond_u32_kept",
+                                {ask("new mb 4294967304 1"), ask("info mb"), ask("insert mb 636174"),
+                                 ask("contains mb 636174"), ask("positions mb 636174"), ask("contains mb 646f67"),
+                                 ask("drop mb")}));
+  // A file with the first 32 of the 33 probe bits of "cat" set: a contains
+  // that looks at 32 probes at most says true.
+  {
+    protocol::OracleSession oracle;
+    oracle.handle("new p33 1000 33");
+    const std::string answer = oracle.handle("positions p33 636174");
+    std::vector<std::uint64_t> positions;
+    std::istringstream words(answer.substr(3));
+    for (std::uint64_t g; words >> g;) positions.push_back(g);
+    std::vector<std::uint8_t> bits(125, 0);
+    for (std::size_t i = 0; i + 1 < positions.size(); ++i) bits[positions[i] / 8] |= static_cast<std::uint8_t>(1 << (positions[i] % 8));
+    // The 33rd must be a bit of its own, or the case would test nothing.
+    const bool own = std::count(positions.begin(), positions.end() - 1, positions.back()) == 0;
+    std::string file = file_hex({1, 1000, 33, 0, 1, 0});
+    file.replace(64, std::string::npos, hex_of(bits));
+    if (own) {
+      out.push_back(case_from_draft("items/contains_reads_every_probe",
+                                    {ask("from_bytes rp " + file), expect("contains rp 636174", "ok false"),
+                                     ask("count_ones rp"), ask("drop rp")}));
+    }
+  }
+  // k above 1024 probes set and read in full (a buffer sized for with_rate's
+  // usual k is not enough).
+  out.push_back(case_from_draft("items/k_above_1024_probes_all",
+                                {ask("new kp 4096 2000"), ask("insert kp 636174"), ask("count_ones kp"),
+                                 ask("contains kp 636174"), ask("drop kp")}));
+  // with_rate's k rounds (m / n) ln 2 half away from zero, like optimal_k:
+  // here it is 2.5 exactly, and a round half to even gives 2.
+  out.push_back(case_from_draft("format/with_rate/k_half_rounds_away_from_zero",
+                                {ask("with_rate wk 44790326 0.17677669624475342"), expect("info wk", "ok 161546953 3 0"),
+                                 ask("drop wk")}));
+  // k is a u32 in the rate: through an i32 exponent (powi) it turns negative.
+  out.push_back(case_from_draft("format/predicted_fp_rate/k_beyond_i32",
+                                {ask("predicted_fp_rate 93368854 2147483648 1")}));
+  // pow(0, 0) = 1: no items and no probes.
+  out.push_back(case_from_draft("format/predicted_fp_rate/k_and_n_zero", {ask("predicted_fp_rate 8 0 0")}));
+  // An answer cached for positions must follow a from_bytes that replaces the filter.
+  out.push_back(case_from_draft("state/positions_follow_from_bytes",
+                                {ask("new pf 20 3"), ask("positions pf 636174"),
+                                 ask("from_bytes pf " + oracle_file({"new t 13 2"}, "t")), ask("positions pf 636174"),
+                                 ask("drop pf")}));
+  // Names told apart by their last characters, past 15 and 16 bytes.
+  out.push_back(case_from_draft("protocol/names/long_names_told_apart",
+                                {ask("new aaaaaaaaaaaaaaaa1 8 1"), ask("new aaaaaaaaaaaaaaaa2 16 1"),
+                                 ask("new bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1 24 1"), ask("new bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2 32 1"),
+                                 ask("info aaaaaaaaaaaaaaaa1"), ask("info aaaaaaaaaaaaaaaa2"),
+                                 ask("info bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1"), ask("info bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2"),
+                                 ask("drop aaaaaaaaaaaaaaaa1"), ask("drop aaaaaaaaaaaaaaaa2"),
+                                 ask("drop bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1"), ask("drop bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2")}));
+  // Uppercase hex is bytes in a file too, not only in items.
+  std::string upper = oracle_file({"new t 20 3", "insert t 636174"}, "t");
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  out.push_back(case_from_draft("protocol/bytes/uppercase_file_accepted",
+                                {ask("from_bytes uf " + upper), ask("to_bytes uf"), ask("drop uf")}));
+  // Names are checked by every command that takes one, not only by new.
+  out.push_back(case_from_draft("protocol/names/checked_by_every_command",
+                                {expect("from_bytes a-b " + oracle_file({"new t 20 3"}, "t"), "err Protocol"),
+                                 expect("with_rate nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnx 4 0.1", "err Protocol"),
+                                 expect("with_rate a.b 4 0.1", "err Protocol"), expect("info a-b", "err Protocol")}));
+  // A file above 64 KiB loads (a filter of 600,000 bits is 75,032 bytes).
+  out.push_back(case_from_draft("items/file_above_64kib_loads",
+                                {ask("from_bytes bf " + oracle_file({"new t 600000 1", "insert t 636174"}, "t")),
+                                 ask("count_ones bf"), ask("contains bf 636174"), ask("info bf"), ask("drop bf")}));
+  // More than 65,535 bits set: count_ones is not a 16-bit count.
+  std::string full = file_hex({1, 65544, 1, 0, 0, 0});
+  full += std::string(2 * 8193, 'f');
+  out.push_back(case_from_draft("format/count_ones/above_16_bits",
+                                {ask("from_bytes cf " + full), ask("count_ones cf"), ask("drop cf")}));
+}
+
 }  // namespace
 
 Case case_from_draft(std::string name, std::vector<DraftStep> steps) {
@@ -542,6 +644,7 @@ std::vector<Case> rule_cases() {
   headers(out);
   items(out);
   state(out);
+  found_by_adversaries(out);
   return out;
 }
 

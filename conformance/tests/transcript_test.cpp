@@ -74,6 +74,14 @@ TEST(Patterns, WildcardAndReals) {
   EXPECT_EQ(mismatch("ok ~nan", "ok nan"), std::nullopt);
   EXPECT_NE(mismatch("ok ~0.0174106", "ok 0.017410586496326586"), std::nullopt);  // 6 digits are not enough
   EXPECT_NE(mismatch("ok ~1.0", "ok nan"), std::nullopt);
+  // An infinity agrees only with the same infinity: a relative difference
+  // alone (inf - x <= 1e-12 * inf) would pass `inf` for every rate.
+  EXPECT_EQ(mismatch("ok ~inf", "ok inf"), std::nullopt);
+  EXPECT_EQ(mismatch("ok ~-inf", "ok -inf"), std::nullopt);
+  EXPECT_NE(mismatch("ok ~0.017410586496326586", "ok inf"), std::nullopt);
+  EXPECT_NE(mismatch("ok ~0.017410586496326586", "ok -inf"), std::nullopt);
+  EXPECT_NE(mismatch("ok ~inf", "ok 1.7976931348623157e308"), std::nullopt);
+  EXPECT_NE(mismatch("ok ~inf", "ok -inf"), std::nullopt);
   EXPECT_NE(mismatch("ok ~1.0", "ok one"), std::nullopt);
 }
 

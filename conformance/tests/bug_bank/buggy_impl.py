@@ -973,6 +973,203 @@ def _():
     FLAGS.add("with_rate_setdefault")
 
 
+# ---- found by an adversary's ports, passed by every earlier case ------------
+
+@bug("contains_shortcut_when_count_zero", "state", "contains answers false for a filter whose count is 0, without reading the bits (a loaded file may say 0 and have bits set)",
+     ["state/bits_not_the_count_decide"])
+def _():
+    original = B.contains
+    B.contains = lambda self, item: False if self.n_inserted == 0 else original(self, item)
+
+
+@bug("count_ones_shortcut_when_count_zero", "state", "count_ones answers 0 for a filter whose count is 0, without counting the bits",
+     ["state/bits_not_the_count_decide", "format/count_ones/above_16_bits"])
+def _():
+    original = B.count_ones
+    B.count_ones = lambda self: 0 if self.n_inserted == 0 else original(self)
+
+
+@bug("hello_starts_afresh", "state", "hello is taken as a handshake that starts a new session: every filter is forgotten",
+     ["state/hello_forgets_nothing"])
+def _():
+    original = BuggySession.answer  # defined below; patches run after it is
+
+    def answer(self, line):
+        if line.rstrip("\r") == "hello":
+            self.filters.clear()
+        return original(self, line)
+    BuggySession.answer = answer
+
+
+@bug("m_kept_in_u32", "state", "the filter keeps m in 32 bits, after reading and checking it as a u64",
+     ["state/m_beyond_u32_kept"])
+def _():
+    original = B.__init__
+
+    def init(self, m, k, n_inserted=0, bits=None):
+        original(self, m, k, n_inserted, bits)
+        self.m = m & 0xFFFFFFFF
+    B.__init__ = init
+
+
+@bug("contains_reads_32_probes", "bits", "contains looks at no more than 32 probes (a 32-bit mask of them); insert sets all k",
+     ["items/contains_reads_every_probe"])
+def _():
+    def contains(self, item):
+        return all(self.bits[g >> 3] >> (g & 7) & 1 for g in impl.positions(self.m, min(self.k, 32), item))
+    B.contains = contains
+
+
+@bug("probes_capped_at_1024", "bits", "insert and contains use at most 1024 probes (a buffer sized for with_rate's usual k)",
+     ["items/k_above_1024_probes_all"])
+def _():
+    def insert(self, item):
+        for g in impl.positions(self.m, min(self.k, 1024), item):
+            self.bits[g >> 3] |= 1 << (g & 7)
+        self.n_inserted = min(self.n_inserted + 1, MASK)
+    B.insert = insert
+    B.contains = lambda self, item: all(self.bits[g >> 3] >> (g & 7) & 1
+                                        for g in impl.positions(self.m, min(self.k, 1024), item))
+
+
+@bug("with_rate_k_half_to_even", "decision", "with_rate rounds its k with Python's round() (half to even); optimal_k itself is right",
+     ["format/with_rate/k_half_rounds_away_from_zero"])
+def _():
+    def with_rate(n, p):
+        if n < 1:
+            raise impl.TlbfError("BadParams", "n must be at least 1")
+        if not 0.0 < p < 1.0:
+            raise impl.TlbfError("BadParams", "p must lie strictly between 0 and 1")
+        m = impl.optimal_m(n, p)
+        if m > impl.MAX_BITS:
+            raise impl.TlbfError("BadParams", "m above 2^40")
+        return B.new(m, max(1, round((float(m) / float(n)) * impl.LN2)))
+    B.with_rate = staticmethod(with_rate)
+
+
+@bug("rate_k_as_i32", "decision", "predicted_fp_rate raises f to k as an i32 (Rust's powi(k as i32)): k of 2^31 and above turns negative",
+     ["format/predicted_fp_rate/k_beyond_i32"])
+def _():
+    original = impl.predicted_fp_rate
+
+    def predicted_fp_rate(m, k, n):
+        if k < 1 << 31 or m == 0:
+            return original(m, k, n)
+        f = 1.0 - math.exp(-(float(k) * float(n)) / float(m))
+        try:
+            return math.pow(f, float(k - (1 << 32)))
+        except (ZeroDivisionError, OverflowError):
+            return math.inf
+    impl.predicted_fp_rate = predicted_fp_rate
+
+
+@bug("rate_zero_without_items", "decision", "predicted_fp_rate answers 0 when n is 0, even with k = 0, where pow(0, 0) = 1",
+     ["format/predicted_fp_rate/k_and_n_zero"])
+def _():
+    original = impl.predicted_fp_rate
+    impl.predicted_fp_rate = lambda m, k, n: 0.0 if n == 0 and m != 0 else original(m, k, n)
+
+
+@bug("rate_always_infinite", "decision", "predicted_fp_rate answers inf to everything (a judge that compares reals by relative difference alone passes it)",
+     ["vectors/sizing/PredictedFpRateTest"])
+def _():
+    impl.predicted_fp_rate = lambda m, k, n: math.inf
+
+
+@bug("positions_cached_past_from_bytes", "state", "positions answers are cached by filter and item; new, with_rate and drop clear the cache, from_bytes does not",
+     ["state/positions_follow_from_bytes"])
+def _():
+    cache = {}
+    original = BuggySession.answer  # defined below; patches run after it is
+
+    def answer(self, line):
+        w = line.rstrip("\r").split(" ")
+        if w[0] == "positions" and len(w) == 3 and w[1] in self.filters:
+            if (w[1], w[2]) not in cache:
+                cache[(w[1], w[2])] = original(self, line)
+            return cache[(w[1], w[2])]
+        if w[0] in ("new", "with_rate", "drop") and len(w) > 1:
+            for key in [key for key in cache if key[0] == w[1]]:
+                del cache[key]
+        return original(self, line)
+    BuggySession.answer = answer
+
+
+@bug("names_cut_at_15", "request", "names are kept in a 16-byte buffer: only their first 15 characters tell them apart",
+     ["protocol/names/long_names_told_apart"])
+def _():
+    original = impl.read_name
+    impl.read_name = lambda w: original(w)[:15]
+    impl.NEW = impl.read_name
+
+
+@bug("file_hex_lowercase_only", "request", "from_bytes decodes its file with a hex reader of its own that takes lowercase only",
+     ["protocol/bytes/uppercase_file_accepted"])
+def _():
+    original = impl.Session.commands
+
+    def commands(self):
+        table = original(self)
+
+        def lowercase_only(word):
+            if word != word.lower():
+                raise impl.bad("bytes must be lowercase hex")
+            return impl.read_bytes(word)
+        table["from_bytes"] = ([impl.NEW, lowercase_only], table["from_bytes"][1])
+        return table
+    impl.Session.commands = commands
+
+
+@bug("from_bytes_takes_any_name", "request", "from_bytes has an argument table of its own and takes any word as the filter's name",
+     ["protocol/names/checked_by_every_command"])
+def _():
+    original = impl.Session.commands
+
+    def commands(self):
+        table = original(self)
+        table["from_bytes"] = ([lambda w: w, impl.read_bytes], table["from_bytes"][1])
+        return table
+    impl.Session.commands = commands
+
+
+@bug("evict_beyond_1024", "state", "at most 1024 filters are kept: the 1025th evicts the oldest",
+     ["state/many_filters_alive"])
+def _():
+    original = impl.Session.store
+
+    def store(self, name, bloom):
+        if name not in self.filters and len(self.filters) >= 1024:
+            del self.filters[next(iter(self.filters))]
+        original(self, name, bloom)
+    impl.Session.store = store
+
+
+@bug("items_cut_at_1mib", "items", "items are cut to their first 1 MiB",
+     ["protocol/framing/long_line_1mib"])
+def _():
+    original = impl.read_bytes
+    impl.read_bytes = lambda word: original(word)[: 1 << 20]
+
+
+@bug("files_above_64kib_refused", "items", "from_bytes refuses a file above 64 KiB as Format",
+     ["items/file_above_64kib_loads"])
+def _():
+    original = B.from_bytes
+
+    def from_bytes(data):
+        if len(data) > 1 << 16:
+            raise impl.TlbfError("Format", "file too large")
+        return original(data)
+    B.from_bytes = staticmethod(from_bytes)
+
+
+@bug("count_ones_in_16_bits", "bits", "count_ones counts in 16 bits",
+     ["format/count_ones/above_16_bits"])
+def _():
+    original = B.count_ones
+    B.count_ones = lambda self: original(self) & 0xFFFF
+
+
 # ---- controls: tlbf check must pass these -----------------------------------
 
 @control("k_round_floor_plus_half", "optimal_k rounds with floor(x + 0.5): differs from half away from zero only below 1 and above 2^52, where max(1, ...) and saturation hide it")
