@@ -39,8 +39,12 @@ bool has_ok_form(std::string_view command, std::string_view got) {
   const std::size_t values = w.size() - 1;
   if (command == "fnv1a64" || command == "mix64") return values == 1 && protocol::read_hash(w[1]).has_value();
   if (command == "positions_for" || command == "positions") return values >= 1 && all_u64(w, 1);
-  if (command == "optimal_m" || command == "optimal_k" || command == "count_ones") return values == 1 && all_u64(w, 1);
-  if (command == "info") return values == 3 && all_u64(w, 1);
+  // k is a u32 wherever it is written (docs/protocol.md, section 2).
+  if (command == "optimal_k") return values == 1 && protocol::read_u32(w[1]).has_value();
+  if (command == "optimal_m" || command == "count_ones") return values == 1 && all_u64(w, 1);
+  if (command == "info") {
+    return values == 3 && protocol::read_u64(w[1]) && protocol::read_u32(w[2]) && protocol::read_u64(w[3]);
+  }
   if (command == "predicted_fp_rate") return values == 1 && protocol::read_real(w[1]).has_value();
   if (command == "contains") return values == 1 && protocol::read_bool(w[1]).has_value();
   if (command == "to_bytes") return values == 1 && protocol::read_bytes(w[1]).has_value();

@@ -48,8 +48,11 @@ TEST(Judge, OutOfDomainSizingMayBeRefusedOrAnyNumber) {
   EXPECT_EQ(verdict("optimal_m 4 0.1", "ok 19"), Mismatch);
   EXPECT_EQ(verdict("optimal_m 4 0.1", "err BadParams no"), Mismatch);
   // k beyond u32 (2^40 / 1 * ln 2 = 7.6e11) may saturate at another width; 762123384 (n = 1000) may not.
+  // Whatever the width, the answer is a k, and a k is a u32 (docs/protocol.md, section 2).
   EXPECT_EQ(verdict("optimal_k 1099511627776 1", "ok 65535"), Acceptable);
-  EXPECT_EQ(verdict("optimal_k 1099511627776 1", "ok 762123384786"), Acceptable);
+  EXPECT_EQ(verdict("optimal_k 1099511627776 1", "ok 4294967295"), Match);
+  EXPECT_EQ(verdict("optimal_k 1099511627776 1", "ok 762123384786"), Mismatch);
+  EXPECT_EQ(verdict("optimal_k 1099511627776 1", "ok 18446744073709551615"), Mismatch);
   EXPECT_EQ(verdict("optimal_k 1099511627776 1000", "ok 65535"), Mismatch);
   EXPECT_EQ(verdict("optimal_k 5 0", "err BadParams n = 0"), Acceptable);
   EXPECT_EQ(verdict("predicted_fp_rate 0 0 0", "err BadParams m = 0"), Acceptable);

@@ -1163,6 +1163,15 @@ def _():
     B.from_bytes = staticmethod(from_bytes)
 
 
+@bug("optimal_k_saturates_at_u64", "decision", "optimal_k keeps k in a u64 and saturates it at 2^64 - 1 (a k is a u32 in every answer)",
+     ["vectors/sizing/OptimalKTest"])
+def _():
+    def optimal_k(m, n):
+        ideal = (math.nan if m == 0 else math.inf) if n == 0 else (float(m) / float(n)) * impl.LN2
+        return max(1, impl.saturate(impl.round_half_away(ideal), 64))
+    impl.optimal_k = optimal_k
+
+
 @bug("count_ones_in_16_bits", "bits", "count_ones counts in 16 bits",
      ["format/count_ones/above_16_bits"])
 def _():
