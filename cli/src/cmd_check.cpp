@@ -177,6 +177,7 @@ int run_check(CheckOptions opt) {
   if (opt.profile == "behavioural") {
     cases.clear();  // another design: its hashes and bytes are its own, and the oracle is no model for it
   } else {
+    behaviour.insert(behaviour.begin(), conformance::fresh_start_case());
     behaviour.insert(behaviour.begin(), conformance::end_of_input_case());
     if (opt.runs > 0) behaviour.push_back(conformance::model_based_case(opt.seed, opt.runs));
   }

@@ -44,7 +44,9 @@ std::string pad_left(const std::string& text, std::size_t width) {
 // The reproduce line of a failed case, or why there is none ("" when neither).
 std::string reproduce_of(const CaseResult& r) {
   if (!r.reproduce.empty()) return r.reproduce;
-  if (!r.transcript.empty()) return "the requests are too long for a shell line; the transcript is whole in --json";
+  // No shell line: its requests are too long for one, or the case talks to a
+  // fresh process of its own (the random sequences, a start with no hello).
+  if (!r.transcript.empty()) return "the transcript is whole in --json; save it to a file and replay it with tlbf check --transcript FILE";
   return "";
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
@@ -720,6 +721,43 @@ InteractiveCase end_of_input_case() {
     }
     if (f.reason.empty()) return std::nullopt;
     return f;
+  };
+  return c;
+}
+
+InteractiveCase fresh_start_case() {
+  InteractiveCase c;
+  c.name = "protocol/session/hello_not_needed";
+  c.needs = {Capability::Filter};
+  c.run = [](Session& session, const std::set<Capability>&) -> std::optional<Finding> {
+    // A filter of one bit answers true for every item once it holds one: an
+    // implementation that keeps an exact set instead shows it at once.
+    const std::vector<std::string> requests = {"new hn 1 1",       "insert hn 78",   "contains hn 79",
+                                               "contains hn 636174", "positions hn 636174", "info hn",
+                                               "count_ones hn",    "drop hn"};
+    if (auto fault = session.restart(Session::Why::Fresh)) return Finding{fault->detail, fault, {}};
+    Judge limits;
+    std::vector<Request> batch;
+    std::string transcript;
+    for (const auto& line : requests) {
+      const std::string pattern = limits.expect(line);
+      batch.push_back({line, limits.longest_answer() + line.size() + kAnswerSlack});
+      transcript += "> " + line + "\n< " + pattern + "\n";
+      limits.judge(limits.oracle_answer());
+    }
+    const Answers answers = session.exchange(batch, Pace::Pipelined);
+    Judge judge;
+    const std::string fresh = "in a fresh process, sent no hello first: ";
+    for (std::size_t i = 0; i < answers.lines.size(); ++i) {
+      judge.expect(requests[i]);
+      const Judgement j = judge.judge(answers.lines[i]);
+      if (j.verdict == Verdict::Mismatch) {
+        return Finding{fresh + "'" + requests[i] + "' was answered " + readable(answers.lines[i], 80) + ": " + j.reason, {},
+                       transcript};
+      }
+    }
+    if (answers.fault) return Finding{fresh + answers.fault->detail, answers.fault, transcript};
+    return std::nullopt;
   };
   return c;
 }

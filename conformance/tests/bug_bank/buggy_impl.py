@@ -1172,6 +1172,26 @@ def _():
     impl.optimal_k = optimal_k
 
 
+@bug("fair_only_after_hello", "state", "games the grader: a process whose first request was not hello keeps an exact set of its items (no false positives), as if tlbf check always greeted first",
+     ["protocol/session/hello_not_needed"])
+def _():
+    first = []
+    original = BuggySession.answer  # defined below; patches run after it is
+
+    def answer(self, line):
+        if not first:
+            first.append(line.rstrip("\r"))
+        return original(self, line)
+    BuggySession.answer = answer
+    insert, contains = B.insert, B.contains
+
+    def remembering_insert(self, item):
+        self.__dict__.setdefault("exact", set()).add(bytes(item))
+        insert(self, item)
+    B.insert = remembering_insert
+    B.contains = lambda self, item: contains(self, item) if first[0] == "hello" else bytes(item) in self.__dict__.get("exact", set())
+
+
 @bug("count_ones_in_16_bits", "bits", "count_ones counts in 16 bits",
      ["format/count_ones/above_16_bits"])
 def _():

@@ -48,4 +48,11 @@ std::vector<Case> deterministic_cases();
 // whole lines.
 InteractiveCase end_of_input_case();
 
+// protocol/session/hello_not_needed: a process that has been sent nothing
+// yet gets filter requests with no hello first, and must answer them as one
+// that began with hello does (docs/protocol.md, section 1: hello is a request
+// like any other). An implementation that plays fair only after a hello, as
+// `tlbf check` sends first, fails here.
+InteractiveCase fresh_start_case();
+
 }  // namespace tlbf::conformance
