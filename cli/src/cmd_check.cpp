@@ -220,7 +220,8 @@ int run_check(CheckOptions opt) {
     // A progress line on a terminal only, erased when the report is printed.
     const bool progress = ::isatty(STDERR_FILENO) != 0;
     if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
-    const CheckReport report = conformance::check(impl, cases, runner, behaviour);
+    CheckReport report = conformance::check(impl, cases, runner, behaviour);
+    report.selected_by = opt.filter;
     if (progress) std::cerr << "\r\033[K" << std::flush;
     if (report.session_problem == "before any case: could not be started" || report.not_found) {
       std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";

@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 
+#include "tlbf/conformance/readable.hpp"
 #include "tlbf/hex.hpp"
 
 namespace tlbf::conformance {
@@ -66,7 +67,7 @@ std::optional<std::string> expect_all(Talk& send, const std::vector<std::string>
                                       const std::string& want) {
   const auto got = send(requests);
   for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want) return "'" + requests[i].substr(0, 80) + "' was answered '" + got[i].substr(0, 80) + "', want '" + want + "'";
+    if (got[i] != want) return readable(requests[i], 80) + " was answered " + readable(got[i], 80) + ", want '" + want + "'";
   }
   return std::nullopt;
 }
@@ -97,7 +98,7 @@ std::optional<std::string> round_trip(Talk& send, const std::string& from, const
   if (auto bad = expect_all(send, {"with_rate " + from + " " + std::to_string(n) + " " + rate}, "ok")) return bad;
   if (auto bad = expect_all(send, each("insert " + from + " ", contents), "ok")) return bad;
   const auto bytes = send({"to_bytes " + from, "info " + from});
-  if (bytes[0].rfind("ok ", 0) != 0) return "to_bytes " + from + " was answered '" + bytes[0].substr(0, 80) + "'";
+  if (bytes[0].rfind("ok ", 0) != 0) return "to_bytes " + from + " was answered " + readable(bytes[0], 80);
   if (auto bad = expect_all(send, {"from_bytes " + to + " " + bytes[0].substr(3)}, "ok")) {
     return "its own to_bytes of " + from + " did not load: " + *bad;
   }
@@ -177,9 +178,9 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                    if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
                    const auto got = send({"info a", "count_ones a", "count_ones both", "to_bytes a", "to_bytes both"});
                    const auto a = numbers(got[0], 3);
-                   if (!a) return "info a was answered '" + got[0] + "'";
+                   if (!a) return "info a was answered " + readable(got[0], 80);
                    if ((*a)[2] != 1000) return "the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000";
-                   if (got[1] != got[2]) return "count_ones of the union is '" + got[1] + "', of one filter of both sets '" + got[2] + "'";
+                   if (got[1] != got[2]) return "count_ones of the union is " + readable(got[1], 80) + ", of one filter of both sets " + readable(got[2], 80);
                    // Where the filter offers its bytes, they must be equal too (the
                    // counts are, so the headers are): the same bits, not just as many.
                    if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4]) return "the union's bytes differ from those of one filter of both sets";
@@ -189,14 +190,14 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
   out.push_back({"behaviour/union_refuses_different_m_or_k", {C::Filter, C::Union},
                  by_talk([](Talk& send) -> std::optional<std::string> {
                    const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
-                   if (made[0] != "ok" || made[1] != "ok") return "new was answered '" + made[0] + "', '" + made[1] + "'";
+                   if (made[0] != "ok" || made[1] != "ok") return "new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80);
                    const auto merged = send({"union a b"});
                    if (merged[0].rfind("err Mismatch", 0) != 0) {
-                     return "a union of m = 1000 and m = 1064 was answered '" + merged[0] + "'";
+                     return "a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80);
                    }
                    if (made[2] == "ok") {  // a design with a fixed k may refuse k = 4; then there is nothing to merge
                      const auto got = send({"union a c"});
-                     if (got[0].rfind("err Mismatch", 0) != 0) return "a union of k = 3 and k = 4 was answered '" + got[0] + "'";
+                     if (got[0].rfind("err Mismatch", 0) != 0) return "a union of k = 3 and k = 4 was answered " + readable(got[0], 80);
                    }
                    return std::nullopt;
                  })});
@@ -207,7 +208,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                    if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
                    const auto shape = send({"info f", "count_ones f"});
                    const auto info = numbers(shape[0], 3), ones = numbers(shape[1], 1);
-                   if (!info || !ones || (*info)[0] == 0) return "info and count_ones were answered '" + shape[0] + "', '" + shape[1] + "'";
+                   if (!info || !ones || (*info)[0] == 0) return "info and count_ones were answered " + readable(shape[0], 80) + ", " + readable(shape[1], 80);
                    const double m = static_cast<double>((*info)[0]), k = static_cast<double>((*info)[1]);
                    // Sent in slices, so that the memory of one serves the next:
                    // made all at once, 100,000 requests and their answers cost
@@ -217,7 +218,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                      const auto answers = send(items(rng, kSlice, "fresh" + std::to_string(slice), "contains f "));
                      for (const auto& a : answers) {
                        if (a == "ok true") ++positives;
-                       else if (a != "ok false") return "contains was answered '" + a.substr(0, 80) + "'";
+                       else if (a != "ok false") return "contains was answered " + readable(a, 80);
                      }
                    }
                    // Each probe of a fresh item hits a set bit with probability f,
@@ -228,7 +229,7 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
                    std::ostringstream why;
                    if (std::abs(positives - mean) > 3 * sd) {
                      why << positives << " false positives in " << kFresh << " fresh items; with m = " << m << ", k = " << k
-                         << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " +- " << 3 * sd << " (3 sd)";
+                         << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " of them, +- " << 3 * sd << " (3 sd)";
                      return why.str();
                    }
                    if (positives >= 0.02 * kFresh) {

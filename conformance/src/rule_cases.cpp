@@ -573,6 +573,10 @@ void found_by_adversaries(std::vector<Case>& out) {
   out.push_back(case_from_draft("format/with_rate/k_half_rounds_away_from_zero",
                                 {ask("with_rate wk 44790326 0.17677669624475342"), expect("info wk", "ok 161546953 3 0"),
                                  ask("drop wk")}));
+  // with_rate's k is at least 1, as optimal_k's is: here (m / n) ln 2 is
+  // 0.15, which rounds to 0 (and -log2(0.9), another k a porter may take, too).
+  out.push_back(case_from_draft("format/with_rate/k_at_least_1",
+                                {ask("with_rate wo 1000 0.9"), expect("info wo", "ok 220 1 0"), ask("drop wo")}));
   // k is a u32 in the rate: through an i32 exponent (powi) it turns negative.
   out.push_back(case_from_draft("format/predicted_fp_rate/k_beyond_i32",
                                 {ask("predicted_fp_rate 93368854 2147483648 1")}));

@@ -1192,6 +1192,21 @@ def _():
     B.contains = lambda self, item: contains(self, item) if first[0] == "hello" else bytes(item) in self.__dict__.get("exact", set())
 
 
+@bug("with_rate_k_may_be_zero", "decision", "with_rate leaves out max(1, ...) around its k, so a k that rounds to 0 is refused as BadParams",
+     ["format/with_rate/k_at_least_1"])
+def _():
+    def with_rate(n, p):
+        if n < 1:
+            raise impl.TlbfError("BadParams", "n must be at least 1")
+        if not 0.0 < p < 1.0:
+            raise impl.TlbfError("BadParams", "p must lie strictly between 0 and 1")
+        m = impl.optimal_m(n, p)
+        if m > impl.MAX_BITS:
+            raise impl.TlbfError("BadParams", "m above 2^40")
+        return B.new(m, impl.saturate(impl.round_half_away((float(m) / float(n)) * impl.LN2), 32))
+    B.with_rate = staticmethod(with_rate)
+
+
 @bug("count_ones_in_16_bits", "bits", "count_ones counts in 16 bits",
      ["format/count_ones/above_16_bits"])
 def _():

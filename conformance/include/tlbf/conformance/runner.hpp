@@ -60,6 +60,9 @@ struct CheckReport {
   int restarts = 0;
   std::string session_problem;  // at end of input: a bad exit, extra output
   std::string stopped_because;  // why cases were not run: unreliable, or out of time
+  // The --filter pattern that chose the cases run, "" when none did: the
+  // verdict then covers those cases only, and says so.
+  std::string selected_by;
 
   int count(Outcome o) const;
   // True when every case it could run passed or differed only where acceptable,
