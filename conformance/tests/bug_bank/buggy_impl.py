@@ -1001,17 +1001,6 @@ def _():
     BuggySession.answer = answer
 
 
-@bug("m_kept_in_u32", "state", "the filter keeps m in 32 bits, after reading and checking it as a u64",
-     ["state/m_beyond_u32_kept"])
-def _():
-    original = B.__init__
-
-    def init(self, m, k, n_inserted=0, bits=None):
-        original(self, m, k, n_inserted, bits)
-        self.m = m & 0xFFFFFFFF
-    B.__init__ = init
-
-
 @bug("contains_reads_32_probes", "bits", "contains looks at no more than 32 probes (a 32-bit mask of them); insert sets all k",
      ["items/contains_reads_every_probe"])
 def _():
