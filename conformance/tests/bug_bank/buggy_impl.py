@@ -973,6 +973,17 @@ def _():
     FLAGS.add("with_rate_setdefault")
 
 
+def with_rate_taking_k(k_of):
+    """with_rate as bundled (its checks, its m), with its k from k_of(m, n)
+    in place of optimal_k: a porter who computes k inline, wrongly."""
+    original = B.with_rate
+
+    def with_rate(n, p):
+        m = original(n, p).m
+        return B.new(m, k_of(m, n))
+    B.with_rate = staticmethod(with_rate)
+
+
 # ---- found by an adversary's ports, passed by every earlier case ------------
 
 @bug("contains_shortcut_when_count_zero", "state", "contains answers false for a filter whose count is 0, without reading the bits (a loaded file may say 0 and have bits set)",
@@ -1024,16 +1035,7 @@ def _():
 @bug("with_rate_k_half_to_even", "decision", "with_rate rounds its k with Python's round() (half to even); optimal_k itself is right",
      ["format/with_rate/k_half_rounds_away_from_zero"])
 def _():
-    def with_rate(n, p):
-        if n < 1:
-            raise impl.TlbfError("BadParams", "n must be at least 1")
-        if not 0.0 < p < 1.0:
-            raise impl.TlbfError("BadParams", "p must lie strictly between 0 and 1")
-        m = impl.optimal_m(n, p)
-        if m > impl.MAX_BITS:
-            raise impl.TlbfError("BadParams", "m above 2^40")
-        return B.new(m, max(1, round((float(m) / float(n)) * impl.LN2)))
-    B.with_rate = staticmethod(with_rate)
+    with_rate_taking_k(lambda m, n: max(1, round((float(m) / float(n)) * impl.LN2)))
 
 
 @bug("rate_k_as_i32", "decision", "predicted_fp_rate raises f to k as an i32 (Rust's powi(k as i32)): k of 2^31 and above turns negative",
@@ -1184,16 +1186,7 @@ def _():
 @bug("with_rate_k_may_be_zero", "decision", "with_rate leaves out max(1, ...) around its k, so a k that rounds to 0 is refused as BadParams",
      ["format/with_rate/k_at_least_1"])
 def _():
-    def with_rate(n, p):
-        if n < 1:
-            raise impl.TlbfError("BadParams", "n must be at least 1")
-        if not 0.0 < p < 1.0:
-            raise impl.TlbfError("BadParams", "p must lie strictly between 0 and 1")
-        m = impl.optimal_m(n, p)
-        if m > impl.MAX_BITS:
-            raise impl.TlbfError("BadParams", "m above 2^40")
-        return B.new(m, impl.saturate(impl.round_half_away((float(m) / float(n)) * impl.LN2), 32))
-    B.with_rate = staticmethod(with_rate)
+    with_rate_taking_k(lambda m, n: impl.saturate(impl.round_half_away((float(m) / float(n)) * impl.LN2), 32))
 
 
 @bug("count_ones_in_16_bits", "bits", "count_ones counts in 16 bits",
