@@ -136,7 +136,12 @@ class HiddenIdentity(Scratch):
         self.assertScratchGone()
 
     def test_a_suite_that_reads_its_identity_is_not_graded(self):
-        cheat = 'case "$TLBF_MUTANT $TLBF_IMPL" in *s0*|*s10*|*refuse*) exit 1;; esac; exit 0'
+        # It reads only what differs between runs when identity is revealed:
+        # TLBF_MUTANT and serve's options. Matching "s0" anywhere in
+        # TLBF_IMPL also matched the random name of the private folder
+        # (mkdtemp's letters and digits) about one run in 800, and failed CI.
+        cheat = ('case "${TLBF_MUTANT-}" in s0?|s10) exit 1;; esac; '
+                 'case "$TLBF_IMPL" in *" --mutant "*|*" --refuse-all"*) exit 1;; esac; exit 0')
         r = self.mutate("--", "sh", "-c", cheat)
         self.assertEqual(r.returncode, 4, r.stdout + r.stderr)  # it passes against a broken implementation
         # --reveal-mutant brings back what it reads, and with it the false 10/10.
