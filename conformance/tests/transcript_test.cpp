@@ -134,9 +134,11 @@ bool is_running(int pid) {
 TEST(Process, TimeoutKillsTheWholeGroup) {
   // The grandchild writes its pid, then would outlive a careless harness.
   const auto start = std::chrono::steady_clock::now();
-  const RunResult run = run_with_input("sh -c 'echo $$; exec sleep 60' & wait", "", 300ms);
+  // 3 s: time enough for the grandchild to print its pid on a loaded machine.
+  const RunResult run = run_with_input("sh -c 'echo $$; exec sleep 60' & wait", "", 3s);
   EXPECT_TRUE(run.timed_out);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);  // a hang guard, not a speed test
+  ASSERT_FALSE(run.out.empty()) << "the grandchild never printed its pid";
   const int grandchild = std::stoi(run.out);
   // SIGKILL is delivered asynchronously: allow the kernel a moment to act.
   for (int i = 0; i < 500 && is_running(grandchild); ++i) ::usleep(10'000);

@@ -83,38 +83,82 @@ void HiddenServer::accept_loop() {
     if (fds[0].revents & POLLIN) {
       const int connection = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
       if (connection >= 0) {
+        ++connections_;
         serve(connection);
         ::close(connection);
+      } else if (errno != EINTR && errno != EAGAIN && errno != ECONNABORTED) {
+        note_fault(std::string("could not accept a connection: ") + std::strerror(errno));
+        // The connection stays pending and poll keeps saying so: do not spin on it.
+        ::poll(nullptr, 0, 50);
       }
     }
   }
 }
 
+void HiddenServer::note_fault(const std::string& what) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fault_.empty()) fault_ = what;
+}
+
+std::string HiddenServer::fault() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return fault_;
+}
+
 void HiddenServer::serve(int connection) {
   int choice[2];
-  if (::pipe2(choice, O_CLOEXEC) != 0) return;
+  if (::pipe2(choice, O_CLOEXEC) != 0) {
+    note_fault(std::string("could not make a pipe for the served process: ") + std::strerror(errno));
+    return;
+  }
   // The choice is a few bytes, well within a pipe's buffer: written before
   // the child starts, it never blocks.
   (void)write_all(choice[1], choice_.data(), choice_.size());
   ::close(choice[1]);
+  // The child writes its exec's errno here; a successful exec closes it
+  // (O_CLOEXEC) unwritten. So the parent knows before the suite can.
+  int exec_report[2];
+  if (::pipe2(exec_report, O_CLOEXEC) != 0) {
+    note_fault(std::string("could not make a pipe for the served process: ") + std::strerror(errno));
+    ::close(choice[0]);
+    return;
+  }
   const int quiet = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   const pid_t pid = ::fork();
   if (pid == 0) {
     // Only async-signal-safe calls between fork and exec: other threads may hold locks.
+    int report = exec_report[1];
+    if (report <= 3) report = ::fcntl(report, F_DUPFD_CLOEXEC, 4);  // fd 3 is the choice's
     ::dup2(connection, STDIN_FILENO);
     ::dup2(connection, STDOUT_FILENO);
     if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
     ::dup2(choice[0], 3);
     const char* argv[] = {tlbf_mutant_.c_str(), "--choice-fd", "3", nullptr};
     ::execv(argv[0], const_cast<char* const*>(argv));
+    const int error = errno;
+    (void)!::write(report, &error, sizeof error);
     ::_exit(127);
   }
+  const int fork_error = errno;
   ::close(choice[0]);
+  ::close(exec_report[1]);
   if (quiet >= 0) ::close(quiet);
-  if (pid > 0) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    children_.push_back(pid);
+  if (pid < 0) {
+    ::close(exec_report[0]);
+    note_fault(std::string("could not start the served process: ") + std::strerror(fork_error));
+    return;
   }
+  int exec_error = 0;
+  ssize_t n;
+  do {
+    n = ::read(exec_report[0], &exec_error, sizeof exec_error);
+  } while (n < 0 && errno == EINTR);
+  ::close(exec_report[0]);
+  if (n == static_cast<ssize_t>(sizeof exec_error)) {
+    note_fault("could not run " + tlbf_mutant_ + ": " + std::strerror(exec_error));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  children_.push_back(pid);
 }
 
 void HiddenServer::reap(bool kill_all) {

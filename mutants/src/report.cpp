@@ -248,7 +248,11 @@ Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& rep
             return out;
           }
           where[id] = name;
-          runs[id] = MutantRun{id, *verdict, m.value("duration", 0.0) / 1000, m.value("statusReason", "")};
+          MutantRun& run = runs[id];
+          run.id = id;
+          run.verdict = *verdict;
+          run.seconds = m.value("duration", 0.0) / 1000;
+          run.evidence = m.value("statusReason", "");
           merged["mutants"].push_back(m);
         }
       }

@@ -16,6 +16,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr const char* kShortOfResources =
+    " (is the machine short of processes or file descriptors? try fewer jobs, -j, or raise ulimit -u / -n); no grade";
+
 std::vector<std::string> lines_of(const std::string& output) {
   std::istringstream in(output);
   std::vector<std::string> lines;
@@ -157,8 +160,21 @@ MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::millisec
   }
   const auto result = run(prepared, limit);
   r.seconds = seconds_since(began);
+  const Contact contact = subjects.contact(prepared);
   subjects.finish(prepared);
-  if (!result.started) {
+  if (!contact.harness_fault.empty()) {
+    r.verdict = Verdict::Error;
+    r.evidence = "the harness could not serve it: " + contact.harness_fault;
+    r.voids = kHarness;
+  } else if (!contact.reached && !result.exited_cleanly()) {
+    // The mutant lives only in the served process: a suite that failed
+    // without starting it failed for another reason (flaky, or out of processes).
+    r.verdict = Verdict::Error;
+    r.evidence = "the suite failed (" + result.how_it_ended() + ") without ever starting TLBF_IMPL";
+    r.voids = kFlaky;
+    r.output = printable(result.out + result.err);
+    if (r.output.empty()) r.output = "(no output; " + result.how_it_ended() + ")\n";
+  } else if (!result.started) {
     r.verdict = Verdict::Error;
     r.evidence = "the suite could not be started";
   } else if (result.timed_out) {
@@ -189,7 +205,7 @@ struct ControlResult {
   bool passed = false;
   std::string output;  // when it failed
   std::string how;     // how it ended, when it failed
-  std::string error;   // the run could not be prepared: the harness's fault, not the suite's
+  std::string error;   // the run could not be prepared or served: the harness's fault, not the suite's
 };
 
 // A clean run among the mutants'. Like a mutant's, a timeout counts only when
@@ -204,7 +220,12 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
       return out;
     }
     const auto result = run(clean, limit);
+    const Contact contact = subjects.contact(clean);
     subjects.finish(clean);
+    if (!contact.harness_fault.empty()) {
+      out.error = contact.harness_fault;
+      return out;
+    }
     if (result.exited_cleanly()) return {true, "", "", ""};
     out.output = printable(result.out + result.err);
     if (out.output.empty()) out.output = "(no output; " + result.how_it_ended() + ")\n";
@@ -259,7 +280,13 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
       return score;
     }
     const auto result = run(clean, options.setup_limit);
+    const Contact contact = subjects.contact(clean);
     subjects.finish(clean);
+    if (!contact.harness_fault.empty()) {
+      score.stopped = kHarness;
+      score.stop_reason = "the harness could not serve a clean run: " + contact.harness_fault + kShortOfResources;
+      return score;
+    }
     score.baseline_seconds = std::max(score.baseline_seconds, seconds_since(start));
     ++score.baseline_runs;
     if (result.exited_cleanly()) {
@@ -268,6 +295,7 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
       score.baseline_output = printable(result.out + result.err);
       if (score.baseline_output.empty()) score.baseline_output = "(no output; " + result.how_it_ended() + ")\n";
       score.stop_reason = result.how_it_ended();
+      if (!contact.reached) score.stop_reason += ", without ever starting TLBF_IMPL";
     }
     // One run at the bound is enough to stop: more would each cost the bound again.
     if (result.timed_out) break;
@@ -290,10 +318,24 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
                              (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
   if (const auto broken = subjects.broken()) {
     const auto sanity = broken->error.empty() ? run(*broken, score.limit) : conformance::RunResult{};
+    const Contact contact = broken->error.empty() ? subjects.contact(*broken) : Contact{};
     subjects.finish(*broken);
     if (!broken->error.empty()) {
       score.stopped = kHarness;
       score.stop_reason = "the sanity check could not be prepared: " + broken->error;
+      return score;
+    }
+    if (!contact.harness_fault.empty()) {
+      score.stopped = kHarness;
+      score.stop_reason = "the harness could not serve the sanity check: " + contact.harness_fault + kShortOfResources;
+      return score;
+    }
+    if (!sanity.exited_cleanly() && !contact.reached) {
+      score.stopped = kFlaky;
+      score.stop_reason = "the suite passed the clean runs, then failed the sanity check (" + sanity.how_it_ended() +
+                          ") without ever starting TLBF_IMPL, so that failure was not about the implementation";
+      score.baseline_output = printable(sanity.out + sanity.err);
+      if (score.baseline_output.empty()) score.baseline_output = "(no output; " + sanity.how_it_ended() + ")\n";
       return score;
     }
     if (sanity.exited_cleanly()) {
@@ -347,8 +389,25 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   score.mutants_seconds = seconds_since(mutants_start);
   if (!harness_error.empty()) {
     score.stopped = kHarness;
-    score.stop_reason = "a clean control run could not be prepared: " + harness_error;
+    score.stop_reason = "a clean control run could not be prepared or served: " + harness_error + kShortOfResources;
     return score;
+  }
+  // A run whose failure was not its mutant's doing voids the grade: counted
+  // as a kill, it would raise the score of a suite that never caught it.
+  for (const Stop voids : {kHarness, kFlaky}) {
+    for (const MutantRun& r : score.runs) {
+      if (r.voids != voids) continue;
+      score.stopped = voids;
+      if (voids == kHarness) {
+        score.stop_reason = "the run of " + r.id + " is not graded: " + r.evidence + kShortOfResources;
+      } else {
+        score.stop_reason = "the suite passed the clean runs, then failed the run of " + r.id +
+                            " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the suite"
+                            " is flaky, or the machine could not start its processes (ulimit -u, -n)";
+        score.baseline_output = r.output;
+      }
+      return score;
+    }
   }
   if (score.control_passes < score.control_runs) {
     score.stopped = kFlaky;

@@ -44,6 +44,16 @@ class Served final : public Subjects {
   SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden(""); }
   std::optional<SuiteRun> broken() override { return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all"); }
   SuiteRun mutant(const std::string& id) override { return reveal_ ? revealed(" serve --mutant " + id, id) : hidden(id); }
+  Contact contact(const SuiteRun& run) override {
+    HiddenServer* server = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto found = servers_.find(run.command);
+      if (found == servers_.end()) return {};  // revealed: nothing watched the run
+      server = found->second.get();
+    }
+    return {server->connections() > 0, server->fault()};
+  }
   void finish(const SuiteRun& run) override {
     std::lock_guard<std::mutex> lock(mutex_);
     servers_.erase(run.command);
@@ -90,7 +100,9 @@ class Served final : public Subjects {
       return run;
     }
     std::string why;
-    auto server = HiddenServer::start(private_.string(), tlbf_mutant_, choice, why);
+    // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
+    std::error_code ec;
+    auto server = HiddenServer::start(fs::absolute(private_, ec).string(), tlbf_mutant_, choice, why);
     if (!server) {
       run.error = why;
       return run;
@@ -229,21 +241,14 @@ class Patched final : public Subjects {
   }
   // Slot k's runs happen in scratch/run-k, each a fresh copy of scratch/seed-k:
   // the warmed copy, warmed once more at scratch/run-k and moved aside.
-  // The files the patches change are touched in each, so that its warming
-  // run rebuilds what depends on them there: a copy that was only moved
-  // looks up to date, and its first patched run would rebuild from scratch.
+  // The files the patches change are made afresh in each (prepare), newer
+  // than the seed, so that its warming run rebuilds what depends on them
+  // there: a copy that was only moved looks up to date, and its first
+  // patched run would rebuild from scratch.
   std::vector<SuiteRun> slots(int n) override {
-    const std::set<std::string>& patched = patched_;
     std::vector<SuiteRun> out;
     slot_warmed_from_ = fs::file_time_type::clock::now();
-    for (int k = 0; k < n; ++k) {
-      SuiteRun run = prepare(slot_folder(k).filename().string(), "");
-      for (const auto& file : patched) {
-        std::error_code ec;
-        if (!file.empty()) fs::last_write_time(slot_folder(k) / file, fs::file_time_type::clock::now(), ec);
-      }
-      out.push_back(run);
-    }
+    for (int k = 0; k < n; ++k) out.push_back(prepare(slot_folder(k).filename().string(), ""));
     return out;
   }
   void slots_warmed() override {
@@ -350,25 +355,48 @@ class Patched final : public Subjects {
     // runs' too: else a patched file alone would be new (its inode, its
     // change time equal to its modification time, its build products), and a
     // suite could tell a mutant by looking at the file instead of testing it.
+    std::map<std::string, fs::file_time_type> seeded;  // each file's time in the seed, what its caches were built from
     for (const auto& file : patched_) {
+      std::error_code ec;
+      seeded[file] = fs::last_write_time(copy / file, ec);
       const std::string why = rewrite_afresh(copy / file);
       if (!why.empty()) {
         run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + why;
         return run;
       }
     }
-    if (patch.empty()) return run;
-    // No backup: a patch that applies with an offset would leave a .orig
-    // file, which only a patched copy has.
-    const auto applied = conformance::run_with_input(
-        "cd " + conformance::shell_quote(copy.string()) + " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-            conformance::shell_quote(fs::absolute(patch).string()),
-        "", std::chrono::minutes(1));
-    if (!applied.exited_cleanly()) {
-      run.error = patch.filename().string() + " does not apply to " + workdir_.string() + " (patch " +
-                  applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
+    if (!patch.empty()) {
+      // No backup: a patch that applies with an offset would leave a .orig
+      // file, which only a patched copy has.
+      const auto applied = conformance::run_with_input(
+          "cd " + conformance::shell_quote(copy.string()) +
+              " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
+              conformance::shell_quote(fs::absolute(patch).string()),
+          "", std::chrono::minutes(1));
+      if (!applied.exited_cleanly()) {
+        run.error = patch.filename().string() + " does not apply to " + workdir_.string() + " (patch " +
+                    applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
+        return run;
+      }
     }
+    for (const auto& [file, then] : seeded) set_time_unlike(copy / file, then);
     return run;
+  }
+
+  // Gives the file at `path` the time now, or a whole second after `seeded`
+  // when now is in the same second. A cache that trusts a file whose time in
+  // whole seconds and size are unchanged (Python's .pyc) would otherwise run
+  // the seed's clean code for a same-size patch made in the second the seed
+  // was built (s08 and s10 keep the size). Clean and patched runs get the
+  // same rule, so the time says nothing about which one a run is.
+  static void set_time_unlike(const fs::path& path, fs::file_time_type seeded) {
+    using std::chrono::seconds;
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(path, ec))) return;
+    auto when = fs::file_time_type::clock::now();
+    const auto second_of_seed = std::chrono::floor<seconds>(seeded);
+    if (std::chrono::floor<seconds>(when) <= second_of_seed) when = second_of_seed + seconds(1);
+    fs::last_write_time(path, when, ec);
   }
 
   // The first change of the first hunk: the old file's lines it removes

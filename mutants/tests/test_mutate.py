@@ -52,7 +52,9 @@ def verdicts(output):
 
 class Scratch(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="tlbf_mutate_test_")
+        # Under /tmp whatever TMPDIR says: the hidden server's socket lives in
+        # TMPDIR/tlbf-mutate-XXXXXX, and a Unix socket's path has at most 107 bytes.
+        self.dir = tempfile.mkdtemp(prefix="tlbf_mutate_test_", dir="/tmp")
         self.tmp = os.path.join(self.dir, "tmp")
         os.mkdir(self.tmp)
 
@@ -132,7 +134,19 @@ class HiddenIdentity(Scratch):
         self.assertEqual(len(answered), 15, lines)  # all but the sanity run, which refuses hello
         self.assertEqual(len(set(answered)), 1, lines)
         self.assertTrue(answered[0].startswith("unset|"), answered[0])
-        self.assertNotIn("serve", answered[0])
+        # The words, not a substring: a checkout or TMPDIR path may hold "serve".
+        impl_words = shlex.split(answered[0].split("|")[1])
+        self.assertEqual(impl_words[1:], ["--connect", impl_words[2]], answered[0])
+        self.assertTrue(impl_words[2].endswith("/NAME"), answered[0])
+        self.assertScratchGone()
+
+    def test_a_relative_tmpdir_still_names_a_socket_the_suite_can_reach(self):
+        # The suite changes folder before it starts TLBF_IMPL.
+        suite = "cd / && exec %s check --filter 'vectors/hash/*'" % TLBF
+        r = subprocess.run([TLBF, "mutate", "--mutants", "s10", "--require", "s10", "--", "sh", "-c", suite],
+                           capture_output=True, text=True, cwd=self.dir, env=dict(os.environ, TMPDIR="tmp"), timeout=3000)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("score: 1/1", r.stdout)
         self.assertScratchGone()
 
     def test_a_suite_that_reads_its_identity_is_not_graded(self):
@@ -192,9 +206,12 @@ class Flakiness(Scratch):
     def counting_suite(self, name):
         """A suite that games a grader which runs the clean code first: it keeps
         a count outside its work directory, passes its first three runs and
-        fails every later one, whatever it faces."""
+        fails every later one, whatever it faces. It starts the implementation
+        each time, as a suite that tests something would: a failure that never
+        started it is no kill anyway (test_a_failure_without_starting_...)."""
         counter = os.path.join(self.dir, name)
-        return ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
+        return ('echo hello | sh -c "$TLBF_IMPL" > /dev/null; '
+                'n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
                 'if [ $n -gt 3 ]; then echo "run $n: failing"; exit 1; fi; echo "run $n: passing"'
                 % (counter, counter))
 
@@ -209,6 +226,20 @@ class Flakiness(Scratch):
         unguarded = self.mutate("-j", "1", "--control-runs", "0", "--", "sh", "-c", self.counting_suite("runs2"))
         self.assertEqual(unguarded.returncode, 0, unguarded.stdout + unguarded.stderr)
         self.assertIn("score: 10/10", unguarded.stdout)
+
+    def test_a_failure_without_starting_the_implementation_is_no_kill(self):
+        # The fifth run (the first mutant's, after three clean runs and the sanity
+        # check) fails before it starts TLBF_IMPL, as a suite does that cannot fork:
+        # counted as a kill, it would raise the score of a suite that caught nothing.
+        counter = os.path.join(self.dir, "runs")
+        suite = ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
+                 'if [ $n -eq 5 ]; then echo "run $n: cannot fork"; exit 1; fi; '
+                 "exec %s check --filter 'vectors/hash/*'" % (counter, counter, TLBF))
+        r = self.mutate("-j", "1", "--control-runs", "0", "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 5, r.stdout + r.stderr)
+        self.assertIn("without ever starting TLBF_IMPL, so that failure was not the mutant's doing", r.stdout)
+        self.assertIn("run 5: cannot fork", r.stdout)
+        self.assertNotIn("score:", r.stdout)
 
     def test_counting_is_caught_in_patch_mode_too(self):
         # Patch mode adds a warm-up run and a slot's warming run before the graded ones: a suite
@@ -256,6 +287,39 @@ class Flakiness(Scratch):
         self.assertRegex(r.stdout, r"s03 +timeout .*stopped after [0-9]+ ms, twice")
         self.assertEqual(subprocess.run(["pgrep", "-f", "^sleep 3598$"]).returncode, 1, "a hanging suite outlived its run")
 
+    def test_a_cache_trusting_whole_seconds_never_runs_the_seed_code(self):
+        # Python reuses a .pyc whose recorded source time (whole seconds) and
+        # size match the file's. The warm-up compiles the seed; s08 and s10 keep
+        # the file's size; a patch made in the second the seed was built used to
+        # run the clean code, so s10 SURVIVED about one grading in three.
+        # Each run logs whether the cache it starts with would be trusted.
+        log = os.path.join(self.dir, "log")
+        probe = ("import importlib.util, os, struct\n"
+                 "src = 'tlbf_impl.py'\n"
+                 "pyc = importlib.util.cache_from_source(src)\n"
+                 "state = 'no cache'\n"
+                 "if os.path.exists(pyc):\n"
+                 "    head = open(pyc, 'rb').read(16)\n"
+                 "    flags, mtime, size = struct.unpack('<III', head[4:16])\n"
+                 "    s = os.stat(src)\n"
+                 "    trusted = flags == 0 and mtime == int(s.st_mtime) & 0xFFFFFFFF and size == s.st_size & 0xFFFFFFFF\n"
+                 "    state = 'trusted' if trusted else 'rebuilt'\n"
+                 "open(%r, 'a').write(state + '\\n')\n" % log)
+        with open(os.path.join(self.dir, "probe.py"), "w") as f:
+            f.write(probe)
+        suite = "python3 %s && exec python3 -m unittest -q test_tlbf_impl" % os.path.join(self.dir, "probe.py")
+        for attempt in range(4):
+            r = self.mutate("-j", "1", "--baseline-runs", "1", "--control-runs", "0", "--mutants", "s08,s10",
+                            "--require", "s08,s10", "--patches", PYTHON_PATCHES, "--workdir", PYTHON,
+                            "--", "sh", "-c", suite, env={"PYTHONDONTWRITEBYTECODE": ""})
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(verdicts(r.stdout), {"s08": "killed", "s10": "killed"}, r.stdout)
+        states = read(log).splitlines()
+        self.assertIn("rebuilt", states)  # the seed's cache was there to be trusted, and was not
+        self.assertNotIn("trusted", states)
+        self.assertScratchGone()
+
+
 class HostileSuites(Scratch):
     """What an adversary's suites did to the grader (docs/mutants.md, "What a
     suite can see"): each test is one of its findings, fixed."""
@@ -273,6 +337,12 @@ class HostileSuites(Scratch):
         report = self.report(path)  # valid JSON, valid against the schema
         self.assertIn("\\x1b[2K", mutants_of(report)["s01"]["statusReason"])
 
+    def small_quarantine(self):
+        """The environment, with AddressSanitizer (when tlbf is built with it) keeping
+        little freed memory: its quarantine would otherwise count in the peak."""
+        options = [o for o in os.environ.get("ASAN_OPTIONS", "").split(":") if o] + ["quarantine_size_mb=16"]
+        return dict(os.environ, TMPDIR=self.tmp, ASAN_OPTIONS=":".join(options))
+
     def test_a_flood_of_output_is_kept_bounded(self):
         path = os.path.join(self.dir, "r.json")
         # 200 MB on the clean oracle, then a failure: a grader that kept it all would hold it all.
@@ -283,12 +353,13 @@ class HostileSuites(Scratch):
                    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)")
         r = subprocess.run([sys.executable, "-c", measure, TLBF, "mutate", "--baseline-runs", "1", "--json", path,
                             "--", "sh", "-c", suite],
-                           capture_output=True, text=True, env=dict(os.environ, TMPDIR=self.tmp), timeout=3000)
+                           capture_output=True, text=True, env=self.small_quarantine(), timeout=3000)
         peak_kib = int(r.stderr.strip().splitlines()[-1])
         self.assertIn("bytes of output not kept", r.stdout)
         self.assertIn("the last words", r.stdout)
         self.assertLess(len(r.stdout), 2 << 20)
-        # Kept whole, the 200 MB would be in memory at least once; the sanitizer build peaks near 110 MB.
+        # Kept whole, the 200 MB would be in memory at least once; the sanitizer build peaked near 110 MB
+        # with its default 256 MB quarantine of freed memory, which small_quarantine() shrinks.
         self.assertLess(peak_kib, 160 * 1024, "tlbf mutate held the flood in memory")
         self.assertIn("the last words", self.report(path)["config"]["stopped"]["failingOutput"])
         self.assertEqual(self.report(path)["config"]["exitCode"], 3)
@@ -320,7 +391,7 @@ class HostileSuites(Scratch):
         with open(os.path.join(work, "tlbf_impl.py"), "w") as f:
             f.write(text[:first_newline] + "# a\n# b\n# c\n" + text[first_newline:])
         suite = ('python3 -c "import os; s = os.stat(\'tlbf_impl.py\'); '
-                 'print(s.st_ctime - s.st_mtime < 0.05, s.st_nlink, os.path.exists(\'tlbf_impl.py.orig\'))" >> %s; '
+                 'print(s.st_ctime - s.st_mtime < 0.5, s.st_nlink, os.path.exists(\'tlbf_impl.py.orig\'))" >> %s; '
                  'exec python3 -m unittest -q test_tlbf_impl' % log)
         r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

@@ -40,13 +40,25 @@ class HiddenServer {
 
   const std::string& socket_path() const { return path_; }
 
+  // How many connections it has served: a run that never connected never
+  // met its subject, so its failure cannot be the subject's doing.
+  int connections() const { return connections_.load(); }
+  // What it could not do while serving ("" when nothing): a process it could
+  // not start, a connection it could not accept. A suite that fails after
+  // that failed because of the machine, not because of the subject.
+  std::string fault();
+
  private:
   HiddenServer() = default;
   void accept_loop();
   void serve(int connection);
   void reap(bool kill_all);
 
+  void note_fault(const std::string& what);
+
   std::string path_, tlbf_mutant_, choice_;
+  std::atomic<int> connections_{0};
+  std::string fault_;  // the first one, under mutex_
   int listener_ = -1;
   int wake_[2] = {-1, -1};  // written to stop the loop
   std::thread loop_;

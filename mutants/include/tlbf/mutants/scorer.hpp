@@ -29,6 +29,15 @@ struct Place {
   std::string description;
 };
 
+// What a run's subject saw of the suite, where the Subjects can tell (the
+// served subjects without --reveal-mutant; the others answer the default).
+struct Contact {
+  bool reached = true;  // the suite started the subject at least once
+  // What the harness could not do while serving the run ("" when nothing):
+  // a process it could not start. A run with a fault is graded by nobody.
+  std::string harness_fault;
+};
+
 // What the suite is run against: the clean subject, a broken one for the
 // sanity check, and each mutant. Implementations must allow mutant() and
 // finish() from several threads at once.
@@ -39,6 +48,8 @@ class Subjects {
   virtual SuiteRun clean() = 0;
   virtual std::optional<SuiteRun> broken() = 0;  // none: no sanity check
   virtual SuiteRun mutant(const std::string& id) = 0;
+  // After the run, before finish(): what its subject saw of it.
+  virtual Contact contact(const SuiteRun&) { return {}; }
   virtual void finish(const SuiteRun& run) = 0;  // after the run: remove what preparing it made
   virtual Place place(const std::string& id) const = 0;
   virtual std::string broken_description() const = 0;  // for the sanity check's message
@@ -94,6 +105,10 @@ struct ScoreOptions {
 enum class Verdict { Killed, Survived, Timeout, Error };
 std::string_view to_string(Verdict v);
 
+// Why a run stopped without a grade (Score::stopped); the values are tlbf
+// mutate's exit codes.
+enum Stop { kNotStopped = 0, kHarness = 2, kFailsClean = 3, kPassesBroken = 4, kFlaky = 5 };
+
 struct MutantRun {
   std::string id;
   Verdict verdict = Verdict::Error;
@@ -101,11 +116,11 @@ struct MutantRun {
   // The suite's first failing assertion (cargo's `panicked at` block,
   // unittest's FAIL or ERROR block, else its last lines), or why it is an error.
   std::string evidence;
+  // kHarness or kFlaky when the run's failure was not the mutant's doing
+  // (Contact): the whole grading then stops with that code.
+  Stop voids = kNotStopped;
+  std::string output;  // the suite's output, when `voids` is kFlaky
 };
-
-// Why a run stopped before the mutants (Score::stopped); the values are tlbf
-// mutate's exit codes.
-enum Stop { kNotStopped = 0, kHarness = 2, kFailsClean = 3, kPassesBroken = 4, kFlaky = 5 };
 
 struct Score {
   int stopped = kNotStopped;

@@ -1,0 +1,198 @@
+// The scorer against fake subjects: a run's failure counts as a kill only
+// when the subject could have caused it (Contact), and the hidden server says
+// when it could not serve.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "tlbf/mutants/hidden.hpp"
+#include "tlbf/mutants/scorer.hpp"
+
+namespace tlbf::mutants {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Each run is a shell line that passes (`true`) or fails (`false`); what the
+// subject saw of it is set per subject. Every run gets a command of its own,
+// as the served subjects' runs do, so contact() finds the right one.
+class FakeSubjects final : public Subjects {
+ public:
+  struct Subject {
+    bool suite_passes = true;
+    Contact contact;
+  };
+  std::map<std::string, Subject> by_id;  // "" clean, "broken", or a mutant id
+
+  // At first, a suite that passes the clean subject and fails the broken one
+  // and every mutant, having started each of them.
+  FakeSubjects() {
+    by_id[""] = {true, {}};
+    by_id["broken"] = {false, {}};
+    for (const char* id : {"s01", "s02", "s03"}) by_id[id] = {false, {}};
+  }
+
+  std::vector<std::string> ids() const override {
+    std::vector<std::string> out;
+    for (const auto& [id, subject] : by_id) {
+      if (!id.empty() && id != "broken") out.push_back(id);
+    }
+    return out;
+  }
+  SuiteRun clean() override { return make(""); }
+  std::optional<SuiteRun> broken() override { return make("broken"); }
+  SuiteRun mutant(const std::string& id) override { return make(id); }
+  Contact contact(const SuiteRun& run) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return by_id.at(subject_of_.at(run.command)).contact;
+  }
+  void finish(const SuiteRun&) override {}
+  Place place(const std::string&) const override { return {}; }
+  std::string broken_description() const override { return "a broken fake"; }
+
+ private:
+  SuiteRun make(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    SuiteRun run;
+    run.command = std::string(by_id.at(id).suite_passes ? "true" : "false") + " run-" + std::to_string(++runs_);
+    subject_of_[run.command] = id;
+    return run;
+  }
+  std::mutex mutex_;
+  int runs_ = 0;
+  std::map<std::string, std::string> subject_of_;
+};
+
+
+ScoreOptions options_for(const Subjects& subjects) {
+  ScoreOptions options;
+  options.mutants = subjects.ids();
+  options.jobs = 2;
+  return options;
+}
+
+TEST(Scorer, AFailureTheSubjectSawIsAKill) {
+  FakeSubjects fake;
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(score.killed(), 3);
+}
+
+TEST(Scorer, AFailureAfterTheHarnessCouldNotServeIsNoKillAndNoGrade) {
+  FakeSubjects fake;
+  fake.by_id["s02"].contact.harness_fault = "could not start the served process: Resource temporarily unavailable";
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kHarness);
+  EXPECT_NE(score.stop_reason.find("s02"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("Resource temporarily unavailable"), std::string::npos) << score.stop_reason;
+  ASSERT_EQ(score.runs.size(), 3U);
+  EXPECT_EQ(score.runs[1].verdict, Verdict::Error);
+}
+
+TEST(Scorer, AFailureWithoutEverStartingTheSubjectIsNotTheMutantsDoing) {
+  FakeSubjects fake;
+  fake.by_id["s03"].contact.reached = false;
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kFlaky);
+  EXPECT_NE(score.stop_reason.find("s03 without ever starting TLBF_IMPL"), std::string::npos) << score.stop_reason;
+  EXPECT_FALSE(score.baseline_output.empty());  // the failing run's output is shown
+}
+
+TEST(Scorer, APassWithoutStartingTheSubjectIsStillASurvivor) {
+  FakeSubjects fake;
+  fake.by_id["s01"] = {true, {false, ""}};
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(score.runs[0].verdict, Verdict::Survived);
+  EXPECT_EQ(score.killed(), 2);
+}
+
+TEST(Scorer, TheHarnessFailingACleanRunStopsAsAHarnessError) {
+  FakeSubjects fake;
+  fake.by_id[""] = {false, {true, "could not accept a connection: Too many open files"}};
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;  // not "the suite fails on the clean reference"
+  EXPECT_NE(score.stop_reason.find("Too many open files"), std::string::npos) << score.stop_reason;
+}
+
+TEST(Scorer, TheHarnessFailingTheSanityCheckStopsAsAHarnessError) {
+  FakeSubjects fake;
+  fake.by_id["broken"].contact.harness_fault = "could not start the served process: Cannot allocate memory";
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;
+}
+
+TEST(Scorer, ASanityFailureWithoutStartingTheSubjectProvesNothing) {
+  FakeSubjects fake;
+  fake.by_id["broken"].contact.reached = false;
+  const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("sanity check"), std::string::npos) << score.stop_reason;
+}
+
+TEST(Scorer, TheHarnessFailingAControlRunStopsAsAHarnessError) {
+  // The clean subject's first runs are served; the controls, later, are not.
+  class LateFault final : public Subjects {
+   public:
+    std::vector<std::string> ids() const override { return {"s01"}; }
+    SuiteRun clean() override { return {"true clean-" + std::to_string(++cleans_), "", "", -1}; }
+    std::optional<SuiteRun> broken() override { return SuiteRun{"false broken", "", "", -1}; }
+    SuiteRun mutant(const std::string&) override { return {"false s01", "", "", -1}; }
+    Contact contact(const SuiteRun& run) override {
+      const bool control = run.command.rfind("true clean-", 0) == 0 && std::stoi(run.command.substr(11)) > 3;
+      return {true, control ? "could not start the served process: Resource temporarily unavailable" : ""};
+    }
+    void finish(const SuiteRun&) override {}
+    Place place(const std::string&) const override { return {}; }
+    std::string broken_description() const override { return "broken"; }
+
+   private:
+    std::atomic<int> cleans_{0};
+  } subjects;
+  ScoreOptions options;
+  options.mutants = {"s01"};
+  const Score score = score_suite(subjects, options);
+  EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("control run"), std::string::npos) << score.stop_reason;
+}
+
+// The real server: a connection it cannot serve (tlbf-mutant cannot be run)
+// is a fault it reports, and connections are counted.
+TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
+  const std::string dir = std::filesystem::temp_directory_path() / ("tlbf-scorer-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string why;
+  auto server = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "", why);
+  ASSERT_TRUE(server) << why;
+  EXPECT_EQ(server->connections(), 0);
+  EXPECT_EQ(server->fault(), "");
+
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strcpy(address.sun_path, server->socket_path().c_str());
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_EQ(::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  char byte;
+  EXPECT_EQ(::read(sock, &byte, 1), 0);  // the served process could not run: the connection ends at once
+  ::close(sock);
+
+  // The server learns of the failed exec before it closes its end of the
+  // connection, so both are known once the connection has ended.
+  EXPECT_EQ(server->connections(), 1);
+  EXPECT_NE(server->fault().find("could not run /nonexistent/tlbf-mutant"), std::string::npos) << server->fault();
+  server.reset();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tlbf::mutants
