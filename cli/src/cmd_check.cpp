@@ -223,7 +223,13 @@ int run_check(CheckOptions opt) {
     CheckReport report = conformance::check(impl, cases, runner, behaviour);
     report.selected_by = opt.filter;
     if (progress) std::cerr << "\r\033[K" << std::flush;
-    if (report.session_problem == "before any case: could not be started" || report.not_found) {
+    if (!report.harness_problem.empty()) {
+      // Not a verdict: the machine, not the implementation, failed.
+      std::cerr << "tlbf check: harness error while checking " << impl << ": " << report.harness_problem
+                << " (is the machine short of processes or file descriptors? ulimit -u, -n)\n";
+      return kUsage;
+    }
+    if (report.not_found) {
       std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
       return kUsage;
     }

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cerrno>
+#include <cstring>
 #include <csignal>
 #include <filesystem>
 #include <mutex>
@@ -206,17 +207,23 @@ std::string last_lines(const std::string& text, std::size_t count) {
   return text.substr(at);
 }
 
-std::unique_ptr<Child> Child::start(const std::string& command) {
+std::unique_ptr<Child> Child::start(const std::string& command, std::string* why) {
   start_watchdog_once();
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) return nullptr;
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]);
+  const auto fail = [why](const char* what, int error) {
+    if (why) *why = std::string(what) + ": " + std::strerror(error);
     return nullptr;
+  };
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return fail("cannot make a pipe", errno);
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    const int error = errno;
+    ::close(in[0]), ::close(in[1]);
+    return fail("cannot make a pipe", error);
   }
   if (::pipe2(err, O_CLOEXEC) != 0) {
+    const int error = errno;
     ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
-    return nullptr;
+    return fail("cannot make a pipe", error);
   }
   // A larger pipe for requests, where the system allows it (Linux's default
   // cap is 1 MiB): a 16 MiB request then goes in 16 writes, not 256, each
@@ -248,7 +255,7 @@ std::unique_ptr<Child> Child::start(const std::string& command) {
   ::close(err[1]);
   if (spawned != 0) {
     ::close(in[1]), ::close(out[0]), ::close(err[0]);
-    return nullptr;
+    return fail("cannot start /bin/sh", spawned);
   }
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
@@ -307,7 +314,7 @@ Ending Child::finish(bool kill_first) {
 }
 
 std::string RunResult::how_it_ended() const {
-  if (!started) return "could not be started";
+  if (!started) return "could not be started" + (start_error.empty() ? "" : " (" + start_error + ")");
   if (timed_out) return "timed out and was killed";
   if (signal != 0) return "killed by signal " + std::to_string(signal);
   return "exit " + std::to_string(exit_code);
@@ -317,7 +324,7 @@ RunResult run_with_input(const std::string& command, const std::string& input,
                          std::chrono::milliseconds limit, std::size_t keep) {
   RunResult result;
   Kept out(keep / 2), err(keep / 2);
-  const auto child = Child::start(command);
+  const auto child = Child::start(command, &result.start_error);
   if (!child) return result;
   result.started = true;
   const auto deadline = Clock::now() + limit;

@@ -694,7 +694,7 @@ InteractiveCase end_of_input_case() {
     f.stderr_tail = last_lines(r.err, 10);
     if (!r.started) {
       f.reason = sent + "but it could not be started";
-      f.fault = Fault{FaultKind::NotStarted, "could not be started"};
+      f.fault = Fault{FaultKind::NotStarted, "could not be started (" + r.start_error + ")"};
       return f;
     }
     if (r.timed_out) {

@@ -97,6 +97,8 @@ class Run {
   bool stopped() const { return !report_.stopped_because.empty(); }
   CaseResult not_run(const std::string& name) const { return {name, Outcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}}; }
   bool restart();
+  // tlbf, not the implementation, failed: the run stops, with no verdict.
+  void stop_for_the_harness(const Fault& fault);
 
   Session& session_;
   const std::string& command_;
@@ -154,7 +156,7 @@ bool Run::probe() {
                                               "): it does not speak protocol v1";
     report_.not_found = answers.fault && (problem.find("exited with status 127") != std::string::npos ||
                                           problem.find("exited with status 126") != std::string::npos);
-    if (answers.fault && answers.fault->kind == FaultKind::NotStarted) problem = "could not be started";
+    if (answers.fault && answers.fault->kind == FaultKind::NotStarted) stop_for_the_harness(*answers.fault);
     report_.session_problem = "before any case: " + problem;
     const std::string tail = session_.stderr_tail();
     if (!tail.empty()) report_.session_problem += "\nstderr:\n" + tail;
@@ -197,6 +199,10 @@ void Run::count_fault(const Fault& fault) {
     report_.stopped_because = fault.detail;
     return;
   }
+  if (fault.kind == FaultKind::NotStarted) {
+    stop_for_the_harness(fault);
+    return;
+  }
   const int seen = ++faults_[fault.kind];
   if (seen >= options_.faults_before_unreliable) {
     report_.stopped_because = "the implementation is unreliable: " + std::string(to_string(fault.kind)) + " " +
@@ -207,10 +213,20 @@ void Run::count_fault(const Fault& fault) {
 bool Run::restart() {
   if (stopped()) return false;
   if (auto fault = session_.restart()) {
-    report_.stopped_because = "the implementation " + fault->detail;
+    if (fault->kind == FaultKind::NotStarted) {
+      stop_for_the_harness(*fault);
+    } else {
+      report_.stopped_because = "the implementation " + fault->detail;
+    }
     return false;
   }
   return true;
+}
+
+void Run::stop_for_the_harness(const Fault& fault) {
+  if (!report_.harness_problem.empty()) return;
+  report_.harness_problem = "tlbf could not make a process for the implementation: it " + fault.detail;
+  report_.stopped_because = report_.harness_problem + "; the cases after it say nothing about the implementation";
 }
 
 void Run::pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {

@@ -57,6 +57,7 @@ class ChildSession final : public Session {
   Budget budget_;
   Clock::time_point deadline_;
   std::unique_ptr<Child> child_;
+  std::string launch_error_;  // why the last launch() made no child
   int restarts_ = 0;
 
   // Of the current process.
@@ -75,7 +76,8 @@ class ChildSession final : public Session {
 };
 
 void ChildSession::launch() {
-  child_ = Child::start(command_);
+  launch_error_.clear();
+  child_ = Child::start(command_, &launch_error_);
   started_at_ = Clock::now();
   answered_ = false;
   input_broken_ = false;
@@ -128,7 +130,7 @@ Fault ChildSession::end_with(FaultKind kind, std::string detail) {
 Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
   Answers result;
   if (!child_) {
-    result.fault = Fault{FaultKind::NotStarted, "could not be started"};
+    result.fault = Fault{FaultKind::NotStarted, "could not be started (" + launch_error_ + ")"};
     return result;
   }
   result.lines.reserve(requests.size());
@@ -304,7 +306,7 @@ std::optional<Fault> ChildSession::restart(Why why) {
   if (child_) child_->finish(true);
   if (why == Why::AfterFault) ++restarts_;
   launch();
-  if (!child_) return Fault{FaultKind::NotStarted, "could not be restarted"};
+  if (!child_) return Fault{FaultKind::NotStarted, "could not be restarted (" + launch_error_ + ")"};
   return std::nullopt;
 }
 

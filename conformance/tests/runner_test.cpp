@@ -52,6 +52,7 @@ class FakeSession final : public Session {
   }
   std::optional<Fault> restart(Why why) override {
     if (why == Why::AfterFault) ++restarts_;
+    if (cannot_restart) return Fault{FaultKind::NotStarted, "could not be restarted (cannot make a pipe: Too many open files)"};
     alive_ = true;
     number_ = 0;
     oracle_ = {};
@@ -69,6 +70,7 @@ class FakeSession final : public Session {
   bool out_of_time() const override { return out_of_time_; }
 
   int exchanges = 0;
+  bool cannot_restart = false;  // as when the machine has no pipe or process left
 
  private:
   Script script_;
@@ -195,6 +197,34 @@ TEST(Runner, RepeatedFaultsOfOneKindStopTheRun) {
   EXPECT_FALSE(r.conforms());
   // Each hang is seen pipelined, then once more one request at a time: no more.
   EXPECT_LE(r.restarts, 6);
+}
+
+TEST(Runner, AProcessTlbfCannotMakeStopsTheRunAsTheHarnessesFault) {
+  // The implementation crashes once; tlbf then cannot start it again.
+  FakeSession fake([](int number, const std::string&) -> std::optional<FaultKind> {
+    if (number == 100) return FaultKind::Killed;
+    return std::nullopt;
+  });
+  fake.cannot_restart = true;
+  const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
+  EXPECT_NE(r.harness_problem.find("Too many open files"), std::string::npos) << r.harness_problem;
+  EXPECT_NE(r.stopped_because.find("say nothing about the implementation"), std::string::npos) << r.stopped_because;
+  EXPECT_GT(r.count(Outcome::NotRun), 100);
+  EXPECT_FALSE(r.conforms());
+}
+
+TEST(Runner, AnImplementationThatRunsNeedsNoHarnessProblem) {
+  bool crashed = false;  // once only: restarted, it runs on
+  FakeSession fake([&crashed](int number, const std::string&) -> std::optional<FaultKind> {
+    if (number == 100 && !crashed) {
+      crashed = true;
+      return FaultKind::Killed;
+    }
+    return std::nullopt;
+  });
+  const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
+  EXPECT_EQ(r.harness_problem, "");
+  EXPECT_EQ(failed(r).size(), 1U);
 }
 
 TEST(Runner, FaultsOfDifferentKindsAreCountedApart) {

@@ -176,7 +176,7 @@ MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::millisec
     if (r.output.empty()) r.output = "(no output; " + result.how_it_ended() + ")\n";
   } else if (!result.started) {
     r.verdict = Verdict::Error;
-    r.evidence = "the suite could not be started";
+    r.evidence = "the suite could not be started (" + result.start_error + ")";
   } else if (result.timed_out) {
     r.verdict = Verdict::Timeout;
     r.evidence = "stopped after " + std::to_string(limit.count()) + " ms";

@@ -26,8 +26,10 @@ struct Ending {
 // included (docs/check.md, "No process outlives the run").
 class Child {
  public:
-  // nullptr when the command cannot be started at all.
-  static std::unique_ptr<Child> start(const std::string& command);
+  // nullptr when the command cannot be started at all (no pipe or no
+  // process to be had: the machine's limits, never the command's doing),
+  // with `why` set when given.
+  static std::unique_ptr<Child> start(const std::string& command, std::string* why = nullptr);
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
@@ -61,6 +63,7 @@ std::string last_lines(const std::string& text, std::size_t count);
 
 struct RunResult {
   bool started = false;    // false: the command could not be started at all
+  std::string start_error;  // why not, when it could not
   bool timed_out = false;  // killed after the time limit
   int exit_code = -1;      // when it exited normally
   int signal = 0;          // when a signal ended it

@@ -60,6 +60,10 @@ struct CheckReport {
   int restarts = 0;
   std::string session_problem;  // at end of input: a bad exit, extra output
   std::string stopped_because;  // why cases were not run: unreliable, or out of time
+  // Set when tlbf could not make a process for the implementation (a pipe or
+  // a fork failed: ulimit -n, -u) at any point: the run stopped there, and
+  // it says nothing about the implementation (tlbf check: exit 2).
+  std::string harness_problem;
   // The --filter pattern that chose the cases run, "" when none did: the
   // verdict then covers those cases only, and says so.
   std::string selected_by;

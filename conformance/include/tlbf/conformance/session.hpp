@@ -20,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 using Millis = std::chrono::milliseconds;
 
 enum class FaultKind {
-  NotStarted,      // the command could not be started at all
+  NotStarted,      // no process could be made for it (no pipe, no fork): the machine's limits, not the implementation's doing
   Hung,            // no answer within the timeout while requests were outstanding
   Exited,          // exited (or its shell did) with requests unanswered
   Killed,          // killed by a signal with requests unanswered
