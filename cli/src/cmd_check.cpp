@@ -294,20 +294,21 @@ void add_check(CLI::App& app, int& rc) {
                   "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
                   "fails the check");
   cmd->add_option("--seed", opt->seed,
-                  "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)");
+                  "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)")
+      ->check(kUnsigned64);
   cmd->add_option("--runs", opt->runs, "Random request sequences checked against the oracle as model (0: none)")
-      ->check(CLI::Range(0, 100000));
+      ->check(whole_number_in(0, 100000));
   cmd->add_option("--timeout", opt->timeout_ms,
                   "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
                   "speed, never above this (default 10000)")
-      ->check(CLI::Range(1L, 3'600'000L));
+      ->check(whole_number_in(1, 3'600'000));
   cmd->add_option("--time-budget", opt->budget_s,
                   "Seconds for the whole check of one implementation; cases left when it runs out are not run "
                   "(default 60)")
-      ->check(CLI::Range(1L, 86'400L));
+      ->check(whole_number_in(1, 86'400));
   cmd->add_option("--faults", opt->faults,
                   "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 3)")
-      ->check(CLI::Range(1, 1'000'000));
+      ->check(whole_number_in(1, 1'000'000));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
   cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
   cmd->add_option("--html", opt->html_file,

@@ -296,6 +296,55 @@ TEST_F(Cli, CheckRefusesAnEmptyImplementationCommand) {
   }
 }
 
+// Every number on the command line: a plain decimal in range, nothing a
+// looser parser would turn into another value (docs/cli.md, "Exit codes").
+TEST_F(Cli, NumbersAreReadStrictly) {
+  const std::vector<std::string> not_whole = {"-1", "+1", "0x10", "1x", " 1", "1 ", "", "1.0", "1e2",
+                                              "18446744073709551616", "99999999999999999999999"};
+  const std::vector<std::string> not_decimal = {"nan", "NaN", "inf", "-inf", "+0.5", "-0.5", "0x1p-1", ".5", "5.",
+                                                "1e-1", "0.5x", " 0.5", "", "1..5"};
+  // --list: a check that would exit 0 at once if the number were taken.
+  for (const char* option : {"--seed", "--runs", "--timeout", "--time-budget", "--faults"}) {
+    for (const auto& value : not_whole) {
+      const auto run = tlbf({"check", "--list", option, value});
+      EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
+      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal integer in "), std::string::npos)
+          << option << " '" << value << "'\n" << run.err;
+    }
+  }
+  // `-- false` fails on the reference (exit 3) if a grading ever started.
+  const auto mutate = [&](const std::string& option, const std::string& value) {
+    return tlbf({"mutate", "--mutants", "s01", option, value, "--", "false"});
+  };
+  for (const char* option : {"-j", "--baseline-runs", "--control-runs"}) {
+    for (const auto& value : not_whole) {
+      const auto run = mutate(option, value);
+      EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
+      EXPECT_NE(run.err.find("' is not a decimal integer in "), std::string::npos) << option << " '" << value << "'\n"
+                                                                                   << run.err;
+    }
+  }
+  for (const char* option : {"--threshold", "--timeout-factor", "--timeout-floor", "--setup-timeout"}) {
+    for (const auto& value : not_decimal) {
+      const auto run = mutate(option, value);
+      EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
+      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal number in "), std::string::npos)
+          << option << " '" << value << "'\n" << run.err;
+    }
+  }
+  for (const char* shard : {"+1/2", "1/+2", " 1/2", "1/2 ", "1/2x", "0x1/2", "1/2/3", "0/2", "3/2", "1/0", "1",
+                            "-1/2", "1/4294967297"}) {
+    const auto run = mutate("--shard", shard);
+    EXPECT_EQ(run.rc, 2) << shard;
+    EXPECT_NE(run.err.find("--shard wants k/n with 1 <= k <= n, not '" + std::string(shard) + "'"), std::string::npos)
+        << shard << "\n" << run.err;
+  }
+  // The largest and smallest values in range are taken.
+  const auto edges = tlbf({"check", "--list", "--seed", "18446744073709551615", "--runs", "0", "--timeout", "3600000",
+                           "--time-budget", "1", "--faults", "1000000"});
+  EXPECT_EQ(edges.rc, 0) << edges.err;
+}
+
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
   EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);
