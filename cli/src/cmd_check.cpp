@@ -282,8 +282,9 @@ void add_check(CLI::App& app, int& rc) {
       "2 usage or harness error (bad options, an implementation that cannot be started, vector\n"
       "files that fail the lint); 3 a file could not be written. See docs/check.md.");
   cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
-  cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones");
-  cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob");
+  cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones")
+      ->check(kNotEmpty);
+  cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob")->check(kNotEmpty);
   cmd->add_option("--profile", opt->profile,
                   "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
                   "every Bloom filter has, for filters of other designs")
@@ -309,14 +310,18 @@ void add_check(CLI::App& app, int& rc) {
   cmd->add_option("--faults", opt->faults,
                   "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 3)")
       ->check(whole_number_in(1, 1'000'000));
-  cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
-  cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
+  cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON")
+      ->check(kNotEmpty);
+  cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)")
+      ->check(kNotEmpty);
   cmd->add_option("--html", opt->html_file,
                   "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
-                  "first, linked to each failure)");
+                  "first, linked to each failure)")
+      ->check(kNotEmpty);
   cmd->add_option("--expected", opt->expected_file,
                   "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
-                  "passes or does not exist does");
+                  "passes or does not exist does")
+      ->check(kNotEmpty);
   cmd->add_flag("--update-expected", opt->update_expected, "Rewrite the --expected file with this run's failures");
   cmd->add_flag("--no-pipeline", opt->no_pipeline, "Send one request at a time (slow; for comparison)");
   cmd->add_flag("--list", opt->list, "List the case names and exit");

@@ -291,16 +291,23 @@ void add_mutate(CLI::App& app, int& rc) {
   cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
       ->check(decimal_in(0.1, 86400));
   cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
-  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)");
-  cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)");
-  cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs");
-  cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1");
-  cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy");
-  cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail");
-  cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
+  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)")
+      ->check(kNotEmpty);
+  cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)")->check(kNotEmpty);
+  cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs")
+      ->check(kNotEmpty);
+  cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1")
+      ->check(kNotEmpty);
+  cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy")
+      ->check(kNotEmpty);
+  cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail")
+      ->check(kNotEmpty);
+  cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE")
+      ->check(kNotEmpty);
   cmd->add_option("--html", opt->html,
                   "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
-                  "opens offline) to FILE");
+                  "opens offline) to FILE")
+      ->check(kNotEmpty);
   cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
       ->check(whole_number_in(1, 100));
   cmd->add_option("--setup-timeout", opt->setup_timeout_s,
@@ -315,7 +322,8 @@ void add_mutate(CLI::App& app, int& rc) {
   auto* merge = cmd->add_option("--merge", opt->merge,
                                 "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
                                 "required mutants; writes the merged report to --json and --html")
-                    ->expected(1, -1);
+                    ->expected(1, -1)
+                    ->check(kNotEmpty);
   add_version(*cmd);
   cmd->callback([opt, merge, cmd, &rc] {
     if (merge->count() > 0) {

@@ -40,4 +40,7 @@ CLI::Validator whole_number_in(std::uint64_t min, std::uint64_t max);
 CLI::Validator decimal_in(double min, double max);
 extern const CLI::Validator kUnsigned64;  // whole_number_in(0, 2^64 - 1)
 
+// Refuses an empty value: `--json "$UNSET"` must not read as "no --json".
+extern const CLI::Validator kNotEmpty;
+
 }  // namespace tlbf::cli

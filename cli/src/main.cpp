@@ -70,6 +70,13 @@ CLI::Validator decimal_in(double min, double max) {
 
 const CLI::Validator kUnsigned64 = whole_number_in(0, std::numeric_limits<std::uint64_t>::max());
 
+const CLI::Validator kNotEmpty(
+    [](std::string& text) -> std::string {
+      return text.empty() ? "the value is empty (an unset shell variable?); give one, or leave the option out"
+                          : std::string();
+    },
+    "NOT EMPTY");
+
 }  // namespace tlbf::cli
 
 int main(int argc, char** argv) {

@@ -296,6 +296,45 @@ TEST_F(Cli, CheckRefusesAnEmptyImplementationCommand) {
   }
 }
 
+// An empty value is what `--json "$UNSET"` passes: refused, never read as "no --json".
+TEST_F(Cli, EmptyValuesAreUsageErrors) {
+  const std::string suite = "false";  // fails on the reference: exit 3 if a grading ever started
+  const std::vector<std::vector<std::string>> commands = {
+      {"check", "--json", ""},
+      {"check", "--junit", ""},
+      {"check", "--html", ""},
+      {"check", "--vectors", ""},
+      {"check", "--expected", ""},
+      {"check", "--filter", ""},
+      {"mutate", "--json", "", "--", suite},
+      {"mutate", "--html", "", "--", suite},
+      {"mutate", "--require", "", "--", suite},
+      {"mutate", "--mutants", "", "--", suite},
+      {"mutate", "--shard", "", "--", suite},
+      {"mutate", "--patches", "", "--workdir", "", "--", suite},
+      {"mutate", "--sanity-patch", "", "--", suite},
+      {"mutate", "--merge", ""},
+      {"build", "--n", "4", "--p", "0.1", "-o", ""},
+      {"build", "--n", "4", "--p", "0.1", "-o", "-", ""},
+      {"query", ""},
+      {"inspect", ""},
+      {"vectors", "generate", "--out", ""},
+      {"vectors", "lint", ""},
+      {"serve", "--mutant", ""},
+  };
+  for (const auto& args : commands) {
+    const auto run = tlbf(args, "cat\n");
+    std::string shown;
+    for (const auto& a : args) shown += " '" + a + "'";
+    EXPECT_EQ(run.rc, 2) << shown << "\n" << run.out << run.err;
+    EXPECT_NE(run.err.find(": the value is empty (an unset shell variable?)"), std::string::npos) << shown << "\n"
+                                                                                                    << run.err;
+    EXPECT_EQ(run.out, "") << shown;
+  }
+  // The option is named.
+  EXPECT_NE(tlbf({"check", "--json", ""}).err.find("--json: the value is empty"), std::string::npos);
+}
+
 // Every number on the command line: a plain decimal in range, nothing a
 // looser parser would turn into another value (docs/cli.md, "Exit codes").
 TEST_F(Cli, NumbersAreReadStrictly) {
