@@ -148,17 +148,27 @@ int run_transcripts(const CheckOptions& opt) {
   return all_passed ? kOk : kRefused;
 }
 
+// /bin/sh -c '' runs nothing and exits 0: that is no implementation.
+bool runs_nothing(const std::string& command) { return command.find_first_not_of(" \t\n") == std::string::npos; }
+
 int run_check(CheckOptions opt) {
   for (const auto& impl : opt.impls) {
-    // /bin/sh -c '' runs nothing and exits 0: that is no implementation.
-    if (impl.find_first_not_of(" \t\n") == std::string::npos) {
+    if (runs_nothing(impl)) {
       std::cerr << "tlbf check: --impl '" << impl << "': an empty command runs no implementation\n";
       return kUsage;
     }
   }
   if (opt.impls.empty()) {
+    // Set but empty is a CI variable that was never filled in: checking the
+    // built-in reference instead would pass without checking anything.
     const char* from_env = std::getenv("TLBF_IMPL");
-    opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
+    if (from_env != nullptr && runs_nothing(from_env)) {
+      std::cerr << "tlbf check: TLBF_IMPL is set but empty ('" << from_env
+                << "'): it names no implementation; set it to one's command, or unset it to check the built-in "
+                   "reference\n";
+      return kUsage;
+    }
+    opt.impls.push_back(from_env != nullptr ? from_env : reference_command());
   }
   if (!opt.transcripts.empty() && !opt.html_file.empty()) {
     // A replay has no groups, capabilities or verdict to draw: not silently no page.

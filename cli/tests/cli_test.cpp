@@ -56,10 +56,16 @@ class Cli : public ::testing::Test {
 
   // Runs `tlbf ARGS...` with `input` on standard input.
   Outcome tlbf(const std::vector<std::string>& args, const std::string& input = "") {
-    spit(path("stdin"), input);
     std::string command = quoted(TLBF_BINARY);
     for (const auto& arg : args) command += " " + quoted(arg);
-    command += " <" + quoted(path("stdin")) + " >" + quoted(path("stdout")) + " 2>" + quoted(path("stderr"));
+    return shell(command, input);
+  }
+
+  // Runs a /bin/sh command line (one that runs tlbf) with `input` on standard input.
+  Outcome shell(std::string command, const std::string& input = "") {
+    spit(path("stdin"), input);
+    command = "{ " + command + "; } <" + quoted(path("stdin")) + " >" + quoted(path("stdout")) + " 2>" +
+              quoted(path("stderr"));
     const int status = std::system(command.c_str());
     EXPECT_TRUE(WIFEXITED(status)) << "tlbf did not exit normally: " << command;
     return {WEXITSTATUS(status), slurp(path("stdout")), slurp(path("stderr"))};
@@ -333,6 +339,22 @@ TEST_F(Cli, EmptyValuesAreUsageErrors) {
   }
   // The option is named.
   EXPECT_NE(tlbf({"check", "--json", ""}).err.find("--json: the value is empty"), std::string::npos);
+}
+
+// A CI variable that was never filled in must not make the harness check its own reference and pass.
+TEST_F(Cli, CheckRefusesASetButEmptyTlbfImpl) {
+  for (const std::string value : {"", "   ", "\t"}) {
+    const auto run = shell("TLBF_IMPL=" + quoted(value) + " " + quoted(TLBF_BINARY) + " check --runs 0");
+    EXPECT_EQ(run.rc, 2) << "'" << value << "'\n" << run.out;
+    EXPECT_NE(run.err.find("tlbf check: TLBF_IMPL is set but empty ('" + value + "')"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out, "");
+  }
+  // Unset, it is the built-in reference; given, --impl wins over it.
+  const auto unset = shell("unset TLBF_IMPL; " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*'");
+  EXPECT_EQ(unset.rc, 0) << unset.out << unset.err;
+  const auto given = shell("TLBF_IMPL= " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*' --impl " +
+                           quoted(quoted(TLBF_BINARY) + " serve"));
+  EXPECT_EQ(given.rc, 0) << given.out << given.err;
 }
 
 // Every number on the command line: a plain decimal in range, nothing a
