@@ -406,6 +406,20 @@ TEST_F(Cli, NumbersAreReadStrictly) {
   EXPECT_EQ(edges.rc, 0) << edges.err;
 }
 
+// A hand-edited or damaged report to merge: the file and the field are named,
+// not the JSON library's words.
+TEST_F(Cli, MutateMergeNamesTheBadFieldOfAReport) {
+  spit(path("bad.json"),
+       R"({"config": {"tool": "tlbf mutate", "suite": ["true"], "threshold": null, "require": [], "mode": "served",)"
+       R"( "selected": ["s01"], "shard": null, "stopped": null}, "files": {}})");
+  const auto run = tlbf({"mutate", "--merge", path("bad.json")});
+  EXPECT_EQ(run.rc, 2);
+  EXPECT_NE(run.err.find(path("bad.json").string() + ": config.threshold is null, not a number in 0 ..= 1"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("json.exception"), std::string::npos) << run.err;
+}
+
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
   EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);
