@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/rule_cases.hpp"
@@ -87,7 +88,7 @@ bool required_capabilities(const CheckOptions& opt, std::set<conformance::Capabi
 std::string reference_command() {
   std::error_code ec;
   const auto self = fs::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::string("tlbf") : "'" + self.string() + "'") + " serve";
+  return (ec ? std::string("tlbf") : conformance::shell_quote(self.string())) + " serve";
 }
 
 // The vector files to check against: the ones compiled in, or DIR's after
@@ -234,7 +235,9 @@ int run_check(CheckOptions opt) {
     report.selected_by = opt.filter;
     if (progress) std::cerr << "\r\033[K" << std::flush;
     if (report.session_problem == "before any case: could not be started" || report.not_found) {
-      std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
+      // The command on a line of its own: it may hold quotes of its own (the built-in one does).
+      std::cerr << "tlbf check: cannot start the implementation: " << report.session_problem << "\n  its command: "
+                << impl << "\n";
       return kUsage;
     }
     std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});

@@ -420,6 +420,26 @@ TEST_F(Cli, MutateMergeNamesTheBadFieldOfAReport) {
   EXPECT_EQ(run.err.find("json.exception"), std::string::npos) << run.err;
 }
 
+// The built-in reference is this binary, wherever it is: its path goes to
+// /bin/sh quoted, whatever characters it holds.
+TEST_F(Cli, CheckRunsTheBuiltInReferenceFromAnyPath) {
+  const fs::path odd = path("it's $HOME and \"more\"\nline two");
+  fs::create_directories(odd);
+  fs::copy_file(TLBF_BINARY, odd / "tlbf");
+  fs::permissions(odd / "tlbf", fs::perms::owner_all);
+  const auto run = shell("unset TLBF_IMPL; " + quoted((odd / "tlbf").string()) + " check --runs 0 --filter 'vectors/hash/*'");
+  EXPECT_EQ(run.rc, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("verdict: conforms"), std::string::npos) << run.out;
+}
+
+// One that cannot start is named once, as the command it is (the built-in one holds quotes of its own).
+TEST_F(Cli, CheckNamesACommandThatCannotStart) {
+  const auto run = shell("unset TLBF_IMPL; ulimit -n 8; " + quoted(TLBF_BINARY) + " check --runs 0");
+  EXPECT_EQ(run.rc, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("tlbf check: cannot start the implementation: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("\n  its command: " + quoted(TLBF_BINARY) + " serve\n"), std::string::npos) << run.err;
+}
+
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
   EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);
