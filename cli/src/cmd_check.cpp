@@ -51,6 +51,7 @@ struct CheckOptions {
   bool list = false;
   bool verbose = false;
   std::vector<std::string> transcripts;
+  std::vector<std::string> stray;  // words outside any option: an implementation's command, most likely
 };
 
 // The capabilities that must be offered: those --capabilities names, else
@@ -153,6 +154,13 @@ int run_transcripts(const CheckOptions& opt) {
 bool runs_nothing(const std::string& command) { return command.find_first_not_of(" \t\n") == std::string::npos; }
 
 int run_check(CheckOptions opt) {
+  if (!opt.stray.empty()) {
+    std::string words;
+    for (const auto& w : opt.stray) words += (words.empty() ? "" : " ") + w;
+    std::cerr << "tlbf check: unexpected arguments '" << words
+              << "': give the implementation's command as one word, --impl 'COMMAND' (docs/check.md)\n";
+    return kUsage;
+  }
   for (const auto& impl : opt.impls) {
     if (runs_nothing(impl)) {
       std::cerr << "tlbf check: --impl '" << impl << "': an empty command runs no implementation\n";
@@ -342,6 +350,8 @@ void add_check(CLI::App& app, int& rc) {
                   "Replay this transcript (docs/protocol.md, section 7) instead of the checks; repeatable")
       ->check(CLI::ExistingFile);
   cmd->add_flag("-v,--verbose", opt->verbose, "Also show acceptable differences and skipped cases");
+  // Not in --help: caught only to point at --impl (`tlbf check -- ./impl serve`).
+  cmd->add_option("stray", opt->stray)->group("");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_check(*opt); });
 }

@@ -440,6 +440,20 @@ TEST_F(Cli, CheckNamesACommandThatCannotStart) {
   EXPECT_NE(run.err.find("\n  its command: " + quoted(TLBF_BINARY) + " serve\n"), std::string::npos) << run.err;
 }
 
+// The implementation's command goes in --impl; words after `check` alone are pointed there.
+TEST_F(Cli, CheckPointsStrayWordsAtImpl) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"check", "--", TLBF_BINARY, "serve"},
+                                               std::vector<std::string>{"check", TLBF_BINARY, "serve"}}) {
+    const auto run = tlbf(args);
+    EXPECT_EQ(run.rc, 2) << run.out;
+    EXPECT_NE(run.err.find("tlbf check: unexpected arguments '" + std::string(TLBF_BINARY) +
+                           " serve': give the implementation's command as one word, --impl 'COMMAND'"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(run.out, "");
+  }
+}
+
 TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
   EXPECT_EQ(tlbf({"check", "--vectors", path("v")}).rc, 0);
