@@ -55,8 +55,8 @@ void add_build(CLI::App& app, int& rc) {
       ->required()
       ->check(kUnsigned64);
   cmd->add_option("--p", opt->p, "Target false-positive rate, in (0, 1)")->required();
-  cmd->add_option("-o,--output", opt->output, "File to write the filter to (- for stdout)")->required();
-  cmd->add_option("input", opt->input, "Items, one a line (default: standard input)");
+  cmd->add_option("-o,--output", opt->output, "File to write the filter to (- for stdout)")->required()->check(kNotEmpty);
+  cmd->add_option("input", opt->input, "Items, one a line (default: standard input)")->check(kNotEmpty);
   cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");
   cmd->add_flag("--stats", opt->stats, "Print the items and items per second to standard error at the end");
   add_version(*cmd);

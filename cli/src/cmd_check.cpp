@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/rule_cases.hpp"
@@ -50,6 +51,7 @@ struct CheckOptions {
   bool list = false;
   bool verbose = false;
   std::vector<std::string> transcripts;
+  std::vector<std::string> stray;  // words outside any option: an implementation's command, most likely
 };
 
 // The capabilities that must be offered: those --capabilities names, else
@@ -87,7 +89,7 @@ bool required_capabilities(const CheckOptions& opt, std::set<conformance::Capabi
 std::string reference_command() {
   std::error_code ec;
   const auto self = fs::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::string("tlbf") : "'" + self.string() + "'") + " serve";
+  return (ec ? std::string("tlbf") : conformance::shell_quote(self.string())) + " serve";
 }
 
 // The vector files to check against: the ones compiled in, or DIR's after
@@ -148,17 +150,34 @@ int run_transcripts(const CheckOptions& opt) {
   return all_passed ? kOk : kRefused;
 }
 
+// /bin/sh -c '' runs nothing and exits 0: that is no implementation.
+bool runs_nothing(const std::string& command) { return command.find_first_not_of(" \t\n") == std::string::npos; }
+
 int run_check(CheckOptions opt) {
+  if (!opt.stray.empty()) {
+    std::string words;
+    for (const auto& w : opt.stray) words += (words.empty() ? "" : " ") + w;
+    std::cerr << "tlbf check: unexpected arguments '" << words
+              << "': give the implementation's command as one word, --impl 'COMMAND' (docs/check.md)\n";
+    return kUsage;
+  }
   for (const auto& impl : opt.impls) {
-    // /bin/sh -c '' runs nothing and exits 0: that is no implementation.
-    if (impl.find_first_not_of(" \t\n") == std::string::npos) {
+    if (runs_nothing(impl)) {
       std::cerr << "tlbf check: --impl '" << impl << "': an empty command runs no implementation\n";
       return kUsage;
     }
   }
   if (opt.impls.empty()) {
+    // Set but empty is a CI variable that was never filled in: checking the
+    // built-in reference instead would pass without checking anything.
     const char* from_env = std::getenv("TLBF_IMPL");
-    opt.impls.push_back(from_env && *from_env ? from_env : reference_command());
+    if (from_env != nullptr && runs_nothing(from_env)) {
+      std::cerr << "tlbf check: TLBF_IMPL is set but empty ('" << from_env
+                << "'): it names no implementation; set it to one's command, or unset it to check the built-in "
+                   "reference\n";
+      return kUsage;
+    }
+    opt.impls.push_back(from_env != nullptr ? from_env : reference_command());
   }
   if (!opt.transcripts.empty() && !opt.html_file.empty()) {
     // A replay has no groups, capabilities or verdict to draw: not silently no page.
@@ -223,14 +242,17 @@ int run_check(CheckOptions opt) {
     CheckReport report = conformance::check(impl, cases, runner, behaviour);
     report.selected_by = opt.filter;
     if (progress) std::cerr << "\r\033[K" << std::flush;
+    // The command on a line of its own: it may hold quotes of its own (the built-in one does).
     if (!report.harness_problem.empty()) {
       // Not a verdict: the machine, not the implementation, failed.
-      std::cerr << "tlbf check: harness error while checking " << impl << ": " << report.harness_problem
-                << " (is the machine short of processes or file descriptors? ulimit -u, -n)\n";
+      std::cerr << "tlbf check: harness error: " << report.harness_problem
+                << " (is the machine short of processes or file descriptors? ulimit -u, -n)\n  its command: " << impl
+                << "\n";
       return kUsage;
     }
     if (report.not_found) {
-      std::cerr << "tlbf check: cannot start '" << impl << "': " << report.session_problem << "\n";
+      std::cerr << "tlbf check: cannot start the implementation: " << report.session_problem << "\n  its command: "
+                << impl << "\n";
       return kUsage;
     }
     std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});
@@ -288,8 +310,9 @@ void add_check(CLI::App& app, int& rc) {
       "2 usage or harness error (bad options, an implementation that cannot be started, vector\n"
       "files that fail the lint); 3 a file could not be written. See docs/check.md.");
   cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
-  cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones");
-  cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob");
+  cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones")
+      ->check(kNotEmpty);
+  cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob")->check(kNotEmpty);
   cmd->add_option("--profile", opt->profile,
                   "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
                   "every Bloom filter has, for filters of other designs")
@@ -300,28 +323,33 @@ void add_check(CLI::App& app, int& rc) {
                   "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
                   "fails the check");
   cmd->add_option("--seed", opt->seed,
-                  "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)");
+                  "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)")
+      ->check(kUnsigned64);
   cmd->add_option("--runs", opt->runs, "Random request sequences checked against the oracle as model (0: none)")
-      ->check(CLI::Range(0, 100000));
+      ->check(whole_number_in(0, 100000));
   cmd->add_option("--timeout", opt->timeout_ms,
                   "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
                   "speed, never above this (default 10000)")
-      ->check(CLI::Range(1L, 3'600'000L));
+      ->check(whole_number_in(1, 3'600'000));
   cmd->add_option("--time-budget", opt->budget_s,
                   "Seconds for the whole check of one implementation; cases left when it runs out are not run "
                   "(default 60)")
-      ->check(CLI::Range(1L, 86'400L));
+      ->check(whole_number_in(1, 86'400));
   cmd->add_option("--faults", opt->faults,
                   "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 3)")
-      ->check(CLI::Range(1, 1'000'000));
-  cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON");
-  cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)");
+      ->check(whole_number_in(1, 1'000'000));
+  cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON")
+      ->check(kNotEmpty);
+  cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)")
+      ->check(kNotEmpty);
   cmd->add_option("--html", opt->html_file,
                   "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
-                  "first, linked to each failure)");
+                  "first, linked to each failure)")
+      ->check(kNotEmpty);
   cmd->add_option("--expected", opt->expected_file,
                   "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
-                  "passes or does not exist does");
+                  "passes or does not exist does")
+      ->check(kNotEmpty);
   cmd->add_flag("--update-expected", opt->update_expected, "Rewrite the --expected file with this run's failures");
   cmd->add_flag("--no-pipeline", opt->no_pipeline, "Send one request at a time (slow; for comparison)");
   cmd->add_flag("--list", opt->list, "List the case names and exit");
@@ -329,6 +357,8 @@ void add_check(CLI::App& app, int& rc) {
                   "Replay this transcript (docs/protocol.md, section 7) instead of the checks; repeatable")
       ->check(CLI::ExistingFile);
   cmd->add_flag("-v,--verbose", opt->verbose, "Also show acceptable differences and skipped cases");
+  // Not in --help: caught only to point at --impl (`tlbf check -- ./impl serve`).
+  cmd->add_option("stray", opt->stray)->group("");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_check(*opt); });
 }

@@ -86,7 +86,7 @@ void add_inspect(CLI::App& app, int& rc) {
   auto opt = std::make_shared<InspectOptions>();
   CLI::App* cmd = app.add_subcommand(
       "inspect", "Show a filter file's header, fill and false-positive rate, or why it is refused");
-  cmd->add_option("file", opt->file, "A TLBF v1 filter file")->required();
+  cmd->add_option("file", opt->file, "A TLBF v1 filter file")->required()->check(kNotEmpty);
   cmd->add_flag("--json", opt->json, "Print one JSON object instead of text");
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_inspect(*opt); });

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -183,14 +184,14 @@ int run_mutate(const MutateOptions& opt) {
     }
   }
   if (!opt.shard.empty()) {
-    int k = 0, n = 0;
-    char slash = 0;
-    std::istringstream in(opt.shard);
-    if (!(in >> k >> slash >> n) || slash != '/' || n < 1 || k < 1 || k > n || !in.eof()) {
+    const std::size_t slash = opt.shard.find('/');
+    const auto k = strict_whole_number(opt.shard.substr(0, slash));
+    const auto n = slash == std::string::npos ? std::nullopt : strict_whole_number(opt.shard.substr(slash + 1));
+    if (!k || !n || *k < 1 || *k > *n || *n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
       std::cerr << "tlbf mutate: --shard wants k/n with 1 <= k <= n, not '" << opt.shard << "'\n";
       return kUsage;
     }
-    ids = mutants::shard(ids, k, n);
+    ids = mutants::shard(ids, static_cast<int>(*k), static_cast<int>(*n));
   }
 
   mutants::ScoreOptions so;
@@ -284,37 +285,45 @@ void add_mutate(CLI::App& app, int& rc) {
       "runs, fails others). With --merge, the shards' reports as one grading (2: they cannot be\n"
       "merged). See docs/mutants.md.");
   cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --");
-  cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(CLI::Range(1, 256));
+  cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(whole_number_in(1, 256));
   cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
-      ->check(CLI::Range(1.0, 1000.0));
+      ->check(decimal_in(1, 1000));
   cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
-      ->check(CLI::Range(0.1, 86400.0));
-  cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)");
-  cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)");
-  cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs");
-  cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1");
-  cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy");
-  cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail");
-  cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE");
+      ->check(decimal_in(0.1, 86400));
+  cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
+  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)")
+      ->check(kNotEmpty);
+  cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)")->check(kNotEmpty);
+  cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs")
+      ->check(kNotEmpty);
+  cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1")
+      ->check(kNotEmpty);
+  cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy")
+      ->check(kNotEmpty);
+  cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail")
+      ->check(kNotEmpty);
+  cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE")
+      ->check(kNotEmpty);
   cmd->add_option("--html", opt->html,
                   "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
-                  "opens offline) to FILE");
+                  "opens offline) to FILE")
+      ->check(kNotEmpty);
   cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
-      ->check(CLI::Range(1, 100));
+      ->check(whole_number_in(1, 100));
   cmd->add_option("--setup-timeout", opt->setup_timeout_s,
                   "Seconds each run before the mutants' (warm-up, baseline) may take before it is stopped (default 1800)")
-      ->check(CLI::Range(0.1, 86400.0));
+      ->check(decimal_in(0.1, 86400));
   cmd->add_option("--control-runs", opt->control_runs,
                   "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
                   "runs (default 2)")
-      ->check(CLI::Range(0, 100));
+      ->check(whole_number_in(0, 100));
   cmd->add_flag("--reveal-mutant", opt->reveal,
                 "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
   auto* merge = cmd->add_option("--merge", opt->merge,
                                 "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
                                 "required mutants; writes the merged report to --json and --html")
-                    ->expected(1, -1);
+                    ->expected(1, -1)
+                    ->check(kNotEmpty);
   add_version(*cmd);
   cmd->callback([opt, merge, cmd, &rc] {
     if (merge->count() > 0) {

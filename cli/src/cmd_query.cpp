@@ -58,8 +58,8 @@ void add_query(CLI::App& app, int& rc) {
   auto opt = std::make_shared<QueryOptions>();
   CLI::App* cmd = app.add_subcommand(
       "query", "Answer present or absent for each input line, one answer a line");
-  cmd->add_option("filter", opt->filter, "A TLBF v1 filter file")->required();
-  cmd->add_option("input", opt->input, "Items, one a line (default: standard input)");
+  cmd->add_option("filter", opt->filter, "A TLBF v1 filter file")->required()->check(kNotEmpty);
+  cmd->add_option("input", opt->input, "Items, one a line (default: standard input)")->check(kNotEmpty);
   cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");
   cmd->add_flag("--stats", opt->stats, "Print the items and items per second to standard error at the end");
   add_version(*cmd);

@@ -56,7 +56,8 @@ void add_serve(CLI::App& app, int& rc) {
   auto refuse_all = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "serve", "Answer line protocol v1 requests on stdin/stdout with the oracle (docs/protocol.md)");
-  cmd->add_option("--mutant", *mutant, "Serve planted bug sNN instead of the oracle (docs/mutants.md)");
+  cmd->add_option("--mutant", *mutant, "Serve planted bug sNN instead of the oracle (docs/mutants.md)")
+      ->check(kNotEmpty);
   cmd->add_flag("--refuse-all", *refuse_all,
                 "Answer every request with an error: what a test suite must fail against (tlbf mutate's sanity check)");
   add_version(*cmd);

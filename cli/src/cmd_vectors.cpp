@@ -51,7 +51,7 @@ void add_vectors(CLI::App& app, int& rc) {
 
   auto out_dir = std::make_shared<std::string>("vectors");
   CLI::App* gen = cmd->add_subcommand("generate", "Write every vector file, the same bytes on every run");
-  gen->add_option("--out", *out_dir, "Folder to write to (default: vectors)");
+  gen->add_option("--out", *out_dir, "Folder to write to (default: vectors)")->check(kNotEmpty);
   add_version(*gen);
   gen->callback([out_dir, &rc] { rc = run_generate(*out_dir); });
 
@@ -65,7 +65,7 @@ void add_vectors(CLI::App& app, int& rc) {
   auto dir = std::make_shared<std::string>("vectors");
   CLI::App* lint = cmd->add_subcommand(
       "lint", "Check vector files: structure, counts, tcIds, flags, and every expected value by the oracle");
-  lint->add_option("dir", *dir, "Folder holding the vector files (default: vectors)");
+  lint->add_option("dir", *dir, "Folder holding the vector files (default: vectors)")->check(kNotEmpty);
   add_version(*lint);
   lint->callback([dir, &rc] { rc = run_lint(*dir); });
 }

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
 
 namespace tlbf::cli {
 
@@ -27,9 +30,17 @@ void add_check(CLI::App& app, int& rc);
 // Adds --version to a (sub)command, so that it works everywhere.
 void add_version(CLI::App& app);
 
-// Accepts only a plain decimal that fits in 64 bits. CLI11 on its own reads
-// "-4" as 2^64 - 4 and saturates overflow, which would turn a typo into a
-// different, valid-looking request.
-extern const CLI::Validator kUnsigned64;
+// Every number on the command line is read by these (docs/cli.md, "Exit
+// codes"): a plain decimal, no sign, exponent, hex, nan or inf, in the range
+// given. CLI11 on its own reads "-4" as 2^64 - 4, saturates overflow, takes
+// "0x10" as 16 and lets NaN through CLI::Range, each of which would turn a
+// typo into a different, valid-looking request.
+std::optional<std::uint64_t> strict_whole_number(const std::string& text);  // nullopt: not one
+CLI::Validator whole_number_in(std::uint64_t min, std::uint64_t max);
+CLI::Validator decimal_in(double min, double max);
+extern const CLI::Validator kUnsigned64;  // whole_number_in(0, 2^64 - 1)
+
+// Refuses an empty value: `--json "$UNSET"` must not read as "no --json".
+extern const CLI::Validator kNotEmpty;
 
 }  // namespace tlbf::cli

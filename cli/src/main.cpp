@@ -1,9 +1,14 @@
 // tlbf: the TLBF v1 oracle and conformance harness. Subcommands are thin
 // wrappers over the libraries; docs/cli.md documents each and the exit codes.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
 
 #include "commands.hpp"
 
@@ -13,16 +18,64 @@ void add_version(CLI::App& app) {
   app.set_version_flag("--version", "tlbf " TLBF_VERSION_STRING " (TLBF format v1)");
 }
 
-const CLI::Validator kUnsigned64(
+namespace {
+
+// A plain decimal: digits, and with `fraction` at most one '.' between digits.
+// Nothing else: no sign, space, exponent, hex, "nan" or "inf", each of which
+// a looser parser would turn into a different, valid-looking value.
+bool plain_decimal(const std::string& text, bool fraction) {
+  const auto digits = [&](std::size_t from, std::size_t to) {
+    return from < to && std::all_of(text.begin() + static_cast<std::ptrdiff_t>(from),
+                                    text.begin() + static_cast<std::ptrdiff_t>(to),
+                                    [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const std::size_t point = fraction ? text.find('.') : std::string::npos;
+  return point == std::string::npos ? digits(0, text.size()) : digits(0, point) && digits(point + 1, text.size());
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> strict_whole_number(const std::string& text) {
+  std::uint64_t value = 0;
+  if (!plain_decimal(text, false) || std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc()) {
+    return std::nullopt;  // not digits only, or above 2^64 - 1
+  }
+  return value;
+}
+
+CLI::Validator whole_number_in(std::uint64_t min, std::uint64_t max) {
+  const std::string range = std::to_string(min) + " ..= " + std::to_string(max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        const auto value = strict_whole_number(text);
+        if (!value || *value < min || *value > max) return "'" + text + "' is not a decimal integer in " + range;
+        return {};
+      },
+      "INT in " + range);
+}
+
+CLI::Validator decimal_in(double min, double max) {
+  std::ostringstream range;
+  range << min << " ..= " << max;
+  return CLI::Validator(
+      [min, max, range = range.str()](std::string& text) -> std::string {
+        double value = 0;
+        const bool read = plain_decimal(text, true) &&
+                          std::from_chars(text.data(), text.data() + text.size(), value).ec == std::errc();
+        if (!read || value < min || value > max) return "'" + text + "' is not a decimal number in " + range;
+        return {};
+      },
+      "NUMBER in " + range.str());
+}
+
+const CLI::Validator kUnsigned64 = whole_number_in(0, std::numeric_limits<std::uint64_t>::max());
+
+const CLI::Validator kNotEmpty(
     [](std::string& text) -> std::string {
-      std::uint64_t value = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return "'" + text + "' is not a decimal integer in 0 ..= 18446744073709551615";
-      }
-      return {};
+      return text.empty() ? "the value is empty (an unset shell variable?); give one, or leave the option out"
+                          : std::string();
     },
-    "UINT64");
+    "NOT EMPTY");
 
 }  // namespace tlbf::cli
 

@@ -56,10 +56,16 @@ class Cli : public ::testing::Test {
 
   // Runs `tlbf ARGS...` with `input` on standard input.
   Outcome tlbf(const std::vector<std::string>& args, const std::string& input = "") {
-    spit(path("stdin"), input);
     std::string command = quoted(TLBF_BINARY);
     for (const auto& arg : args) command += " " + quoted(arg);
-    command += " <" + quoted(path("stdin")) + " >" + quoted(path("stdout")) + " 2>" + quoted(path("stderr"));
+    return shell(command, input);
+  }
+
+  // Runs a /bin/sh command line (one that runs tlbf) with `input` on standard input.
+  Outcome shell(std::string command, const std::string& input = "") {
+    spit(path("stdin"), input);
+    command = "{ " + command + "; } <" + quoted(path("stdin")) + " >" + quoted(path("stdout")) + " 2>" +
+              quoted(path("stderr"));
     const int status = std::system(command.c_str());
     EXPECT_TRUE(WIFEXITED(status)) << "tlbf did not exit normally: " << command;
     return {WEXITSTATUS(status), slurp(path("stdout")), slurp(path("stderr"))};
@@ -291,6 +297,175 @@ TEST_F(Cli, CheckRefusesAnEmptyImplementationCommand) {
     const auto run = tlbf({"check", "--impl", command});
     EXPECT_EQ(run.rc, 2) << "'" << command << "'";
     EXPECT_NE(run.err.find("--impl '" + command + "': an empty command runs no implementation"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(run.out, "");
+  }
+}
+
+// An empty value is what `--json "$UNSET"` passes: refused, never read as "no --json".
+TEST_F(Cli, EmptyValuesAreUsageErrors) {
+  const std::string suite = "false";  // fails on the reference: exit 3 if a grading ever started
+  const std::vector<std::vector<std::string>> commands = {
+      {"check", "--json", ""},
+      {"check", "--junit", ""},
+      {"check", "--html", ""},
+      {"check", "--vectors", ""},
+      {"check", "--expected", ""},
+      {"check", "--filter", ""},
+      {"mutate", "--json", "", "--", suite},
+      {"mutate", "--html", "", "--", suite},
+      {"mutate", "--require", "", "--", suite},
+      {"mutate", "--mutants", "", "--", suite},
+      {"mutate", "--shard", "", "--", suite},
+      {"mutate", "--patches", "", "--workdir", "", "--", suite},
+      {"mutate", "--sanity-patch", "", "--", suite},
+      {"mutate", "--merge", ""},
+      {"build", "--n", "4", "--p", "0.1", "-o", ""},
+      {"build", "--n", "4", "--p", "0.1", "-o", "-", ""},
+      {"query", ""},
+      {"inspect", ""},
+      {"vectors", "generate", "--out", ""},
+      {"vectors", "lint", ""},
+      {"serve", "--mutant", ""},
+  };
+  for (const auto& args : commands) {
+    const auto run = tlbf(args, "cat\n");
+    std::string shown;
+    for (const auto& a : args) shown += " '" + a + "'";
+    EXPECT_EQ(run.rc, 2) << shown << "\n" << run.out << run.err;
+    EXPECT_NE(run.err.find(": the value is empty (an unset shell variable?)"), std::string::npos) << shown << "\n"
+                                                                                                    << run.err;
+    EXPECT_EQ(run.out, "") << shown;
+  }
+  // The option is named.
+  EXPECT_NE(tlbf({"check", "--json", ""}).err.find("--json: the value is empty"), std::string::npos);
+}
+
+// A CI variable that was never filled in must not make the harness check its own reference and pass.
+TEST_F(Cli, CheckRefusesASetButEmptyTlbfImpl) {
+  for (const std::string value : {"", "   ", "\t"}) {
+    const auto run = shell("TLBF_IMPL=" + quoted(value) + " " + quoted(TLBF_BINARY) + " check --runs 0");
+    EXPECT_EQ(run.rc, 2) << "'" << value << "'\n" << run.out;
+    EXPECT_NE(run.err.find("tlbf check: TLBF_IMPL is set but empty ('" + value + "')"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out, "");
+  }
+  // Unset, it is the built-in reference; given, --impl wins over it.
+  const auto unset = shell("unset TLBF_IMPL; " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*'");
+  EXPECT_EQ(unset.rc, 0) << unset.out << unset.err;
+  const auto given = shell("TLBF_IMPL= " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*' --impl " +
+                           quoted(quoted(TLBF_BINARY) + " serve"));
+  EXPECT_EQ(given.rc, 0) << given.out << given.err;
+}
+
+// Every number on the command line: a plain decimal in range, nothing a
+// looser parser would turn into another value (docs/cli.md, "Exit codes").
+TEST_F(Cli, NumbersAreReadStrictly) {
+  const std::vector<std::string> not_whole = {"-1", "+1", "0x10", "1x", " 1", "1 ", "", "1.0", "1e2",
+                                              "18446744073709551616", "99999999999999999999999"};
+  const std::vector<std::string> not_decimal = {"nan", "NaN", "inf", "-inf", "+0.5", "-0.5", "0x1p-1", ".5", "5.",
+                                                "1e-1", "0.5x", " 0.5", "", "1..5"};
+  // --list: a check that would exit 0 at once if the number were taken.
+  for (const char* option : {"--seed", "--runs", "--timeout", "--time-budget", "--faults"}) {
+    for (const auto& value : not_whole) {
+      const auto run = tlbf({"check", "--list", option, value});
+      EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
+      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal integer in "), std::string::npos)
+          << option << " '" << value << "'\n" << run.err;
+    }
+  }
+  // `-- false` fails on the reference (exit 3) if a grading ever started.
+  const auto mutate = [&](const std::string& option, const std::string& value) {
+    return tlbf({"mutate", "--mutants", "s01", option, value, "--", "false"});
+  };
+  for (const char* option : {"-j", "--baseline-runs", "--control-runs"}) {
+    for (const auto& value : not_whole) {
+      const auto run = mutate(option, value);
+      EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
+      EXPECT_NE(run.err.find("' is not a decimal integer in "), std::string::npos) << option << " '" << value << "'\n"
+                                                                                   << run.err;
+    }
+  }
+  for (const char* option : {"--threshold", "--timeout-factor", "--timeout-floor", "--setup-timeout"}) {
+    for (const auto& value : not_decimal) {
+      const auto run = mutate(option, value);
+      EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
+      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal number in "), std::string::npos)
+          << option << " '" << value << "'\n" << run.err;
+    }
+  }
+  for (const char* shard : {"+1/2", "1/+2", " 1/2", "1/2 ", "1/2x", "0x1/2", "1/2/3", "0/2", "3/2", "1/0", "1",
+                            "-1/2", "1/4294967297"}) {
+    const auto run = mutate("--shard", shard);
+    EXPECT_EQ(run.rc, 2) << shard;
+    EXPECT_NE(run.err.find("--shard wants k/n with 1 <= k <= n, not '" + std::string(shard) + "'"), std::string::npos)
+        << shard << "\n" << run.err;
+  }
+  // The largest and smallest values in range are taken.
+  const auto edges = tlbf({"check", "--list", "--seed", "18446744073709551615", "--runs", "0", "--timeout", "3600000",
+                           "--time-budget", "1", "--faults", "1000000"});
+  EXPECT_EQ(edges.rc, 0) << edges.err;
+}
+
+// A hand-edited or damaged report to merge: the file and the field are named,
+// not the JSON library's words.
+TEST_F(Cli, MutateMergeNamesTheBadFieldOfAReport) {
+  spit(path("bad.json"),
+       R"({"config": {"tool": "tlbf mutate", "suite": ["true"], "threshold": null, "require": [], "mode": "served",)"
+       R"( "selected": ["s01"], "shard": null, "stopped": null}, "files": {}})");
+  const auto run = tlbf({"mutate", "--merge", path("bad.json")});
+  EXPECT_EQ(run.rc, 2);
+  EXPECT_NE(run.err.find(path("bad.json").string() + ": config.threshold is null, not a number in 0 ..= 1"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("json.exception"), std::string::npos) << run.err;
+}
+
+// The built-in reference is this binary, wherever it is: its path goes to
+// /bin/sh quoted, whatever characters it holds.
+TEST_F(Cli, CheckRunsTheBuiltInReferenceFromAnyPath) {
+  const fs::path odd = path("it's $HOME and \"more\"\nline two");
+  fs::create_directories(odd);
+  fs::copy_file(TLBF_BINARY, odd / "tlbf");
+  fs::permissions(odd / "tlbf", fs::perms::owner_all);
+  const auto run = shell("unset TLBF_IMPL; " + quoted((odd / "tlbf").string()) + " check --runs 0 --filter 'vectors/hash/*'");
+  EXPECT_EQ(run.rc, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("verdict: conforms"), std::string::npos) << run.out;
+}
+
+// One that cannot start is named once, as the command it is (the built-in one holds quotes of its own).
+// Too few file descriptors: at 8 tlbf cannot start the implementation at all;
+// at 12 it can, but not the case that runs a process of its own (which used
+// to declare the reference not conforming, exit 1). Either way the harness failed.
+TEST_F(Cli, CheckCallsAProcessItCannotMakeAHarnessError) {
+  for (const char* limit : {"8", "12"}) {
+    const auto run = shell("unset TLBF_IMPL; ulimit -n " + std::string(limit) + "; " + quoted(TLBF_BINARY) + " check --runs 0");
+    EXPECT_EQ(run.rc, 2) << limit << run.out << run.err;
+    EXPECT_NE(run.err.find("tlbf check: harness error: tlbf could not make a process for the implementation: it could "
+                           "not be started (cannot make a pipe: Too many open files)"),
+              std::string::npos)
+        << limit << run.err;
+    EXPECT_NE(run.err.find("\n  its command: " + quoted(TLBF_BINARY) + " serve\n"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out.find("conform"), std::string::npos) << "a verdict on the implementation: " << run.out;
+  }
+}
+
+// A command the shell cannot find is the implementation's, named once.
+TEST_F(Cli, CheckNamesACommandThatCannotStart) {
+  const auto run = shell(quoted(TLBF_BINARY) + " check --runs 0 --impl '/nonexistent/impl --serve'");
+  EXPECT_EQ(run.rc, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("tlbf check: cannot start the implementation: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("\n  its command: /nonexistent/impl --serve\n"), std::string::npos) << run.err;
+}
+
+// The implementation's command goes in --impl; words after `check` alone are pointed there.
+TEST_F(Cli, CheckPointsStrayWordsAtImpl) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"check", "--", TLBF_BINARY, "serve"},
+                                               std::vector<std::string>{"check", TLBF_BINARY, "serve"}}) {
+    const auto run = tlbf(args);
+    EXPECT_EQ(run.rc, 2) << run.out;
+    EXPECT_NE(run.err.find("tlbf check: unexpected arguments '" + std::string(TLBF_BINARY) +
+                           " serve': give the implementation's command as one word, --impl 'COMMAND'"),
+              std::string::npos)
         << run.err;
     EXPECT_EQ(run.out, "");
   }

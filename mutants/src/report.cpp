@@ -89,6 +89,29 @@ std::vector<std::string> strings_at(const Json& config, const char* key) {
   return out;
 }
 
+// What is wrong with the fields of a report's config that a merge reads,
+// naming the field; empty when each has the type tlbf mutate writes. A
+// damaged or hand-edited report gets this, not the JSON library's words.
+std::string config_problem(const Json& config) {
+  const auto shown = [&](const char* key) { return config.contains(key) ? config.at(key).dump() : "missing"; };
+  for (const char* key : {"suite", "require", "selected"}) {
+    const Json list = config.value(key, Json());
+    if (!list.is_array() || !std::all_of(list.begin(), list.end(), [](const Json& s) { return s.is_string(); })) {
+      return std::string("config.") + key + " is " + shown(key) + ", not a list of strings";
+    }
+  }
+  const Json threshold = config.value("threshold", Json());
+  if (!threshold.is_number() || !(threshold.get<double>() >= 0 && threshold.get<double>() <= 1)) {
+    return "config.threshold is " + shown("threshold") + ", not a number in 0 ..= 1";
+  }
+  if (!config.value("mode", Json()).is_string()) return "config.mode is " + shown("mode") + ", not a string";
+  const Json shard = config.value("shard", Json());
+  if (!config.contains("shard") || !(shard.is_null() || shard.is_string())) {
+    return "config.shard is " + shown("shard") + ", not k/n or null";
+  }
+  return {};
+}
+
 }  // namespace
 
 bool meets_bar(const Score& score, double threshold, const std::vector<std::string>& required,
@@ -196,6 +219,10 @@ Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& rep
         // A shard that could not be graded leaves the whole ungraded.
         out.score.stopped = config.at("stopped").at("exitCode").get<int>();
         out.score.stop_reason = name + " stopped: " + config.at("stopped").at("reason").get<std::string>();
+        return out;
+      }
+      if (const std::string problem = config_problem(config); !problem.empty()) {
+        out.error = name + ": " + problem;
         return out;
       }
       if (first.is_null()) {
