@@ -43,11 +43,24 @@ void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NON
 // that runs the harness and kills what it started) cannot take it first.
 // After fork it uses only async-signal-safe calls: the harness may have threads.
 constexpr int kMaxChildren = 256;
+constexpr int kMaxFolders = 16;
+constexpr std::size_t kMaxFolderPath = 4000;  // with its header, one write under PIPE_BUF: whole or not at all
 
 struct Message {
-  char op;  // '+' a group to kill at the end, '-' one that is gone
+  // '+' a group to kill at the end, '-' one that is gone; 'd' a folder to
+  // remove at the end, 'f' one to forget, whose path (pgid bytes) follows.
+  char op;
   pid_t pgid;
 };
+
+// The watchdog's folders, in memory it owns after fork (no allocation there).
+char g_folders[kMaxFolders][kMaxFolderPath + 1];
+
+bool same_path(const char* a, const char* b) {
+  for (; *a && *a == *b; ++a, ++b) {
+  }
+  return *a == *b;
+}
 
 // Not instrumented by the sanitizers: after a fork from a process with
 // threads, their bookkeeping may hold locks that will never be released.
@@ -68,6 +81,23 @@ struct Message {
     const ssize_t n = ::read(3, &m, sizeof m);
     if (n < 0 && errno == EINTR) continue;
     if (n != static_cast<ssize_t>(sizeof m)) break;  // end of file: the harness is gone
+    if (m.op == 'd' || m.op == 'f') {
+      char path[kMaxFolderPath + 1];
+      const std::size_t size = static_cast<std::size_t>(m.pgid);
+      if (size > kMaxFolderPath || ::read(3, path, size) != static_cast<ssize_t>(size)) break;
+      path[size] = '\0';
+      for (auto& slot : g_folders) {
+        if (m.op == 'd' && slot[0] == '\0') {
+          for (std::size_t i = 0; i <= size; ++i) slot[i] = path[i];
+          break;
+        }
+        if (m.op == 'f' && slot[0] != '\0' && same_path(slot, path)) {
+          slot[0] = '\0';
+          break;
+        }
+      }
+      continue;
+    }
     for (pid_t& slot : groups) {
       if (m.op == '+' && slot == 0) {
         slot = m.pgid;
@@ -82,6 +112,14 @@ struct Message {
   for (pid_t group : groups) {
     if (group > 0) ::kill(-group, SIGKILL);
   }
+  // Then the folders: the processes that wrote in them are dead.
+  const char* argv[kMaxFolders + 4] = {"rm", "-rf", "--"};
+  int argc = 3;
+  for (const auto& slot : g_folders) {
+    if (slot[0] != '\0') argv[argc++] = slot;
+  }
+  argv[argc] = nullptr;
+  if (argc > 3) ::execv("/bin/rm", const_cast<char* const*>(argv));
   ::_exit(0);
 }
 
@@ -102,7 +140,7 @@ void tell_watchdog(char op, pid_t pgid) {
   }
 }
 
-void start_watchdog_once() {
+bool start_watchdog_once() {
   static const bool done = [] {
     // Writes to a child that quit must fail with EPIPE, not kill the harness
     // (ignoring SIGPIPE is what every harness of pipes does).
@@ -125,7 +163,19 @@ void start_watchdog_once() {
     g_watchdog_pid = pid;
     return true;
   }();
-  (void)done;
+  return done;
+}
+
+bool tell_watchdog_folder(char op, const std::string& folder) {
+  if (!start_watchdog_once() || folder.empty() || folder.size() > kMaxFolderPath) return false;
+  std::string message(sizeof(Message), '\0');
+  const Message m{op, static_cast<pid_t>(folder.size())};
+  std::memcpy(message.data(), &m, sizeof m);
+  message += folder;
+  ssize_t n;
+  while ((n = ::write(g_watchdog, message.data(), message.size())) < 0 && errno == EINTR) {
+  }
+  return n == static_cast<ssize_t>(message.size());
 }
 
 }  // namespace
@@ -385,7 +435,31 @@ std::set<pid_t> children_of_this_process() {
   return out;
 }
 
+// The folders promised to the watchdog and not yet forgotten, as it keeps them.
+std::mutex g_folders_mutex;
+std::set<std::string> g_promised;
+
+std::string absolute_path(const std::string& folder) {
+  std::error_code ec;
+  const auto path = std::filesystem::absolute(folder, ec);
+  return ec ? folder : path.string();
+}
+
 }  // namespace
+
+bool remove_folder_if_tlbf_dies(const std::string& folder) {
+  const std::string path = absolute_path(folder);  // the watchdog's folder is where tlbf started
+  std::lock_guard<std::mutex> lock(g_folders_mutex);
+  if (g_promised.size() >= kMaxFolders || g_promised.count(path) || !tell_watchdog_folder('d', path)) return false;
+  g_promised.insert(path);
+  return true;
+}
+
+void forget_folder(const std::string& folder) {
+  const std::string path = absolute_path(folder);
+  std::lock_guard<std::mutex> lock(g_folders_mutex);
+  if (g_promised.erase(path)) (void)tell_watchdog_folder('f', path);
+}
 
 int end_strays() {
   int ended = 0;

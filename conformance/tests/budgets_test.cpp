@@ -252,14 +252,37 @@ TEST(Budgets, SigkillOfTlbfTakesGrandchildrenInTheGroupToo) {
   EXPECT_EQ(left_after("sleep 3601", 2s), 0);
 }
 
-TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunning) {
-  // The suite hangs; tlbf mutate is killed while it runs the baseline.
+TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
+  // The suite hangs; tlbf mutate is killed while it runs the baseline, in
+  // served mode and in patch mode, each in a TMPDIR of its own.
   const std::string tag = tag_for("sigkill-mutate");
-  const std::string mutate = std::string(TLBF_BINARY) + " mutate -- sh -c 'sleep 3603; :' " + tag;
-  const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
-  EXPECT_EQ(run.out, "137\n") << run.err;
-  EXPECT_EQ(left_after(tag, 2s), 0) << "the suite outlived tlbf mutate";
-  EXPECT_EQ(left_after("sleep 3603", 2s), 0);
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path() / tag;
+  const std::filesystem::path work = tmp / "work";
+  std::filesystem::create_directories(work);
+  std::ofstream(work / "impl.py") << "x = 1\n";
+  std::filesystem::create_directories(tmp / "patches");
+  std::ofstream(tmp / "patches" / "s01.patch") << "--- a/impl.py\n+++ b/impl.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+  const std::string patch_mode =
+      " --require s01 --patches " + (tmp / "patches").string() + " --workdir " + work.string();
+  for (const std::string& mode : {std::string(), patch_mode}) {
+    const std::string mutate = "env TMPDIR=" + tmp.string() + " " + TLBF_BINARY + " mutate" + mode + " -- sh -c 'sleep 3603; :' " + tag;
+    const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+    EXPECT_EQ(run.out, "137\n") << run.err;
+    EXPECT_EQ(left_after(tag, 2s), 0) << "the suite outlived tlbf mutate" << mode;
+    EXPECT_EQ(left_after("sleep 3603", 2s), 0);
+    // The watchdog removes the scratch folder once tlbf is gone.
+    std::vector<std::string> left;
+    for (int tries = 0; tries < 100; ++tries) {
+      left.clear();
+      for (const auto& entry : std::filesystem::directory_iterator(tmp)) {
+        if (entry.path().filename().string().rfind("tlbf-mutate-", 0) == 0) left.push_back(entry.path().string());
+      }
+      if (left.empty()) break;
+      std::this_thread::sleep_for(20ms);
+    }
+    EXPECT_EQ(left, std::vector<std::string>{}) << "tlbf mutate" << mode << " left its scratch folder";
+  }
+  std::filesystem::remove_all(tmp);
 }
 
 TEST(Budgets, SigkillOfAFuzzTargetLeavesNothingRunning) {
