@@ -23,9 +23,9 @@ struct QueryOptions {
 constexpr std::string_view kPresent = "present\n", kAbsent = "absent\n";
 
 int run_query(const QueryOptions& opt) {
-  auto bytes = read_filter_file(opt.filter);
-  if (!bytes) return kIo;
-  const auto loaded = Bloom::from_bytes(std::move(*bytes));
+  auto file = read_filter_file(opt.filter);
+  if (!file) return kIo;
+  const auto loaded = file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
   if (!loaded) {
     std::cerr << "tlbf query: " << opt.filter << " is refused: " << loaded.error().describe() << "\n";
     return kRefused;

@@ -7,6 +7,8 @@
 #include <iostream>
 #include <iterator>
 
+#include "tlbf/bloom.hpp"
+
 namespace tlbf::cli {
 namespace {
 
@@ -43,24 +45,59 @@ std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
   return bytes;
 }
 
-std::optional<BitArray> read_filter_file(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
-  if (size == 0 || ec) {
-    // A pipe, a device, or an empty file: read it as it comes, then copy.
-    auto bytes = read_file(path);
-    if (!bytes) return std::nullopt;
-    return BitArray(bytes->begin(), bytes->end());
-  }
+namespace {
+
+// Reads up to `count` more bytes onto the end of `bytes`; false on a read error.
+bool read_more(std::istream& in, BitArray& bytes, std::uint64_t count) {
+  const std::size_t had = bytes.size();
+  bytes.resize(had + count);
+  in.read(reinterpret_cast<char*>(bytes.data() + had), static_cast<std::streamsize>(count));
+  bytes.resize(had + static_cast<std::size_t>(in.gcount()));
+  return !in.bad();
+}
+
+}  // namespace
+
+std::optional<FilterFile> read_filter_file(const std::string& path) {
   auto in = open_for_reading(path);
   if (!in) return std::nullopt;
-  BitArray bytes(size);
-  in->read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in->gcount()) != size || in->peek() != std::char_traits<char>::eof()) {
+  std::error_code ec;
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  const std::uintmax_t stat_size = regular ? std::filesystem::file_size(path, ec) : 0;
+  FilterFile file;
+  errno = 0;
+  if (!read_more(*in, file.bytes, HEADER_LEN)) {
+    complain("read", path);
+    return std::nullopt;
+  }
+  if (regular && !ec) {
+    file.size = stat_size;
+  } else {
+    // A pipe or a device: its length is what it holds up to what the header
+    // asks for, and one byte more, which is enough to refuse it as too long.
+    file.size = file.bytes.size();
+    if (const auto want = Bloom::file_size_from_header(file.bytes); want && file.size == HEADER_LEN) {
+      if (!read_more(*in, file.bytes, want.value() + 1 - HEADER_LEN)) {
+        complain("read", path);
+        return std::nullopt;
+      }
+      file.size = file.bytes.size();
+    }
+  }
+  if (const auto checked = Bloom::check_header(file.bytes, file.size); !checked) {
+    file.refused = checked.error();
+    return file;
+  }
+  // The length is right: the rest of the file is the bit array, as long as the header says.
+  if (file.bytes.size() < file.size && !read_more(*in, file.bytes, file.size - file.bytes.size())) {
+    complain("read", path);
+    return std::nullopt;
+  }
+  if (file.bytes.size() != file.size || in->peek() != std::char_traits<char>::eof()) {
     std::cerr << "tlbf: cannot read " << path << ": it changed size while being read\n";
     return std::nullopt;
   }
-  return bytes;
+  return file;
 }
 
 bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {

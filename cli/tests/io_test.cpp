@@ -117,3 +117,42 @@ TEST_F(Io, MutateTakesAnEmptyTmpdirAsTmp) {
 }
 
 }  // namespace
+
+namespace {
+
+// A 3 GB file of zeros, /dev/zero and an endless pipe are refused from their
+// first bytes, under a memory limit that reading them whole would break.
+TEST_F(Io, JunkIsRefusedFromItsHeaderNotReadWhole) {
+  ASSERT_EQ(sh("truncate -s 3G big").rc, 0);
+  for (const std::string command : {"inspect", "query"}) {
+    SCOPED_TRACE(command);
+    for (const std::string file : {"big", "/dev/zero"}) {
+      const auto r = sh("ulimit -v 1000000; $T " + command + " " + file);
+      EXPECT_EQ(r.rc, 1) << file << ": " << r.err;
+      EXPECT_NE(r.err.find(file + " is refused: Format: magic = 00 00 00 00"), std::string::npos) << r.err;
+    }
+  }
+  const auto json = sh("$T inspect --json big");
+  EXPECT_EQ(json.rc, 1);
+  EXPECT_NE(json.out.find("\"size\": 3221225472"), std::string::npos) << json.out;
+}
+
+// A pipe is read no further than its header says, plus one byte: an endless
+// stream after a good header is refused as too long.
+TEST_F(Io, AFilterFromAPipeIsReadNoFurtherThanItsHeaderSays) {
+  spit(path("f.tlbf"), kWorkedExample);
+  const auto r = sh("{ cat f.tlbf; cat /dev/zero; } | (ulimit -v 1000000; $T inspect /dev/stdin)");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("Format: length: m = 20 needs 3 bytes of bits after the header, the input has 4 (1 bytes too "
+                       "many)"),
+            std::string::npos)
+      << r.err;
+  const auto whole = sh("cat f.tlbf | $T inspect /dev/stdin");
+  EXPECT_EQ(whole.rc, 0) << whole.err;
+  EXPECT_NE(whole.out.find("(35 bytes)"), std::string::npos) << whole.out;
+  // A regular file is measured, not read, so its message counts every byte.
+  spit(path("long.tlbf"), kWorkedExample + "xyz");
+  EXPECT_NE(sh("$T inspect long.tlbf").err.find("the input has 6 (3 bytes too many)"), std::string::npos);
+}
+
+}  // namespace
