@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <iostream>
+#include <new>
 
 #include "commands.hpp"
 
@@ -48,6 +49,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version arrive here too, with exit code 0.
     return app.exit(e) == 0 ? kOk : kUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tlbf: out of memory\n";
+    return kFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "tlbf: stopped by an unexpected error: " << e.what() << "\n";
+    return kFailed;
   }
   return rc;
 }

@@ -156,3 +156,26 @@ TEST_F(Io, AFilterFromAPipeIsReadNoFurtherThanItsHeaderSays) {
 }
 
 }  // namespace
+
+namespace {
+
+// Out of memory is said, with exit 70: not an abort (134), and for check not
+// 1, which would blame the implementation.
+TEST_F(Io, OutOfMemoryIsSaidAndExits70) {
+  // A header that passes every check, for m = 2^35 bits: a 4 GiB bit array
+  // that a 1 GB address-space limit cannot hold (the file itself is sparse).
+  std::string header = kWorkedExample.substr(0, 32);
+  header[8] = 0, header[12] = 8;  // m = 2^35, little-endian
+  spit(path("huge.tlbf"), header);
+  ASSERT_EQ(sh("truncate -s 4294967328 huge.tlbf").rc, 0);
+  for (const std::string command : {"inspect", "query"}) {
+    const auto r = sh("ulimit -v 1000000; $T " + command + " huge.tlbf");
+    EXPECT_EQ(r.rc, 70) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("tlbf: out of memory"), std::string::npos) << r.err;
+  }
+  const auto check = sh("ulimit -v 40000; $T check");
+  EXPECT_EQ(check.rc, 70) << check.out << check.err;
+  EXPECT_NE(check.err.find("tlbf: out of memory"), std::string::npos) << check.err;
+}
+
+}  // namespace
