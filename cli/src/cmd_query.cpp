@@ -49,7 +49,8 @@ int run_query(const QueryOptions& opt) {
     std::cerr << "tlbf query: cannot write answers to standard output\n";
     return kIo;
   }
-  return read_all ? kOk : kRefused;
+  if (!read_all) return read_failed(input.stream()) ? kIo : kRefused;  // a read error, or a line that is not hex
+  return kOk;
 }
 
 }  // namespace

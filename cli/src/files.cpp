@@ -132,12 +132,9 @@ bool write_file(const std::string& path, std::string_view text) {
 
 Input::Input(const std::string& path) : from_stdin_(path == "-"), ok_(true) {
   if (from_stdin_) return;
-  errno = 0;
-  file_.open(path, std::ios::binary);
-  if (!file_) {
-    complain("open", path);
-    ok_ = false;
-  }
+  auto opened = open_for_reading(path);
+  ok_ = opened.has_value();
+  if (ok_) file_ = std::move(*opened);
 }
 
 std::istream& Input::stream() noexcept { return from_stdin_ ? std::cin : file_; }

@@ -179,3 +179,26 @@ TEST_F(Io, OutOfMemoryIsSaidAndExits70) {
 }
 
 }  // namespace
+
+namespace {
+
+// A directory where a file should be cannot be read: exit 3, not 1 ("refused").
+TEST_F(Io, ADirectoryForInputIsExit3) {
+  spit(path("f.tlbf"), kWorkedExample);
+  for (const std::string line : {"echo a | $T query f.tlbf /tmp", "$T build --n 4 --p 0.1 -o g.tlbf /tmp",
+                                 "$T inspect /tmp", "$T query /tmp"}) {
+    const auto r = sh(line);
+    EXPECT_EQ(r.rc, 3) << line << "\n" << r.err;
+    EXPECT_NE(r.err.find("/tmp: it is a directory"), std::string::npos) << line << "\n" << r.err;
+  }
+  // Standard input that cannot be read is not an empty input.
+  for (const std::string line : {"$T query f.tlbf </tmp", "$T build --n 4 --p 0.1 -o g.tlbf </tmp",
+                                 "$T build --hex --n 4 --p 0.1 -o g.tlbf </tmp"}) {
+    const auto r = sh(line);
+    EXPECT_EQ(r.rc, 3) << line << "\n" << r.err;
+    EXPECT_NE(r.err.find("tlbf: -: read error"), std::string::npos) << line << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(path("g.tlbf")));
+  }
+}
+
+}  // namespace
