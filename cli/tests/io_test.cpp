@@ -202,3 +202,46 @@ TEST_F(Io, ADirectoryForInputIsExit3) {
 }
 
 }  // namespace
+
+namespace {
+
+// Standard output that cannot be written is exit 3 (2 for mutate, whose 3
+// means something else), whatever the subcommand: never a silent exit 0.
+TEST_F(Io, AnUnwritableStandardOutputIsNotExit0) {
+  spit(path("f.tlbf"), kWorkedExample);
+  struct Case {
+    std::string line;
+    int rc;
+  };
+  const Case cases[] = {
+      {"$T check >/dev/full", 3},
+      {"$T inspect --json f.tlbf >/dev/full", 3},
+      {"$T inspect f.tlbf >/dev/full", 3},
+      {"$T vectors stats >/dev/full", 3},
+      {"$T mutants list >&-", 3},
+      {"$T mutants diff s01 >/dev/full", 3},
+      {"$T --help >/dev/full", 3},
+      {"$T check --help >/dev/full", 3},
+      {"$T --version >/dev/full", 3},
+      {"$T mutate --control-runs 0 -- $T check >/dev/full", 2},
+  };
+  for (const Case& c : cases) {
+    const auto r = sh(c.line);
+    EXPECT_EQ(r.rc, c.rc) << c.line << "\n" << r.err;
+    EXPECT_NE(r.err.find("tlbf: cannot write standard output: "), std::string::npos) << c.line << "\n" << r.err;
+  }
+}
+
+// A reader that leaves early (head) is a broken pipe: exit 3, quietly, since
+// the reader chose to stop; tlbf ignores SIGPIPE (it writes to
+// implementations' pipes), so the write fails instead of killing it.
+TEST_F(Io, AReaderThatLeavesIsExit3Quietly) {
+  // Standard output is a pipe whose reader has gone before tlbf starts (a
+  // FIFO opened for writing while a reader held it, then the reader closed),
+  // so the first write fails, however small the output.
+  const auto r = sh("mkfifo p && exec 4<>p 3>p 4<&- && $T check -v >&3");
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_EQ(r.err, "");
+}
+
+}  // namespace
