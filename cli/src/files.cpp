@@ -7,6 +7,11 @@
 #include <iostream>
 #include <iterator>
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "tlbf/bloom.hpp"
 
 namespace tlbf::cli {
@@ -104,19 +109,34 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
   return write_file(path, bytes, {});
 }
 
-bool write_file(const std::string& path, std::span<const std::uint8_t> bytes, std::span<const std::uint8_t> second) {
+namespace {
+
+// Writes all of `bytes` to `fd`; false, with errno set, when it cannot.
+bool write_all(int fd, std::span<const std::uint8_t> bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// Standard output, or a file that is not a regular one (a device, a pipe):
+// written in place, since there is nothing to rename over.
+bool write_in_place(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second) {
   errno = 0;
   std::ofstream file;
   std::ostream* out = &std::cout;
   if (path != "-") {
-    file.open(path, std::ios::binary | std::ios::trunc);
+    file.open(path, std::ios::binary);
     if (!file) {
       complain("open", path);
       return false;
     }
     out = &file;
   }
-  out->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out->write(reinterpret_cast<const char*>(first.data()), static_cast<std::streamsize>(first.size()));
   out->write(reinterpret_cast<const char*>(second.data()), static_cast<std::streamsize>(second.size()));
   out->flush();
   if (!*out) {
@@ -124,6 +144,46 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> bytes, st
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool write_file(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second) {
+  namespace fs = std::filesystem;
+  std::error_code not_there;
+  const fs::file_status status = fs::status(path, not_there);  // through symbolic links
+  if (path == "-" || (fs::exists(status) && !fs::is_regular_file(status))) return write_in_place(path, first, second);
+  // A link to a regular file is kept, and its target replaced.
+  std::error_code ec;
+  const fs::path target = fs::exists(status) ? fs::canonical(path, ec) : fs::path(path);
+  if (ec) {
+    complain("open", path);
+    return false;
+  }
+  std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".tlbf-XXXXXX")).string();
+  errno = 0;
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) {
+    complain("open", path);
+    return false;
+  }
+  // mkstemp makes it 0600: give it the mode of the file it replaces, or what
+  // the umask lets through, as open(2) would.
+  mode_t mode = static_cast<mode_t>(status.permissions() & fs::perms::mask);
+  if (!fs::exists(status)) {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, first) && write_all(fd, second);
+  int why = ok ? 0 : errno;
+  if (::close(fd) != 0 && ok) ok = false, why = errno;
+  if (ok && ::rename(temporary.c_str(), target.c_str()) != 0) ok = false, why = errno;
+  if (ok) return true;
+  ::unlink(temporary.c_str());
+  errno = why;
+  complain("write", path);
+  return false;
 }
 
 bool write_file(const std::string& path, std::string_view text) {

@@ -33,6 +33,10 @@ struct FilterFile {
 std::optional<FilterFile> read_filter_file(const std::string& path);
 
 // Writes bytes to PATH ("-" is standard output); false after printing why not.
+// A regular file (or a new one) is written beside PATH under a temporary name
+// and renamed over it once complete, so a failed write leaves PATH as it was
+// (the replaced file's mode is kept; a symbolic link is followed, not
+// replaced). A device or a FIFO is written in place.
 bool write_file(const std::string& path, std::span<const std::uint8_t> bytes);
 // Writes `first` then `second`, as one file (a filter's header, then its bits).
 bool write_file(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +56,9 @@ int with_output_flushed(int rc, int failed_code) {
 
 int main(int argc, char** argv) {
   using namespace tlbf::cli;
+  // A file size limit (ulimit -f) then fails the write with EFBIG, which is
+  // reported as exit 3 naming the file, instead of killing tlbf mid-file.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"tlbf: reference implementation and test harness for the TLBF v1 Bloom filter format"};
   app.name("tlbf");
   app.require_subcommand(1);

@@ -245,3 +245,46 @@ TEST_F(Io, AReaderThatLeavesIsExit3Quietly) {
 }
 
 }  // namespace
+
+namespace {
+
+// A write that fails, here on a file size limit, leaves no partial file: the
+// old file stays as it was, no temporary is left beside it, and the failure
+// is exit 3 naming the file, not death by SIGXFSZ.
+TEST_F(Io, AFailedWriteLeavesNoPartialFile) {
+  spit(path("old.tlbf"), kWorkedExample);
+  // 10^5 items at p = 0.01: a filter of about 117 KiB, over a 8 KiB limit.
+  const auto build = sh("seq 100000 | (ulimit -f 16; $T build --n 100000 --p 0.01 -o old.tlbf)");
+  EXPECT_EQ(build.rc, 3) << build.err;
+  EXPECT_NE(build.err.find("tlbf: cannot write old.tlbf: File too large"), std::string::npos) << build.err;
+  EXPECT_TRUE(slurp(path("old.tlbf")) == kWorkedExample) << "old.tlbf was overwritten";
+  EXPECT_EQ(listing(), "old.tlbf ");
+
+  const auto check = sh("ulimit -f 16; $T check --junit r.xml --json r.json --html r.html");
+  EXPECT_EQ(check.rc, 3) << check.err;
+  EXPECT_NE(check.err.find("File too large"), std::string::npos) << check.err;
+  EXPECT_EQ(listing().find("r.xml"), std::string::npos) << listing();
+  EXPECT_EQ(listing().find(".tlbf-"), std::string::npos) << listing();
+
+  // Standard output over the limit is exit 3 too.
+  const auto out = sh("seq 100000 | (ulimit -f 16; $T build --n 100000 --p 0.01 -o - >f.tlbf)");
+  EXPECT_EQ(out.rc, 3) << out.err;
+}
+
+// Written whole, the file is as before: mode from the umask, or kept from the
+// file it replaces; a link to a file is followed, not replaced; a device is
+// written in place.
+TEST_F(Io, AWrittenFileKeepsWhatItReplaces) {
+  const auto fresh = sh("printf 'cat\\ndog\\n' | (umask 027; $T build --n 4 --p 0.1 -o new.tlbf) && stat -c %a new.tlbf");
+  EXPECT_EQ(fresh.out, "640\n") << fresh.err;
+  EXPECT_EQ(slurp(path("new.tlbf")), kWorkedExample);
+  spit(path("kept.tlbf"), "old");
+  const auto kept = sh("chmod 600 kept.tlbf && ln -s kept.tlbf link.tlbf && printf 'cat\\ndog\\n' | "
+                       "$T build --n 4 --p 0.1 -o link.tlbf && stat -c %a kept.tlbf && test -L link.tlbf");
+  EXPECT_EQ(kept.rc, 0) << kept.err;
+  EXPECT_EQ(kept.out, "600\n");
+  EXPECT_EQ(slurp(path("kept.tlbf")), kWorkedExample);
+  EXPECT_EQ(sh("printf 'cat\\n' | $T build --n 4 --p 0.1 -o /dev/null && test -c /dev/null").rc, 0);
+}
+
+}  // namespace
