@@ -126,9 +126,12 @@ RC_GTEST_PROP(Properties, HeaderChecksGiveFromBytesErrorFromTheFirst32BytesAndTh
   std::vector<std::uint8_t> input = {'T', 'L', 'B', 'F', 1, 0, 0, 0};
   for (int i = 0; i < 8; ++i) input.push_back(static_cast<std::uint8_t>(m >> (8 * i)));
   input.insert(input.end(), {2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0});
-  const int changes = *rc::gen::inRange(0, 3);
-  for (int c = 0; c < changes; ++c) {
-    input[*rc::gen::inRange<std::size_t>(0, HEADER_LEN)] = *rc::gen::arbitrary<std::uint8_t>();
+  // Half the time one byte changed, one of the twelve below (two of each of
+  // magic, version, m, k, reserved and n), so that each header check is the
+  // one that fails in about 1 case in 12.
+  if (*rc::gen::arbitrary<bool>()) {
+    const auto at = *rc::gen::element<std::size_t>(0, 3, 4, 7, 8, 13, 16, 19, 20, 23, 24, 31);
+    input[at] = *rc::gen::arbitrary<std::uint8_t>();
   }
   if (*rc::gen::inRange(0, 8) == 0) {
     input.resize(*rc::gen::inRange<std::size_t>(0, HEADER_LEN));
