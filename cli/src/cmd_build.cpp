@@ -36,7 +36,7 @@ int run_build(const BuildOptions& opt) {
     throughput.add(items.size());
   });
   throughput.finish(opt.stats && read_all);
-  if (!read_all) return kRefused;  // nothing is written from a partial input
+  if (!read_all) return read_failed(input.stream()) ? kIo : kRefused;  // nothing is written from a partial input
   if (filter.n_inserted() > opt.n) {
     std::cerr << "tlbf build: warning: " << filter.n_inserted()
               << " items in a filter designed for n = " << opt.n

@@ -31,7 +31,7 @@ Summary summarize(const Bloom& filter) {
           predicted_fp_rate(filter.m(), filter.k(), filter.n_inserted())};
 }
 
-void print_text(const std::string& file, std::size_t size, const Bloom& filter, const Summary& s) {
+void print_text(const std::string& file, std::uint64_t size, const Bloom& filter, const Summary& s) {
   std::cout << std::setprecision(6);
   std::cout << "file            " << file << " (" << size << " bytes)\n"
             << "format          TLBF v" << VERSION << "\n"
@@ -43,7 +43,7 @@ void print_text(const std::string& file, std::size_t size, const Bloom& filter, 
             << "fp rate model   " << s.predicted_rate << " (predicted for n_inserted)\n";
 }
 
-void print_json(const std::string& file, std::size_t size, const Bloom* filter, const Summary* s,
+void print_json(const std::string& file, std::uint64_t size, const Bloom* filter, const Summary* s,
                 const Error* error) {
   nlohmann::ordered_json out = {{"file", file}, {"size", size}, {"valid", filter != nullptr}};
   if (filter) {
@@ -63,19 +63,20 @@ void print_json(const std::string& file, std::size_t size, const Bloom* filter, 
 }
 
 int run_inspect(const InspectOptions& opt) {
-  const auto bytes = read_file(opt.file);
-  if (!bytes) return kIo;
-  const auto loaded = Bloom::from_bytes(*bytes);
+  auto file = read_filter_file(opt.file);
+  if (!file) return kIo;
+  const std::uint64_t size = file->size;
+  const auto loaded = file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
   if (!loaded) {
-    if (opt.json) print_json(opt.file, bytes->size(), nullptr, nullptr, &loaded.error());
+    if (opt.json) print_json(opt.file, size, nullptr, nullptr, &loaded.error());
     std::cerr << "tlbf inspect: " << opt.file << " is refused: " << loaded.error().describe() << "\n";
     return kRefused;
   }
   const Summary s = summarize(loaded.value());
   if (opt.json) {
-    print_json(opt.file, bytes->size(), &loaded.value(), &s, nullptr);
+    print_json(opt.file, size, &loaded.value(), &s, nullptr);
   } else {
-    print_text(opt.file, bytes->size(), loaded.value(), s);
+    print_text(opt.file, size, loaded.value(), s);
   }
   return kOk;
 }

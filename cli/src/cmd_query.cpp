@@ -23,9 +23,9 @@ struct QueryOptions {
 constexpr std::string_view kPresent = "present\n", kAbsent = "absent\n";
 
 int run_query(const QueryOptions& opt) {
-  auto bytes = read_filter_file(opt.filter);
-  if (!bytes) return kIo;
-  const auto loaded = Bloom::from_bytes(std::move(*bytes));
+  auto file = read_filter_file(opt.filter);
+  if (!file) return kIo;
+  const auto loaded = file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
   if (!loaded) {
     std::cerr << "tlbf query: " << opt.filter << " is refused: " << loaded.error().describe() << "\n";
     return kRefused;
@@ -49,7 +49,8 @@ int run_query(const QueryOptions& opt) {
     std::cerr << "tlbf query: cannot write answers to standard output\n";
     return kIo;
   }
-  return read_all ? kOk : kRefused;
+  if (!read_all) return read_failed(input.stream()) ? kIo : kRefused;  // a read error, or a line that is not hex
+  return kOk;
 }
 
 }  // namespace

@@ -16,6 +16,8 @@ enum Exit : int {
                  // file, parameters TLBF v1 refuses, an item line that is not hex
   kUsage = 2,    // the command line itself is wrong
   kIo = 3,       // a file could not be opened, read or written
+  kFailed = 70,  // tlbf itself failed (out of memory, an unexpected error): distinct
+                 // from every subcommand's own codes (sysexits.h's EX_SOFTWARE)
 };
 
 void add_inspect(CLI::App& app, int& rc);

@@ -16,6 +16,11 @@
 
 namespace tlbf::cli {
 
+// Whether reading `in` failed, not just ended. std::cin reads through stdio
+// (synchronised), which hands a read error (EISDIR, EIO) to the stream as an
+// end of file; stdio's error flag keeps it.
+inline bool read_failed(std::istream& in) { return in.bad() || (&in == &std::cin && std::ferror(stdin) != 0); }
+
 // Calls on_item(std::span<const std::uint8_t>) for every line of `in`, decoded
 // from hex when `hex` is set. Returns false, after printing the line number
 // and what is wrong, at the first line that is not hex or when reading fails.
@@ -37,7 +42,7 @@ bool for_each_item(std::istream& in, bool hex, const std::string& source, OnItem
     }
     on_item(std::span<const std::uint8_t>(*decoded));
   }
-  if (in.bad()) {
+  if (read_failed(in)) {
     std::cerr << "tlbf: " << source << ": read error after line " << number << "\n";
     return false;
   }
@@ -110,7 +115,7 @@ bool for_each_batch(std::istream& in, bool hex, const std::string& source, OnBat
     std::memmove(buffer.data(), buffer.data() + start, kept);
     if (finished) break;
   }
-  if (in.bad()) {
+  if (read_failed(in)) {
     std::cerr << "tlbf: " << source << ": read error\n";
     return false;
   }

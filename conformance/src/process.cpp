@@ -287,10 +287,11 @@ std::unique_ptr<Child> Child::start(const std::string& command, std::string* why
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // A group of its own, so that grandchildren can be ended with it; default
-  // handling of SIGPIPE, which the harness ignores.
+  // handling of SIGPIPE and SIGXFSZ, which the harness ignores.
   sigset_t defaults;
   sigemptyset(&defaults);
   sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGXFSZ);  // tlbf ignores it to report EFBIG as an error
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);

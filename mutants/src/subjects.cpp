@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -23,17 +25,37 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Makes a new folder, mode 0700 (only this user's processes look in), under
+// $TMPDIR, or /tmp when TMPDIR is unset or empty, as POSIX says. Empty, after
+// setting `why`, when it cannot: not fs::temp_directory_path(), which throws
+// when TMPDIR names no folder.
+fs::path make_private_folder(std::string& why) {
+  const char* tmpdir = std::getenv("TMPDIR");
+  const bool from_env = tmpdir && *tmpdir;
+  const std::string root = from_env ? tmpdir : "/tmp";
+  std::string pattern = root + "/tlbf-mutate-XXXXXX";
+  if (mkdtemp(pattern.data())) {
+    // Removed by the watchdog if tlbf dies first (SIGKILL, a CI timeout).
+    conformance::remove_folder_if_tlbf_dies(pattern);
+    return pattern;
+  }
+  why = "cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " + std::strerror(errno);
+  return {};
+}
+
 class Served final : public Subjects {
  public:
   Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal)
       : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal) {
-    std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
-    if (mkdtemp(pattern.data())) private_ = pattern;  // mode 0700: only this user's processes look in
+    private_ = make_private_folder(private_error_);
   }
   ~Served() override {
     servers_.clear();
     std::error_code ec;
-    if (!private_.empty()) fs::remove_all(private_, ec);
+    if (!private_.empty()) {
+      fs::remove_all(private_, ec);
+      conformance::forget_folder(private_.string());
+    }
   }
 
   std::vector<std::string> ids() const override {
@@ -96,7 +118,7 @@ class Served final : public Subjects {
   SuiteRun hidden(const std::string& choice) {
     SuiteRun run;
     if (private_.empty()) {
-      run.error = "cannot make a private folder under " + fs::temp_directory_path().string();
+      run.error = private_error_;
       return run;
     }
     std::string why;
@@ -118,6 +140,7 @@ class Served final : public Subjects {
   std::string tlbf_mutant_;
   bool reveal_;
   fs::path private_;
+  std::string private_error_;  // why there is no private_
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
 };
@@ -188,8 +211,7 @@ class Patched final : public Subjects {
   Patched(std::vector<std::string> suite, fs::path patches, fs::path workdir, fs::path sanity_patch, bool reveal)
       : suite_(std::move(suite)), patches_(std::move(patches)), workdir_(std::move(workdir)),
         sanity_patch_(std::move(sanity_patch)), seed_(workdir_), reveal_(reveal) {
-    std::string pattern = (fs::temp_directory_path() / "tlbf-mutate-XXXXXX").string();
-    if (mkdtemp(pattern.data())) scratch_ = pattern;
+    scratch_ = make_private_folder(scratch_error_);
     for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patches_ / (id + ".patch"))));
     if (!sanity_patch_.empty()) patched_.merge(files_changed_by(slurp(sanity_patch_)));
     patched_.erase("");
@@ -197,7 +219,10 @@ class Patched final : public Subjects {
   ~Patched() override {
     for (auto& removal : removals_) removal.join();
     std::error_code ec;
-    if (!scratch_.empty()) fs::remove_all(scratch_, ec);
+    if (!scratch_.empty()) {
+      fs::remove_all(scratch_, ec);
+      conformance::forget_folder(scratch_.string());
+    }
   }
 
   std::vector<std::string> ids() const override {
@@ -321,7 +346,7 @@ class Patched final : public Subjects {
   SuiteRun prepare(const std::string& name, const fs::path& patch) {
     SuiteRun run;
     if (scratch_.empty()) {
-      run.error = "cannot make a scratch directory under " + fs::temp_directory_path().string();
+      run.error = scratch_error_;
       return run;
     }
     fs::path from = seed_, copy = scratch_ / name;
@@ -463,6 +488,7 @@ class Patched final : public Subjects {
   std::vector<std::string> suite_;
   fs::path patches_, workdir_, sanity_patch_, scratch_;
   fs::path seed_;  // what each run's copy is made from
+  std::string scratch_error_;  // why there is no scratch_
   bool reveal_;
   std::set<std::string> patched_;  // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};

@@ -290,8 +290,8 @@ struct Header {
   std::uint64_t n_inserted;
 };
 
-// Every check of from_bytes, on the whole input, without allocating.
-Result<Header> check_file(ByteView bytes) {
+// Checks 1 to 6 of from_bytes, on the header's 32 bytes (short when fewer).
+Result<Header> check_fields(ByteView bytes) {
   // The order of these checks is part of docs/format.md ("Reading").
   if (bytes.size() < HEADER_LEN) {
     return format_error("short: the input is " + std::to_string(bytes.size()) +
@@ -317,8 +317,17 @@ Result<Header> check_file(ByteView bytes) {
   if (reserved != 0) {
     return format_error("reserved = " + std::to_string(reserved) + "; must be 0");
   }
+  return Header{m, k, get_le<std::uint64_t>(bytes, OFF_N)};
+}
+
+// Checks 1 to 7 of from_bytes: those of the header, then the length.
+Result<Header> check_header_and_length(ByteView header, std::uint64_t file_size) {
+  if (file_size < HEADER_LEN) return check_fields(header.first(std::min<std::size_t>(header.size(), file_size)));
+  const auto fields = check_fields(header);
+  if (!fields) return fields.error();
+  const std::uint64_t m = fields.value().m;
   // m <= 2^40 here, so neither side of this comparison can overflow.
-  const std::uint64_t body = bytes.size() - HEADER_LEN;
+  const std::uint64_t body = file_size - HEADER_LEN;
   const std::uint64_t want = bit_array_len(m);
   if (body != want && !TLBF_MUTANT(s09)) {
     const std::string how = body < want ? "truncated" : std::to_string(body - want) + " bytes too many";
@@ -326,7 +335,16 @@ Result<Header> check_file(ByteView bytes) {
                         " bytes of bits after the header, the input has " + std::to_string(body) +
                         " (" + how + ")");
   }
-  if (m % 8 != 0 && body == want) {
+  return fields;
+}
+
+// Every check of from_bytes, on the whole input, without allocating.
+Result<Header> check_file(ByteView bytes) {
+  const auto checked = check_header_and_length(bytes, bytes.size());
+  if (!checked) return checked.error();
+  const std::uint64_t m = checked.value().m;
+  const std::uint64_t want = bit_array_len(m);
+  if (m % 8 != 0 && bytes.size() - HEADER_LEN == want) {
     const std::uint8_t last = bytes[bytes.size() - 1];
     const auto padding_mask = static_cast<std::uint8_t>(0xFFU << (m % 8));
     if ((last & padding_mask) != 0) {
@@ -335,10 +353,22 @@ Result<Header> check_file(ByteView bytes) {
                           " and must be 0 (last byte is " + hex_bytes(bytes.last(1)) + ")");
     }
   }
-  return Header{m, k, get_le<std::uint64_t>(bytes, OFF_N)};
+  return checked;
 }
 
 }  // namespace
+
+Result<std::uint64_t> Bloom::file_size_from_header(ByteView header) {
+  const auto fields = check_fields(header.first(std::min<std::size_t>(header.size(), HEADER_LEN)));
+  if (!fields) return fields.error();
+  return HEADER_LEN + bit_array_len(fields.value().m);
+}
+
+Status Bloom::check_header(ByteView header, std::uint64_t file_size) {
+  const auto checked = check_header_and_length(header.first(std::min<std::size_t>(header.size(), HEADER_LEN)), file_size);
+  if (!checked) return checked.error();
+  return success();
+}
 
 Result<Bloom> Bloom::from_bytes(ByteView bytes) {
   const auto checked = check_file(bytes);

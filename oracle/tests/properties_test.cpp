@@ -117,5 +117,46 @@ RC_GTEST_PROP(Properties, FromBytesAcceptsExactlyWhatToBytesCouldWrite, ()) {
   }
 }
 
+RC_GTEST_PROP(Properties, HeaderChecksGiveFromBytesErrorFromTheFirst32BytesAndTheLength, ()) {
+  // A header with a byte or two sometimes changed, then a body of about the
+  // right length, or the input cut inside the header: check_header, seeing
+  // the first 32 bytes and the length alone, gives from_bytes's error unless
+  // that error is the padding, and file_size_from_header the length it wants.
+  const auto m = *rc::gen::inRange<std::uint64_t>(1, 200);
+  std::vector<std::uint8_t> input = {'T', 'L', 'B', 'F', 1, 0, 0, 0};
+  for (int i = 0; i < 8; ++i) input.push_back(static_cast<std::uint8_t>(m >> (8 * i)));
+  input.insert(input.end(), {2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0});
+  // Half the time one byte changed, one of the twelve below (two of each of
+  // magic, version, m, k, reserved and n), so that each header check is the
+  // one that fails in about 1 case in 12.
+  if (*rc::gen::arbitrary<bool>()) {
+    const auto at = *rc::gen::element<std::size_t>(0, 3, 4, 7, 8, 13, 16, 19, 20, 23, 24, 31);
+    input[at] = *rc::gen::arbitrary<std::uint8_t>();
+  }
+  if (*rc::gen::inRange(0, 8) == 0) {
+    input.resize(*rc::gen::inRange<std::size_t>(0, HEADER_LEN));
+  } else {
+    const auto body_len = std::max(0, static_cast<int>((m + 7) / 8) + *rc::gen::inRange(-2, 3));
+    const auto body = *rc::gen::container<std::vector<std::uint8_t>>(static_cast<std::size_t>(body_len),
+                                                                     rc::gen::arbitrary<std::uint8_t>());
+    input.insert(input.end(), body.begin(), body.end());
+  }
+  const ByteView header = ByteView(input).first(std::min(input.size(), HEADER_LEN));
+
+  const auto whole = Bloom::from_bytes(input);
+  const auto checked = Bloom::check_header(header, input.size());
+  if (whole.ok()) {
+    RC_ASSERT(checked.ok());
+  } else if (checked.ok()) {
+    RC_ASSERT(whole.error().message.rfind("padding:", 0) == 0);
+  } else {
+    RC_ASSERT(checked.error().kind == whole.error().kind);
+    RC_ASSERT(checked.error().message == whole.error().message);
+  }
+  const auto wanted = Bloom::file_size_from_header(header);
+  if (wanted.ok() && input.size() >= HEADER_LEN) RC_ASSERT(checked.ok() == (wanted.value() == input.size()));
+  if (!wanted.ok()) RC_ASSERT(!checked.ok() && checked.error().message == wanted.error().message);
+}
+
 }  // namespace
 }  // namespace tlbf

@@ -121,6 +121,18 @@ class Bloom {
   // that loading a large file needs no second copy of it.
   static Result<Bloom> from_bytes(BitArray&& file);
 
+  // For a reader that must not read an unbounded file before refusing it:
+  // checks 1 to 7 of from_bytes (all but the padding), which need only the
+  // file's first 32 bytes (`header`, fewer when the file is shorter) and its
+  // length, with the error from_bytes gives that file. When they pass, the
+  // file is HEADER_LEN + ceil(m/8) bytes long.
+  static Status check_header(ByteView header, std::uint64_t file_size);
+
+  // Checks 1 to 6 of from_bytes on a file's first 32 bytes (short when
+  // `header` has fewer) and the length a file with that header must have,
+  // HEADER_LEN + ceil(m/8): how much to read of a file of unknown length.
+  static Result<std::uint64_t> file_size_from_header(ByteView header);
+
   // The first 32 bytes of to_bytes: with bits(), all of it, without a copy.
   std::array<std::uint8_t, HEADER_LEN> header() const;
 
