@@ -434,15 +434,18 @@ TEST_F(Cli, CheckRunsTheBuiltInReferenceFromAnyPath) {
 
 // One that cannot start is named once, as the command it is (the built-in one holds quotes of its own).
 // Too few file descriptors: with the fewest, tlbf cannot start the
-// implementation at all; with a few more it can, but not a case that runs a
+// implementation at all; with a few more it can, but not the case that runs a
 // process of its own, which used to declare the reference not conforming
-// (exit 1, seen at ulimit -n 12). Where the limits fall depends on the build
-// and the machine, so every limit up to plenty is tried: each run conforms
-// or is a harness error, never a verdict against the implementation.
+// (exit 1, seen at ulimit -n 10 to 13). Where the limits fall depends on the
+// build and the machine, so every limit up to plenty is tried: each run
+// conforms or is a harness error, never a verdict against the implementation.
+// Only that case is selected: the whole check, 17 times over in a sanitizer
+// build on a loaded machine, could time out on its 16 MiB request instead.
 TEST_F(Cli, CheckCallsAProcessItCannotMakeAHarnessError) {
   int harness_errors = 0, conforming = 0;
   for (int limit = 8; limit <= 24; ++limit) {
-    const auto run = shell("unset TLBF_IMPL; ulimit -n " + std::to_string(limit) + "; " + quoted(TLBF_BINARY) + " check --runs 0");
+    const auto run = shell("unset TLBF_IMPL; ulimit -n " + std::to_string(limit) + "; " + quoted(TLBF_BINARY) +
+                           " check --runs 0 --filter 'protocol/framing/last_line_without_newline_answered'");
     if (run.rc == 0) {
       ++conforming;
       continue;

@@ -254,10 +254,14 @@ TEST(Budgets, SigkillOfTlbfTakesGrandchildrenInTheGroupToo) {
 
 TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
   // The suite hangs; tlbf mutate is killed while it runs the baseline, in
-  // served mode and in patch mode, each in a TMPDIR of its own.
+  // served mode and in patch mode, each in a TMPDIR of its own. The kill
+  // waits for the suite to say it has started, rather than a fixed time: a
+  // sanitizer build on a loaded machine may still be copying, or starting the
+  // suite, after 1.5 s.
   const std::string tag = tag_for("sigkill-mutate");
   const std::filesystem::path tmp = std::filesystem::temp_directory_path() / tag;
   const std::filesystem::path work = tmp / "work";
+  const std::filesystem::path started = tmp / "suite-started";
   std::filesystem::create_directories(work);
   std::ofstream(work / "impl.py") << "x = 1\n";
   std::filesystem::create_directories(tmp / "patches");
@@ -265,10 +269,19 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
   const std::string patch_mode =
       " --require s01 --patches " + (tmp / "patches").string() + " --workdir " + work.string();
   for (const std::string& mode : {std::string(), patch_mode}) {
-    const std::string mutate = "env TMPDIR=" + tmp.string() + " " + TLBF_BINARY + " mutate" + mode + " -- sh -c 'sleep 3603; :' " + tag;
-    const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+    std::filesystem::remove(started);
+    const std::string suite = "sh -c 'touch " + started.string() + "; sleep 3603; :' " + tag;
+    const std::string mutate = "env TMPDIR=" + tmp.string() + " " + TLBF_BINARY + " mutate" + mode + " -- " + suite;
+    // At most 60 s for the suite to start (a hang guard), then a moment for
+    // tlbf to have told its watchdog about it.
+    const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; i=0; while [ ! -e " +
+                                             started.string() + " ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; " +
+                                             "sleep 0.3; kill -KILL $p; wait $p; echo $?",
+                                         "", 90s);
+    EXPECT_TRUE(std::filesystem::exists(started)) << "the suite never started" << mode;
     EXPECT_EQ(run.out, "137\n") << run.err;
-    EXPECT_EQ(left_after(tag, 2s), 0) << "the suite outlived tlbf mutate" << mode;
+    EXPECT_EQ(left_after(tag, 2s), 0) << "the suite outlived tlbf mutate" << mode << "\n"
+                                      << test_support::describe_processes_with(tag);
     EXPECT_EQ(left_after("sleep 3603", 2s), 0);
     // The watchdog removes the scratch folder once tlbf is gone.
     std::vector<std::string> left;

@@ -52,4 +52,22 @@ inline int processes_with(const std::string& needle, const std::string& unless =
   return count;
 }
 
+// For a failure message: "pid state command line" of each process whose
+// command line contains `needle`, one a line.
+inline std::string describe_processes_with(const std::string& needle) {
+  std::string out;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    std::string cmdline = read_proc_file(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(needle) == std::string::npos) continue;
+    const std::string stat = read_proc_file(entry.path() / "stat");
+    const size_t close = stat.rfind(')');
+    out += pid + " " + (close == std::string::npos ? "?" : stat.substr(close + 2, 1)) + " " + cmdline + "\n";
+  }
+  return out;
+}
+
 }  // namespace tlbf::conformance::test_support
