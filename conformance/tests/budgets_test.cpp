@@ -36,10 +36,16 @@ std::string tag_for(const std::string& what) { return "budget-" + std::to_string
 
 using test_support::processes_with;
 
-// Waits up to `grace` for the processes to go; how many are left.
+// Waits up to `grace` for the processes to go; how many are left. Gone means
+// none seen for 100 ms: a process in the middle of an exec can have no
+// command line to read for a moment.
 int left_after(const std::string& tag, std::chrono::milliseconds grace) {
   const auto until = std::chrono::steady_clock::now() + grace;
-  while (processes_with(tag) > 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(20ms);
+  int quiet_polls = 0;
+  while (quiet_polls < 5 && std::chrono::steady_clock::now() < until) {
+    quiet_polls = processes_with(tag) == 0 ? quiet_polls + 1 : 0;
+    std::this_thread::sleep_for(20ms);
+  }
   return processes_with(tag);
 }
 
@@ -259,7 +265,9 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
   // sanitizer build on a loaded machine may still be copying, or starting the
   // suite, after 1.5 s.
   const std::string tag = tag_for("sigkill-mutate");
-  const std::filesystem::path tmp = std::filesystem::temp_directory_path() / tag;
+  // Not named by the tag: the watchdog's `rm -rf` of the scratch folder in it
+  // is no suite that outlived tlbf.
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path() / ("scratch-of-" + std::to_string(::getpid()));
   const std::filesystem::path work = tmp / "work";
   const std::filesystem::path started = tmp / "suite-started";
   std::filesystem::create_directories(work);
