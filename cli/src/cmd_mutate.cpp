@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "report_viewer.hpp"
+#include "grading_output.hpp"
 #include "mutant_binary.hpp"
 #include "files.hpp"
 #include "tlbf/conformance/process.hpp"
@@ -42,6 +42,9 @@ struct MutateOptions {
   std::string patches;
   std::string workdir;
   std::string sanity_patch;
+  std::string chaffs;
+  std::string wheats;
+  int confirm_runs = 2;
   std::string json;
   std::string html;
   int baseline_runs = 3;
@@ -64,59 +67,6 @@ bool contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-void print_stop(const mutants::Score& score) {
-  std::cout << "stopped: " << score.stop_reason << "\n";
-  if (score.stopped == mutants::kFlaky) std::cout << "the suite's output on a passing run:\n" << score.passing_output;
-  if (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky) {
-    std::cout << "the suite's output on a failing run:\n" << score.baseline_output;
-  }
-}
-
-// The table of mutants, the score and the verdict.
-void print_verdict(const mutants::Score& score, double threshold, const std::vector<std::string>& missed, bool meets) {
-  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
-  for (const auto& r : score.runs) {
-    std::string evidence;  // continuation lines indented under the first
-    for (char c : r.evidence) evidence += c == '\n' ? "\n" + std::string(27, ' ') : std::string(1, c);
-    std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
-                evidence.c_str());
-  }
-  std::string missing;
-  for (const auto& id : missed) missing += " " + id;
-  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), threshold);
-  std::cout << "required mutants " << (missed.empty() ? "all killed" : "not killed:" + missing) << "\n";
-  std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
-}
-
-// The viewer --html inlines, read before any grading: without it there is no
-// page to write, and a page that fetched it from the network would not open offline.
-bool load_viewer(std::string& js) {
-  for (const auto& candidate : report_viewer_candidates()) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(candidate, ec)) continue;
-    const auto bytes = read_file(candidate.string());
-    if (!bytes) return false;
-    js.assign(bytes->begin(), bytes->end());
-    return true;
-  }
-  std::cerr << "tlbf mutate: --html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and "
-               "in share/tlbf); it comes from npm with the build, see docs/cli.md, \"Installing\"\n";
-  return false;
-}
-
-// The JSON report and, with --html, its page; false (having said why) when one cannot be written.
-bool write_reports(const MutateOptions& opt, const std::string& json, const std::string& viewer_js) {
-  if (!opt.json.empty() && !write_file(opt.json, json)) return false;
-  if (opt.html.empty()) return true;
-  std::string error;
-  const std::string page = mutants::mutation_report_html(json, viewer_js, error);
-  if (!error.empty()) {
-    std::cerr << "tlbf mutate: --html: " << error << "\n";
-    return false;
-  }
-  return write_file(opt.html, page);
-}
-
 int run_mutate(const MutateOptions& opt) {
   // Not dumpable: the suites it runs, as the same user, cannot read its
   // memory (which holds what each run serves) through /proc.
@@ -127,10 +77,14 @@ int run_mutate(const MutateOptions& opt) {
     return kUsage;
   }
   std::string viewer_js;
-  if (!opt.html.empty() && !load_viewer(viewer_js)) return kUsage;
+  if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
+  if (opt.patches.empty() && (!opt.chaffs.empty() || !opt.wheats.empty())) {
+    std::cerr << "tlbf mutate: --chaffs and --wheats are for patch mode (--patches, --workdir)\n";
+    return kUsage;
+  }
   if (!opt.patches.empty()) {
-    for (const auto& dir : {opt.patches, opt.workdir}) {
-      if (!std::filesystem::is_directory(dir)) {
+    for (const auto& dir : {opt.patches, opt.workdir, opt.chaffs, opt.wheats}) {
+      if (!dir.empty() && !std::filesystem::is_directory(dir)) {
         std::cerr << "tlbf mutate: '" << dir << "' is not a directory\n";
         return kUsage;
       }
@@ -139,7 +93,8 @@ int run_mutate(const MutateOptions& opt) {
       std::cerr << "tlbf mutate: no sanity patch '" << opt.sanity_patch << "'\n";
       return kUsage;
     }
-    subjects = mutants::patched_subjects(opt.suite, opt.patches, opt.workdir, opt.sanity_patch, opt.reveal);
+    subjects = mutants::patched_subjects(
+        opt.suite, mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats}, opt.reveal);
   } else {
     if (!opt.sanity_patch.empty()) {
       std::cerr << "tlbf mutate: --sanity-patch is for patch mode (--patches, --workdir)\n";
@@ -202,13 +157,27 @@ int run_mutate(const MutateOptions& opt) {
   so.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
+  so.confirm_runs = opt.confirm_runs;
+  so.chaffs = subjects->chaff_ids();
+  so.wheats = subjects->wheat_ids();
+  ProgressLine progress("");
+  so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const auto score = mutants::score_suite(*subjects, so);
+  progress.clear();
   // Before the report is written: a daemon a suite left (setsid) could
   // otherwise outlive the grading and rewrite it.
   conformance::end_strays();
 
-  mutants::ReportContext context{opt.suite, opt.threshold, required, opt.patches.empty() ? "served" : "patches",
-                                 selected, opt.shard, false, score.stopped, TLBF_VERSION_STRING};
+  mutants::ReportContext context;
+  context.suite = opt.suite;
+  context.threshold = opt.threshold;
+  context.required = required;
+  context.mode = opt.patches.empty() ? "served" : "patches";
+  context.selected = selected;
+  context.shard = opt.shard;
+  context.exit_code = score.stopped;
+  context.version = TLBF_VERSION_STRING;
+  context.confirm_runs = opt.confirm_runs;
   std::vector<std::string> missed;
   if (score.stopped == 0) {
     context.meets = mutants::meets_bar(score, opt.threshold, required, missed);
@@ -217,7 +186,7 @@ int run_mutate(const MutateOptions& opt) {
   // Every run that got this far writes its report, a stopped one too: a
   // dashboard or a merge must see why there is no grade.
   if ((!opt.json.empty() || !opt.html.empty()) &&
-      !write_reports(opt, mutants::mutation_report_json(*subjects, score, context), viewer_js)) {
+      !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(*subjects, score, context), viewer_js)) {
     return kUsage;
   }
 
@@ -235,9 +204,16 @@ int run_mutate(const MutateOptions& opt) {
     std::printf("controls: it passes the %d clean runs hidden at random places among the mutants' runs\n",
                 score.control_runs);
   }
-  std::printf("each mutant's run is stopped after %.1f s (a timeout counts once a second run times out too)\n\n",
-              static_cast<double>(score.limit.count()) / 1000);
-  print_verdict(score, opt.threshold, missed, context.meets);
+  if (!score.wheats.empty()) {
+    std::printf("wheats: it passes every run of the %zu correct variants (", score.wheats.size());
+    for (std::size_t i = 0; i < score.wheats.size(); ++i) std::printf("%s%s", i ? ", " : "", score.wheats[i].id.c_str());
+    std::printf(")\n");
+  }
+  std::printf("each mutant runs %d times and its outcome counts when they agree; a run is stopped after %.1f s\n"
+              "(a timeout counts once a second run times out too)\n\n",
+              std::max(1, opt.confirm_runs), static_cast<double>(score.limit.count()) / 1000);
+  print_verdict(score, mutants::survivors(*subjects, score.runs), opt.threshold, missed, context.meets);
+  print_chaffs(score);
   return context.exit_code;
 }
 
@@ -245,7 +221,7 @@ int run_mutate(const MutateOptions& opt) {
 // required mutants (docs/mutants.md, "Shards").
 int run_merge(const MutateOptions& opt) {
   std::string viewer_js;
-  if (!opt.html.empty() && !load_viewer(viewer_js)) return kUsage;
+  if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
   std::vector<std::pair<std::string, std::string>> reports;
   for (const auto& file : opt.merge) {
     const auto bytes = read_file(file);
@@ -264,9 +240,9 @@ int run_merge(const MutateOptions& opt) {
     print_stop(merged.score);
     return merged.score.stopped;
   }
-  if (!write_reports(opt, merged.json, viewer_js)) return kUsage;
+  if (!write_reports("tlbf mutate", opt.json, opt.html, merged.json, viewer_js)) return kUsage;
   std::printf("merged %zu reports of %zu mutants\n\n", reports.size(), merged.score.runs.size());
-  print_verdict(merged.score, merged.context.threshold, merged.missed, merged.context.meets);
+  print_verdict(merged.score, {}, merged.context.threshold, merged.missed, merged.context.meets);
   return merged.context.exit_code;
 }
 
@@ -282,8 +258,9 @@ void add_mutate(CLI::App& app, int& rc) {
       "Exit codes: 0 the score meets the threshold and every required mutant is killed; 1 it falls\n"
       "short; 2 usage or harness error; 3 the suite fails on the clean reference; 4 the suite passes\n"
       "against an implementation that refuses everything; 5 the suite is flaky (passes some clean\n"
-      "runs, fails others). With --merge, the shards' reports as one grading (2: they cannot be\n"
-      "merged). See docs/mutants.md.");
+      "runs, fails others, or two runs of one mutant disagree); 6 the suite fails a correct variant\n"
+      "(--wheats); 7 a run could not happen (a patch that does not apply). With --merge, the shards'\n"
+      "reports as one grading (2: they cannot be merged). See docs/mutants.md.");
   cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --");
   cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(whole_number_in(1, 256));
   cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
@@ -302,6 +279,16 @@ void add_mutate(CLI::App& app, int& rc) {
       ->check(kNotEmpty);
   cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail")
       ->check(kNotEmpty);
+  cmd->add_option("--chaffs", opt->chaffs,
+                  "Patch mode: DIR/*.patch are more bugs, run like the mutants and reported apart from the score")
+      ->check(kNotEmpty);
+  cmd->add_option("--wheats", opt->wheats,
+                  "Patch mode: each DIR/NAME is a correct variant (its files laid over the work directory) that the "
+                  "suite must pass; a suite that fails one is exit 6")
+      ->check(kNotEmpty);
+  cmd->add_option("--confirm-runs", opt->confirm_runs,
+                  "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
+      ->check(whole_number_in(1, 20));
   cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE")
       ->check(kNotEmpty);
   cmd->add_option("--html", opt->html,

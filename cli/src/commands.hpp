@@ -28,6 +28,7 @@ void add_mutants(CLI::App& app, int& rc);
 void add_mutate(CLI::App& app, int& rc);
 void add_vectors(CLI::App& app, int& rc);
 void add_check(CLI::App& app, int& rc);
+void add_grade(CLI::App& app, int& rc);
 
 // Adds --version to a (sub)command, so that it works everywhere.
 void add_version(CLI::App& app);

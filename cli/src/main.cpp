@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
   add_mutate(app, rc);
   add_vectors(app, rc);
   add_check(app, rc);
+  add_grade(app, rc);
 
   try {
     app.parse(argc, argv);

@@ -43,7 +43,7 @@ std::string tail(const std::string& output) {
 // tlbf's own verdict, where the schema leaves room for a tool's settings. A
 // merge reads back `threshold`, `require`, `selected`, `shard`, `mode` and
 // `suite` and checks the shards agree on them.
-Json config_json(const Score& score, const ReportContext& context) {
+Json config_json(const Score& score, const ReportContext& context, const Json& extra) {
   Json stopped = nullptr;
   if (score.stopped != kNotStopped) {
     stopped = {{"exitCode", score.stopped}, {"reason", score.stop_reason}};
@@ -66,13 +66,21 @@ Json config_json(const Score& score, const ReportContext& context) {
           {"score", score.score()},
           {"meets", context.meets},
           {"exitCode", context.exit_code},
-          {"stopped", stopped}};
+          {"stopped", stopped},
+          {"confirmRuns", context.confirm_runs},
+          {"survivors", extra.value("survivors", Json::array())},
+          {"wheats", extra.value("wheats", Json::array())},
+          {"chaffs", extra.value("chaffs", Json(nullptr))},
+          {"learner", extra.value("learner", Json(nullptr))}};
 }
 
-Json report_json(Json files, const Score& score, const ReportContext& context) {
-  const int percent = static_cast<int>(std::lround(context.threshold * 100));
+Json report_json(Json files, const Score& score, const ReportContext& context, const Json& extra = Json::object()) {
+  // One bar, so both bounds sit on it: the dashboard shows green at or above
+  // it, red below. A grading that falls short for another reason (a required
+  // mutant survived) or has no grade puts the bar at 100, so that its score
+  // is never green on the page while the verdict says no.
+  const int percent = context.meets ? static_cast<int>(std::lround(context.threshold * 100)) : 100;
   return {{"schemaVersion", "2"},
-          // One bar, so both bounds sit on it: the dashboard shows green at or above it, red below.
           {"thresholds", {{"high", percent}, {"low", percent}}},
           {"files", std::move(files)},
           {"framework", {{"name", "tlbf mutate"}, {"version", context.version}}},
@@ -80,7 +88,15 @@ Json report_json(Json files, const Score& score, const ReportContext& context) {
            {{"setup", std::round(score.warm_up_seconds * 1000)},
             {"initialRun", std::round(score.baseline_seconds * 1000)},
             {"mutation", std::round(score.mutants_seconds * 1000)}}},
-          {"config", config_json(score, context)}};
+          {"config", config_json(score, context, extra)}};
+}
+
+Json survivors_json(const std::vector<Survivor>& list) {
+  Json out = Json::array();
+  for (const auto& s : list) {
+    out.push_back({{"id", s.id}, {"description", s.description}, {"file", s.file}, {"line", s.line}, {"diff", s.diff}});
+  }
+  return out;
 }
 
 std::vector<std::string> strings_at(const Json& config, const char* key) {
@@ -128,6 +144,16 @@ bool meets_bar(const Score& score, double threshold, const std::vector<std::stri
   return score.score() >= threshold && missed.empty();
 }
 
+std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<MutantRun>& runs) {
+  std::vector<Survivor> out;
+  for (const auto& run : runs) {
+    if (run.verdict != Verdict::Survived) continue;
+    const Place place = subjects.place(run.id);
+    out.push_back({run.id, place.description, place.file, place.start_line, place.diff});
+  }
+  return out;
+}
+
 std::string mutation_report_json(const Subjects& subjects, const Score& score, const ReportContext& context) {
   Json files = Json::object();
   for (const auto& run : score.runs) {
@@ -152,8 +178,25 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
                                 {"statusReason", run.evidence},
                                 {"duration", std::round(run.seconds * 1000)}});
   }
+  Json extra = Json::object();
+  extra["survivors"] = survivors_json(survivors(subjects, score.runs));
+  Json wheats = Json::array();
+  for (const auto& w : score.wheats) wheats.push_back({{"id", w.id}, {"runs", w.runs}, {"passes", w.passes}});
+  extra["wheats"] = wheats;
+  if (!score.chaff_runs.empty()) {
+    Json missed = Json::array(), runs = Json::array();
+    for (const auto& r : score.chaff_runs) {
+      const Place place = subjects.place(r.id);
+      runs.push_back({{"id", r.id}, {"status", status(r.verdict)}, {"description", place.description}});
+      if (r.verdict == Verdict::Survived) missed.push_back(r.id);
+    }
+    extra["chaffs"] = {{"ran", score.chaff_runs.size()}, {"killed", score.chaffs_killed()}, {"missed", missed}, {"runs", runs}};
+  }
+  if (!context.learner.empty()) {
+    extra["learner"] = {{"name", context.learner}, {"key", context.learner_key}, {"verdict", context.learner_verdict}};
+  }
   // Replace, not throw: a patched source file need not be UTF-8.
-  return report_json(std::move(files), score, context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return report_json(std::move(files), score, context, extra).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error) {

@@ -85,6 +85,12 @@ std::string evidence_from(const std::string& output) {
   return printable(out);
 }
 
+// The end of a suite's output, where it says why it failed.
+std::string tail_of(const std::string& output) {
+  constexpr std::size_t kKeep = 3000;
+  return output.size() <= kKeep ? output : "..." + output.substr(output.size() - kKeep);
+}
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -147,33 +153,55 @@ std::vector<std::string> shard(const std::vector<std::string>& ids, int k, int n
 
 namespace {
 
-MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
-  MutantRun r;
-  r.id = id;
-  const SuiteRun prepared = subjects.mutant(id);
+// A prepared run, run and finished: what the suite did and what its subject saw.
+struct Ran {
+  conformance::RunResult result;
+  Contact contact;
+  std::string error;  // the run could not be prepared; nothing ran
+  double seconds = 0;
+};
+
+Ran run_and_finish(Subjects& subjects, const SuiteRun& prepared, std::chrono::milliseconds limit) {
+  Ran out;
   const auto began = Clock::now();
   if (!prepared.error.empty()) {
-    r.verdict = Verdict::Error;
-    r.evidence = prepared.error;
+    out.error = prepared.error;
     subjects.finish(prepared);
+    return out;
+  }
+  out.result = run(prepared, limit);
+  out.seconds = seconds_since(began);
+  out.contact = subjects.contact(prepared);
+  subjects.finish(prepared);
+  return out;
+}
+
+std::string output_of(const conformance::RunResult& result) {
+  std::string out = printable(result.out + result.err);
+  return out.empty() ? "(no output; " + result.how_it_ended() + ")\n" : out;
+}
+
+MutantRun judge(const std::string& id, const Ran& ran, std::chrono::milliseconds limit) {
+  MutantRun r;
+  r.id = id;
+  r.seconds = ran.seconds;
+  const auto& result = ran.result;
+  if (!ran.error.empty()) {
+    r.verdict = Verdict::Error;
+    r.evidence = ran.error;
     return r;
   }
-  const auto result = run(prepared, limit);
-  r.seconds = seconds_since(began);
-  const Contact contact = subjects.contact(prepared);
-  subjects.finish(prepared);
-  if (!contact.harness_fault.empty()) {
+  r.output = output_of(result);
+  if (!ran.contact.harness_fault.empty()) {
     r.verdict = Verdict::Error;
-    r.evidence = "the harness could not serve it: " + contact.harness_fault;
+    r.evidence = "the harness could not serve it: " + ran.contact.harness_fault;
     r.voids = kHarness;
-  } else if (!contact.reached && !result.exited_cleanly()) {
+  } else if (!ran.contact.reached && !result.exited_cleanly()) {
     // The mutant lives only in the served process: a suite that failed
     // without starting it failed for another reason (flaky, or out of processes).
     r.verdict = Verdict::Error;
     r.evidence = "the suite failed (" + result.how_it_ended() + ") without ever starting TLBF_IMPL";
     r.voids = kFlaky;
-    r.output = printable(result.out + result.err);
-    if (r.output.empty()) r.output = "(no output; " + result.how_it_ended() + ")\n";
   } else if (!result.started) {
     r.verdict = Verdict::Error;
     r.evidence = "the suite could not be started (" + result.start_error + ")";
@@ -187,20 +215,201 @@ MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::millisec
   return r;
 }
 
+// One run of mutant `id`. A loaded machine can stop a run that would have
+// ended: a timeout counts only when a second run times out too.
+MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
+  MutantRun r = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
+  if (r.verdict != Verdict::Timeout) return r;
+  MutantRun again = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
+  if (again.verdict == Verdict::Timeout) again.evidence += ", twice";
+  again.seconds += r.seconds;
+  return again;
+}
+
+bool caught(Verdict v) { return v == Verdict::Killed || v == Verdict::Timeout; }
+
+// Runs task(i) for every i below n, `jobs` at a time.
+template <typename Task>
+void in_parallel(std::size_t n, int jobs, Task task) {
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (int j = 0; j < std::clamp(static_cast<int>(n), 1, std::max(1, jobs)); ++j) {
+    threads.emplace_back([&] {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) task(i);
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
+template <typename T>
+void shuffle_unpredictably(std::vector<T>& items) {
+  std::mt19937_64 random{std::random_device{}()};
+  std::shuffle(items.begin(), items.end(), random);
+}
+
+// Each phase either lets the grading go on (true) or records in `score` why
+// it stopped (false).
+bool stop(Score& score, Stop why, std::string reason) {
+  score.stopped = why;
+  score.stop_reason = std::move(reason);
+  return false;
+}
+
+// The ungraded runs that build what the suite builds, once, then in each slot.
+bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+  const auto warm = subjects.warm_up();
+  if (!warm) return true;
+  const auto start = Clock::now();
+  if (!warm->error.empty()) {
+    subjects.finish(*warm);
+    return stop(score, kHarness, "the warm-up run could not be prepared: " + warm->error);
+  }
+  (void)run(*warm, options.setup_limit);  // not graded: the clean runs below say whether the suite passes
+  subjects.warmed(*warm);
+  const std::size_t later_runs = options.mutants.size() + options.chaffs.size() + options.wheats.size();
+  const auto slots = subjects.slots(std::clamp(static_cast<int>(later_runs), 1, std::max(1, options.jobs)));
+  in_parallel(slots.size(), static_cast<int>(slots.size()), [&](std::size_t i) {
+    if (slots[i].error.empty()) (void)run(slots[i], options.setup_limit);
+  });
+  for (const auto& slot : slots) {
+    if (!slot.error.empty()) return stop(score, kHarness, "a slot could not be prepared: " + slot.error);
+  }
+  subjects.slots_warmed();
+  score.warm_up_seconds = seconds_since(start);
+  return true;
+}
+
+// The clean runs and every wheat's, shuffled together and run `jobs` at a
+// time, as the mutants' runs will be: a suite that fails only when its runs
+// share the machine fails here, before it is graded.
+bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+  const int runs = std::max(1, options.baseline_runs);
+  std::vector<int> order;  // -1 a clean run, else the wheat's index
+  for (int i = 0; i < runs; ++i) {
+    order.push_back(-1);
+    for (int w = 0; w < static_cast<int>(options.wheats.size()); ++w) order.push_back(w);
+  }
+  shuffle_unpredictably(order);
+  for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", ""});
+  std::mutex mutex;
+  std::string harness_error, failed_how;
+  Progress progress{"baseline", 0, static_cast<int>(order.size()), 0, 0, 0, 0};
+  const auto start = Clock::now();
+  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
+    const int wheat = order[n];
+    const Ran ran = run_and_finish(subjects, wheat < 0 ? subjects.clean() : subjects.wheat(options.wheats[static_cast<std::size_t>(wheat)]),
+                                   options.setup_limit);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!ran.error.empty() || !ran.contact.harness_fault.empty()) {
+      if (harness_error.empty()) {
+        harness_error = !ran.error.empty() ? "a clean run could not be prepared: " + ran.error
+                                           : "the harness could not serve a clean run: " + ran.contact.harness_fault +
+                                                 kShortOfResources;
+      }
+    } else if (wheat < 0) {
+      score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
+      ++score.baseline_runs;
+      if (ran.result.exited_cleanly()) {
+        if (score.baseline_passes++ == 0) score.passing_output = printable(ran.result.out + ran.result.err);
+      } else if (score.baseline_output.empty()) {
+        score.baseline_output = output_of(ran.result);
+        failed_how = ran.result.how_it_ended();
+        if (!ran.contact.reached) failed_how += ", without ever starting TLBF_IMPL";
+      }
+    } else {
+      WheatRuns& w = score.wheats[static_cast<std::size_t>(wheat)];
+      ++w.runs;
+      if (ran.result.exited_cleanly()) {
+        ++w.passes;
+      } else if (w.output.empty()) {
+        w.output = output_of(ran.result);
+        w.evidence = evidence_from(ran.result.out + ran.result.err);
+      }
+    }
+    ++progress.done;
+    progress.elapsed_seconds = seconds_since(start);
+    if (options.progress) options.progress(progress);
+  });
+  if (!harness_error.empty()) return stop(score, kHarness, harness_error);
+  if (score.baseline_passes == 0) {
+    return stop(score, kFailsClean,
+                "the suite fails on the clean reference (" + failed_how + "); fix it before grading it");
+  }
+  if (score.baseline_passes < score.baseline_runs) {
+    return stop(score, kFlaky,
+                "the suite is flaky: on the unchanged clean reference it passed " +
+                    std::to_string(score.baseline_passes) + " of " + std::to_string(score.baseline_runs) +
+                    " runs (" + std::to_string(std::max(1, options.jobs)) +
+                    " at a time), so its grade would be luck; seed its random tests, and make sure two runs can "
+                    "share the machine (no fixed ports, files or timing budgets), then retry");
+  }
+  for (const WheatRuns& w : score.wheats) {
+    if (w.passes == w.runs) continue;
+    score.baseline_output = w.output;
+    return stop(score, kRejectsCorrect,
+                "the suite rejects a correct implementation: it failed the wheat '" + w.id + "' in " +
+                    std::to_string(w.runs - w.passes) + " of " + std::to_string(w.runs) +
+                    " runs, so it tests something the documents leave open, or recognises the reference by its "
+                    "source; first failing lines:\n" + w.evidence);
+  }
+  return true;
+}
+
+bool sanity_phase(Subjects& subjects, Score& score) {
+  const auto broken = subjects.broken();
+  if (!broken) return true;
+  const Ran ran = run_and_finish(subjects, *broken, score.limit);
+  if (!ran.error.empty()) return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
+  if (!ran.contact.harness_fault.empty()) {
+    return stop(score, kHarness,
+                "the harness could not serve the sanity check: " + ran.contact.harness_fault + kShortOfResources);
+  }
+  if (!ran.result.exited_cleanly() && !ran.contact.reached) {
+    score.baseline_output = output_of(ran.result);
+    return stop(score, kFlaky,
+                "the suite passed the clean runs, then failed the sanity check (" + ran.result.how_it_ended() +
+                    ") without ever starting TLBF_IMPL, so that failure was not about the implementation");
+  }
+  if (ran.result.exited_cleanly()) {
+    return stop(score, kPassesBroken,
+                "the suite passes even against " + subjects.broken_description() + ": it is not testing the implementation");
+  }
+  return true;
+}
+
 // In the run order, a control run rather than a mutant's index.
 constexpr std::size_t kControl = static_cast<std::size_t>(-1);
 
-// The mutants' indices and `controls` control runs, shuffled by a seed the
-// suite cannot know, so that a run's place says nothing about what it faces.
-std::vector<std::size_t> run_order(std::size_t mutants, int controls) {
-  std::vector<std::size_t> order(mutants);
-  for (std::size_t i = 0; i < mutants; ++i) order[i] = i;
-  order.insert(order.end(), static_cast<std::size_t>(controls), kControl);
-  std::mt19937_64 random{std::random_device{}()};
-  std::shuffle(order.begin(), order.end(), random);
-  return order;
+// Every run of one mutant, folded into its outcome: the first run's, when
+// every run agrees on caught or not. `disagreement` gets why not otherwise.
+MutantRun fold(std::vector<MutantRun> runs, std::string& disagreement) {
+  MutantRun out = runs.front();
+  double seconds = 0;
+  for (const auto& r : runs) seconds += r.seconds;
+  out.seconds = seconds / static_cast<double>(runs.size());
+  out.confirmed_by = static_cast<int>(runs.size());
+  for (const auto& r : runs) {
+    if (r.verdict == Verdict::Error) return r;  // the caller stops on it
+  }
+  for (const auto& r : runs) {
+    if (caught(r.verdict) == caught(out.verdict)) continue;
+    const MutantRun& killing = caught(r.verdict) ? r : out;
+    const MutantRun& passing = caught(r.verdict) ? out : r;
+    disagreement = "the suite is flaky: of " + std::to_string(runs.size()) + " runs against " + out.id +
+                   ", at least one failed and one passed, so whether it catches " + out.id +
+                   " is luck; seed its random tests and retry.\nthe output of the run that failed:\n" +
+                   tail_of(killing.output) + "the output of the run that passed:\n" + tail_of(passing.output);
+    return out;
+  }
+  return out;
 }
 
+}  // namespace
+
+namespace {
+
+// A clean run among the mutants'. Like a mutant's, a timeout counts only
+// when a second run times out too.
 struct ControlResult {
   bool passed = false;
   std::string output;  // when it failed
@@ -208,216 +417,133 @@ struct ControlResult {
   std::string error;   // the run could not be prepared or served: the harness's fault, not the suite's
 };
 
-// A clean run among the mutants'. Like a mutant's, a timeout counts only when
-// a second run times out too.
 ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   ControlResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    const SuiteRun clean = subjects.clean();
-    if (!clean.error.empty()) {
-      subjects.finish(clean);
-      out.error = clean.error;
+    const Ran ran = run_and_finish(subjects, subjects.clean(), limit);
+    if (!ran.error.empty() || !ran.contact.harness_fault.empty()) {
+      out.error = !ran.error.empty() ? ran.error : ran.contact.harness_fault;
       return out;
     }
-    const auto result = run(clean, limit);
-    const Contact contact = subjects.contact(clean);
-    subjects.finish(clean);
-    if (!contact.harness_fault.empty()) {
-      out.error = contact.harness_fault;
-      return out;
-    }
-    if (result.exited_cleanly()) return {true, "", "", ""};
-    out.output = printable(result.out + result.err);
-    if (out.output.empty()) out.output = "(no output; " + result.how_it_ended() + ")\n";
-    out.how = result.how_it_ended();
-    if (!result.timed_out) break;
+    if (ran.result.exited_cleanly()) return {true, "", "", ""};
+    out.output = output_of(ran.result);
+    out.how = ran.result.how_it_ended();
+    if (!ran.result.timed_out) break;
   }
   return out;
 }
 
+// The mutants' and chaffs' runs, `confirm_runs` each, and the control runs,
+// in an order the suite cannot know, `jobs` at a time.
+bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+  std::vector<std::string> ids = options.mutants;
+  ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
+  const int confirm = std::max(1, options.confirm_runs);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < ids.size(); ++i) order.insert(order.end(), static_cast<std::size_t>(confirm), i);
+  order.insert(order.end(), static_cast<std::size_t>(std::max(0, options.control_runs)), kControl);
+  shuffle_unpredictably(order);
+
+  std::vector<std::vector<MutantRun>> runs(ids.size());
+  std::mutex mutex;
+  std::string harness_error, control_how;  // a control run that could not be prepared; how one failed
+  Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
+  const auto start = Clock::now();
+  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
+    const std::size_t i = order[n];
+    if (i == kControl) {
+      const auto control = control_run(subjects, score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!control.error.empty()) {
+        if (harness_error.empty()) harness_error = control.error;
+      } else {
+        ++score.control_runs;
+        if (control.passed) {
+          ++score.control_passes;
+        } else if (control_how.empty()) {
+          score.baseline_output = control.output;
+          control_how = control.how;
+        }
+      }
+    } else {
+      MutantRun r = grade(subjects, ids[i], score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      runs[i].push_back(std::move(r));
+      if (runs[i].size() == static_cast<std::size_t>(confirm)) {
+        ++progress.mutants_done;
+        progress.survived += std::all_of(runs[i].begin(), runs[i].end(),
+                                         [](const MutantRun& m) { return m.verdict == Verdict::Survived; });
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    ++progress.done;
+    progress.elapsed_seconds = seconds_since(start);
+    if (options.progress) options.progress(progress);
+  });
+  score.mutants_seconds = seconds_since(start);
+  if (!harness_error.empty()) {
+    return stop(score, kHarness,
+                "a clean control run could not be prepared or served: " + harness_error + kShortOfResources);
+  }
+  std::vector<std::string> disagreements(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    MutantRun folded = fold(std::move(runs[i]), disagreements[i]);
+    (i < options.mutants.size() ? score.runs : score.chaff_runs).push_back(std::move(folded));
+  }
+  std::vector<const MutantRun*> all;
+  for (const auto& r : score.runs) all.push_back(&r);
+  for (const auto& r : score.chaff_runs) all.push_back(&r);
+  // A run whose failure was not its mutant's doing voids the grade: counted
+  // as a kill, it would raise the score of a suite that never caught it.
+  for (const Stop voids : {kHarness, kFlaky}) {
+    for (const MutantRun* r : all) {
+      if (r->voids != voids) continue;
+      if (voids == kHarness) return stop(score, kHarness, "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
+      score.baseline_output = r->output;
+      return stop(score, kFlaky,
+                  "the suite passed the clean runs, then failed the run of " + r->id +
+                      " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the suite"
+                      " is flaky, or the machine could not start its processes (ulimit -u, -n)");
+    }
+  }
+  // Nor is a run that could not happen as planned a survivor: a stale patch
+  // would otherwise make a strong suite look weak.
+  for (const MutantRun* r : all) {
+    if (r->verdict == Verdict::Error) {
+      return stop(score, kUngradable, "the run of " + r->id + " could not happen, so nothing can be said of it: " + r->evidence);
+    }
+  }
+  if (score.control_passes < score.control_runs) {
+    return stop(score, kFlaky,
+                "the suite is flaky or counts its runs: it passed the " + std::to_string(score.baseline_runs) +
+                    " clean runs before the mutants, then failed " +
+                    std::to_string(score.control_runs - score.control_passes) + " of the " +
+                    std::to_string(score.control_runs) + " clean runs hidden among them (" + control_how +
+                    "), so its grade would not be about the mutants");
+  }
+  for (const auto& why : disagreements) {
+    if (!why.empty()) return stop(score, kFlaky, why);
+  }
+  return true;
+}
+
 }  // namespace
+
+int Score::chaffs_killed() const {
+  int n = 0;
+  for (const auto& r : chaff_runs) n += caught(r.verdict);
+  return n;
+}
 
 Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   Score score;
-  if (const auto warm = subjects.warm_up()) {
-    const auto start = Clock::now();
-    if (!warm->error.empty()) {
-      subjects.finish(*warm);
-      score.stopped = kHarness;
-      score.stop_reason = "the warm-up run could not be prepared: " + warm->error;
-      return score;
-    }
-    (void)run(*warm, options.setup_limit);  // not graded: the clean runs below say whether the suite passes
-    subjects.warmed(*warm);
-    // Each job's slot warmed where its runs will be, all at once; not graded either.
-    const auto slots = subjects.slots(std::clamp(static_cast<int>(options.mutants.size()), 1, std::max(1, options.jobs)));
-    std::vector<std::thread> warming;
-    for (const auto& slot : slots) {
-      warming.emplace_back([&slot, &options] {
-        if (slot.error.empty()) (void)run(slot, options.setup_limit);
-      });
-    }
-    for (auto& t : warming) t.join();
-    for (const auto& slot : slots) {
-      if (!slot.error.empty()) {
-        score.stopped = kHarness;
-        score.stop_reason = "a slot could not be prepared: " + slot.error;
-        return score;
-      }
-    }
-    subjects.slots_warmed();
-    score.warm_up_seconds = seconds_since(start);
-  }
-
-  for (int i = 0; i < std::max(1, options.baseline_runs); ++i) {
-    const auto start = Clock::now();
-    const SuiteRun clean = subjects.clean();
-    if (!clean.error.empty()) {
-      // The harness's fault (a copy that failed), not the suite's: not flaky.
-      subjects.finish(clean);
-      score.stopped = kHarness;
-      score.stop_reason = "a clean run could not be prepared: " + clean.error;
-      return score;
-    }
-    const auto result = run(clean, options.setup_limit);
-    const Contact contact = subjects.contact(clean);
-    subjects.finish(clean);
-    if (!contact.harness_fault.empty()) {
-      score.stopped = kHarness;
-      score.stop_reason = "the harness could not serve a clean run: " + contact.harness_fault + kShortOfResources;
-      return score;
-    }
-    score.baseline_seconds = std::max(score.baseline_seconds, seconds_since(start));
-    ++score.baseline_runs;
-    if (result.exited_cleanly()) {
-      if (score.baseline_passes++ == 0) score.passing_output = printable(result.out + result.err);
-    } else if (score.baseline_output.empty()) {
-      score.baseline_output = printable(result.out + result.err);
-      if (score.baseline_output.empty()) score.baseline_output = "(no output; " + result.how_it_ended() + ")\n";
-      score.stop_reason = result.how_it_ended();
-      if (!contact.reached) score.stop_reason += ", without ever starting TLBF_IMPL";
-    }
-    // One run at the bound is enough to stop: more would each cost the bound again.
-    if (result.timed_out) break;
-  }
-  if (score.baseline_passes == 0) {
-    score.stopped = kFailsClean;
-    score.stop_reason = "the suite fails on the clean reference (" + score.stop_reason + "); fix it before grading it";
-    return score;
-  }
-  if (score.baseline_passes < score.baseline_runs) {
-    score.stopped = kFlaky;
-    score.stop_reason = "the suite is flaky: on the unchanged clean reference it passed " +
-                        std::to_string(score.baseline_passes) + " of " + std::to_string(score.baseline_runs) +
-                        " runs, so its grade would be luck; seed its random tests and retry";
-    return score;
-  }
+  if (!warm_up_phase(subjects, options, score) || !baseline_phase(subjects, options, score)) return score;
   // A mutant's run may rebuild what the warm-up built, then run the suite.
   score.limit = std::max(options.timeout_floor,
                          std::chrono::milliseconds(static_cast<long long>(
                              (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
-  if (const auto broken = subjects.broken()) {
-    const auto sanity = broken->error.empty() ? run(*broken, score.limit) : conformance::RunResult{};
-    const Contact contact = broken->error.empty() ? subjects.contact(*broken) : Contact{};
-    subjects.finish(*broken);
-    if (!broken->error.empty()) {
-      score.stopped = kHarness;
-      score.stop_reason = "the sanity check could not be prepared: " + broken->error;
-      return score;
-    }
-    if (!contact.harness_fault.empty()) {
-      score.stopped = kHarness;
-      score.stop_reason = "the harness could not serve the sanity check: " + contact.harness_fault + kShortOfResources;
-      return score;
-    }
-    if (!sanity.exited_cleanly() && !contact.reached) {
-      score.stopped = kFlaky;
-      score.stop_reason = "the suite passed the clean runs, then failed the sanity check (" + sanity.how_it_ended() +
-                          ") without ever starting TLBF_IMPL, so that failure was not about the implementation";
-      score.baseline_output = printable(sanity.out + sanity.err);
-      if (score.baseline_output.empty()) score.baseline_output = "(no output; " + sanity.how_it_ended() + ")\n";
-      return score;
-    }
-    if (sanity.exited_cleanly()) {
-      score.stopped = kPassesBroken;
-      score.stop_reason = "the suite passes even against " + subjects.broken_description() +
-                          ": it is not testing the implementation";
-      return score;
-    }
-  }
-
-  const auto mutants_start = Clock::now();
-  score.runs.resize(options.mutants.size());
-  const std::vector<std::size_t> order = run_order(options.mutants.size(), std::max(0, options.control_runs));
-  std::mutex control_mutex;
-  std::string harness_error;  // a control run that could not be prepared
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t n; (n = next.fetch_add(1)) < order.size();) {
-      const std::size_t i = order[n];
-      if (i == kControl) {
-        const auto control = control_run(subjects, score.limit);
-        std::lock_guard<std::mutex> lock(control_mutex);
-        if (!control.error.empty()) {
-          if (harness_error.empty()) harness_error = control.error;
-          continue;
-        }
-        ++score.control_runs;
-        if (control.passed) {
-          ++score.control_passes;
-        } else if (score.baseline_output.empty()) {
-          score.baseline_output = control.output;
-          score.stop_reason = control.how;
-        }
-        continue;
-      }
-      MutantRun r = grade(subjects, options.mutants[i], score.limit);
-      if (r.verdict == Verdict::Timeout) {
-        // A loaded machine can stop a run that would have ended: a timeout
-        // counts as a kill only when a second run times out too.
-        MutantRun again = grade(subjects, options.mutants[i], score.limit);
-        if (again.verdict == Verdict::Timeout) again.evidence += ", twice";
-        again.seconds += r.seconds;
-        r = again;
-      }
-      score.runs[i] = r;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::max(1, options.jobs); ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
-  score.mutants_seconds = seconds_since(mutants_start);
-  if (!harness_error.empty()) {
-    score.stopped = kHarness;
-    score.stop_reason = "a clean control run could not be prepared or served: " + harness_error + kShortOfResources;
-    return score;
-  }
-  // A run whose failure was not its mutant's doing voids the grade: counted
-  // as a kill, it would raise the score of a suite that never caught it.
-  for (const Stop voids : {kHarness, kFlaky}) {
-    for (const MutantRun& r : score.runs) {
-      if (r.voids != voids) continue;
-      score.stopped = voids;
-      if (voids == kHarness) {
-        score.stop_reason = "the run of " + r.id + " is not graded: " + r.evidence + kShortOfResources;
-      } else {
-        score.stop_reason = "the suite passed the clean runs, then failed the run of " + r.id +
-                            " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the suite"
-                            " is flaky, or the machine could not start its processes (ulimit -u, -n)";
-        score.baseline_output = r.output;
-      }
-      return score;
-    }
-  }
-  if (score.control_passes < score.control_runs) {
-    score.stopped = kFlaky;
-    score.stop_reason = "the suite is flaky or counts its runs: it passed the " + std::to_string(score.baseline_runs) +
-                        " clean runs before the mutants, then failed " +
-                        std::to_string(score.control_runs - score.control_passes) + " of the " +
-                        std::to_string(score.control_runs) +
-                        " clean runs hidden among them (" + score.stop_reason +
-                        "), so its grade would not be about the mutants";
-  }
+  if (!sanity_phase(subjects, score)) return score;
+  mutants_phase(subjects, options, score);
   return score;
 }
 

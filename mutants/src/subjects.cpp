@@ -19,16 +19,12 @@
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "private_folder.hpp"
 
 namespace tlbf::mutants {
-namespace {
 
 namespace fs = std::filesystem;
 
-// Makes a new folder, mode 0700 (only this user's processes look in), under
-// $TMPDIR, or /tmp when TMPDIR is unset or empty, as POSIX says. Empty, after
-// setting `why`, when it cannot: not fs::temp_directory_path(), which throws
-// when TMPDIR names no folder.
 fs::path make_private_folder(std::string& why) {
   const char* tmpdir = std::getenv("TMPDIR");
   const bool from_env = tmpdir && *tmpdir;
@@ -42,6 +38,8 @@ fs::path make_private_folder(std::string& why) {
   why = "cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " + std::strerror(errno);
   return {};
 }
+
+namespace {
 
 class Served final : public Subjects {
  public:
@@ -87,6 +85,7 @@ class Served final : public Subjects {
     p.file = m->file;
     p.description = m->description + " (" + m->function + ")";
     p.replacement = m->mutated;
+    p.diff = unified_diff(*m);
     if (const std::string* text = oracle_source(m->file)) {
       p.source = *text;
       locate(*text, m->switch_text, p);
@@ -206,13 +205,45 @@ std::string copy_tree(const fs::path& from, const fs::path& to, fs::file_time_ty
   return "";
 }
 
+// What a run's copy gets before the suite runs: nothing (a clean run), a
+// patch, or a wheat's files laid over it.
+struct Change {
+  fs::path patch;    // applied with patch -p1
+  fs::path overlay;  // a folder whose files replace the copy's
+};
+
+// The files under `folder`, relative to it.
+std::set<std::string> files_under(const fs::path& folder) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file()) out.insert(fs::relative(it->path(), folder).string());
+  }
+  return out;
+}
+
+// The stems of DIR/*.patch, in name order; none for an empty `dir`.
+std::vector<std::string> patch_stems(const fs::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (dir.empty()) return out;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".patch") out.push_back(entry.path().stem().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 class Patched final : public Subjects {
  public:
-  Patched(std::vector<std::string> suite, fs::path patches, fs::path workdir, fs::path sanity_patch, bool reveal)
-      : suite_(std::move(suite)), patches_(std::move(patches)), workdir_(std::move(workdir)),
-        sanity_patch_(std::move(sanity_patch)), seed_(workdir_), reveal_(reveal) {
+  Patched(std::vector<std::string> suite, const PatchSet& set, bool reveal)
+      : suite_(std::move(suite)), patches_(set.patches), workdir_(set.workdir), sanity_patch_(set.sanity_patch),
+        chaffs_(set.chaffs), wheats_(set.wheats), seed_(workdir_), reveal_(reveal) {
     scratch_ = make_private_folder(scratch_error_);
-    for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patches_ / (id + ".patch"))));
+    for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
+    for (const auto& id : chaff_ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
+    for (const auto& id : wheat_ids()) patched_.merge(files_under(wheats_ / id));
     if (!sanity_patch_.empty()) patched_.merge(files_changed_by(slurp(sanity_patch_)));
     patched_.erase("");
   }
@@ -225,25 +256,30 @@ class Patched final : public Subjects {
     }
   }
 
-  std::vector<std::string> ids() const override {
+  std::vector<std::string> ids() const override { return patch_stems(patches_); }
+  std::vector<std::string> chaff_ids() const override { return patch_stems(chaffs_); }
+  std::vector<std::string> wheat_ids() const override {
     std::vector<std::string> out;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(patches_, ec)) {
-      if (entry.path().extension() == ".patch") out.push_back(entry.path().stem().string());
+    if (wheats_.empty()) return out;
+    for (const auto& entry : fs::directory_iterator(wheats_, ec)) {
+      if (entry.is_directory()) out.push_back(entry.path().filename().string());
     }
     std::sort(out.begin(), out.end());
     return out;
   }
-  std::optional<SuiteRun> warm_up() override { return prepare("warm", ""); }
+  std::optional<SuiteRun> warm_up() override { return prepare("warm", {}); }
   void warmed(const SuiteRun& run) override {
     if (!run.directory.empty()) seed_ = run.directory;
   }
-  SuiteRun clean() override { return prepare(unique("clean"), ""); }
+  // Folders are named alike whatever they hold: a name must not tell a run what it faces.
+  SuiteRun clean() override { return prepare(unique("run"), {}); }
   std::optional<SuiteRun> broken() override {
     if (sanity_patch_.empty()) return std::nullopt;
-    return prepare(unique("sanity"), sanity_patch_);
+    return prepare(unique("run"), {sanity_patch_, {}});
   }
-  SuiteRun mutant(const std::string& id) override { return prepare(unique(id), patches_ / (id + ".patch")); }
+  SuiteRun mutant(const std::string& id) override { return prepare(unique("run"), {patch_of(id), {}}); }
+  SuiteRun wheat(const std::string& id) override { return prepare(unique("run"), {{}, wheats_ / id}); }
   void finish(const SuiteRun& run) override {
     std::error_code ec;
     if (run.slot >= 0) {
@@ -273,7 +309,7 @@ class Patched final : public Subjects {
   std::vector<SuiteRun> slots(int n) override {
     std::vector<SuiteRun> out;
     slot_warmed_from_ = fs::file_time_type::clock::now();
-    for (int k = 0; k < n; ++k) out.push_back(prepare(slot_folder(k).filename().string(), ""));
+    for (int k = 0; k < n; ++k) out.push_back(prepare(slot_folder(k).filename().string(), {}));
     return out;
   }
   void slots_warmed() override {
@@ -289,7 +325,7 @@ class Patched final : public Subjects {
     slot_free_ = free;
   }
   Place place(const std::string& id) const override {
-    Place p = describe(slurp(patches_ / (id + ".patch")));
+    Place p = describe(slurp(patch_of(id)));
     // A patch without a preamble that plants a catalog bug is described by the catalog.
     if (p.description.empty()) {
       if (const Mutant* m = find(id)) p.description = id + ": " + m->description + " (in " + p.file + ")";
@@ -313,6 +349,13 @@ class Patched final : public Subjects {
     fs::last_write_time(fresh, fs::file_time_type::clock::now(), ec);
     fs::rename(fresh, path, ec);
     return ec ? ec.message() : "";
+  }
+
+  // A graded mutant's patch, else a chaff's.
+  fs::path patch_of(const std::string& id) const {
+    const fs::path graded = patches_ / (id + ".patch");
+    std::error_code ec;
+    return chaffs_.empty() || fs::exists(graded, ec) ? graded : chaffs_ / (id + ".patch");
   }
 
   fs::path slot_folder(int k) const { return scratch_ / ("run-" + std::to_string(k + 1)); }
@@ -343,7 +386,8 @@ class Patched final : public Subjects {
   // copy on write. Hard links for everything would not do: cargo rewrites some
   // of its files in place (fingerprints), which would change every run's copy
   // at once; a slot's copies link only the products no run rewrites (copy_tree).
-  SuiteRun prepare(const std::string& name, const fs::path& patch) {
+  SuiteRun prepare(const std::string& name, const Change& change) {
+    const fs::path& patch = change.patch;
     SuiteRun run;
     if (scratch_.empty()) {
       run.error = scratch_error_;
@@ -388,6 +432,17 @@ class Patched final : public Subjects {
       if (!why.empty()) {
         run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + why;
         return run;
+      }
+    }
+    if (!change.overlay.empty()) {
+      // Into the files just written afresh, so that a wheat's file is made like every other run's.
+      for (const auto& file : files_under(change.overlay)) {
+        std::error_code ec;
+        fs::copy_file(change.overlay / file, copy / file, fs::copy_options::overwrite_existing, ec);
+        if (ec) {
+          run.error = "cannot lay " + (change.overlay / file).string() + " over " + copy.string() + ": " + ec.message();
+          return run;
+        }
       }
     }
     if (!patch.empty()) {
@@ -464,6 +519,9 @@ class Patched final : public Subjects {
       }
     }
     p.source = slurp(workdir_ / p.file);
+    // The diff as patch reads it: from its first "--- " line, without the preamble.
+    const std::size_t diff_at = patch.rfind("--- ", 0) == 0 ? 0 : patch.find("\n--- ");
+    if (diff_at != std::string::npos) p.diff = patch.substr(diff_at == 0 ? 0 : diff_at + 1);
     if (changed && !removed) cover_a_neighbour(p);
     return p;
   }
@@ -486,7 +544,7 @@ class Patched final : public Subjects {
   }
 
   std::vector<std::string> suite_;
-  fs::path patches_, workdir_, sanity_patch_, scratch_;
+  fs::path patches_, workdir_, sanity_patch_, chaffs_, wheats_, scratch_;
   fs::path seed_;  // what each run's copy is made from
   std::string scratch_error_;  // why there is no scratch_
   bool reveal_;
@@ -507,8 +565,14 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
 
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
                                            const std::string& workdir, const std::string& sanity_patch, bool reveal) {
-  return std::make_unique<Patched>(suite, fs::absolute(patches_dir), fs::absolute(workdir),
-                                   sanity_patch.empty() ? fs::path() : fs::absolute(sanity_patch), reveal);
+  return patched_subjects(suite, PatchSet{patches_dir, workdir, sanity_patch, "", ""}, reveal);
+}
+
+std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set, bool reveal) {
+  const auto absolute = [](const std::string& path) { return path.empty() ? std::string() : fs::absolute(path).string(); };
+  return std::make_unique<Patched>(
+      suite, PatchSet{absolute(set.patches), absolute(set.workdir), absolute(set.sanity_patch), absolute(set.chaffs), absolute(set.wheats)},
+      reveal);
 }
 
 }  // namespace tlbf::mutants

@@ -129,7 +129,7 @@ class HiddenIdentity(Scratch):
         r = self.mutate("--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         lines = read(log).splitlines()
-        self.assertEqual(len(lines), 3 + 1 + 10 + 2, lines)  # baseline runs, sanity, mutants, hidden controls
+        self.assertEqual(len(lines), 3 + 1 + 10 * 2 + 2, lines)  # baseline runs, sanity, each mutant twice, hidden controls
         answered = [line for line in lines if "|ok " in line]
         self.assertEqual(len(answered), 15, lines)  # all but the sanity run, which refuses hello
         self.assertEqual(len(set(answered)), 1, lines)
@@ -262,9 +262,9 @@ class Flakiness(Scratch):
             self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # the hash vectors catch s10 only
             self.assertIn("controls: it passes the 2 clean runs", r.stdout)
             graded = read(log).split()[4:]  # after the baseline and the sanity run
-            self.assertEqual(sorted(graded), sorted(ALL + ["clean", "clean"]), graded)
+            self.assertEqual(sorted(graded), sorted(ALL * 2 + ["clean", "clean"]), graded)  # each mutant confirmed by a second run
             positions.add(tuple(i for i, who in enumerate(graded) if who == "clean"))
-        # 66 possible places for two controls among twelve runs: six gradings all alike would be a fixed order.
+        # 231 possible places for two controls among 22 runs: six gradings all alike would be a fixed order.
         self.assertGreater(len(positions), 1, positions)
 
     def test_a_timeout_counts_only_when_a_second_run_times_out_too(self):

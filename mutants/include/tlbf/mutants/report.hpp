@@ -21,6 +21,10 @@ struct ReportContext {
   bool meets = false;
   int exit_code = 0;                  // tlbf mutate's
   std::string version;                // tlbf's
+  int confirm_runs = 1;               // runs of each mutant whose outcomes had to agree
+  // tlbf grade's: the learner the report is of, the key their grade depends
+  // on (grade.hpp), and their verdict; empty for tlbf mutate.
+  std::string learner, learner_key, learner_verdict;
 };
 
 // Schema version 2: one entry per mutated file with its full source and each
@@ -42,6 +46,15 @@ std::string mutation_report_html(const std::string& report_json, const std::stri
 // The whole verdict of shards' reports. `error` set (the reports cannot be
 // merged: unreadable, not tlbf's, disagreeing, overlapping or incomplete)
 // means nothing else is.
+// A surviving mutant as a learner reads it: what the bug is and where, in
+// the code the suite tested, with its diff.
+struct Survivor {
+  std::string id, description, file;
+  int line = 0;
+  std::string diff;
+};
+std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<MutantRun>& runs);
+
 struct Merged {
   std::string error;
   Score score;                        // the mutants of every shard, in the order of `selected`

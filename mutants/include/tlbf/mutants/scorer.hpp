@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@ struct Place {
   int start_line = 1, start_column = 1, end_line = 1, end_column = 1;
   std::string replacement;
   std::string description;
+  std::string diff;  // the change as a unified diff
 };
 
 // What a run's subject saw of the suite, where the Subjects can tell (the
@@ -68,6 +70,19 @@ class Subjects {
   // None (the default): runs get folders of their own.
   virtual std::vector<SuiteRun> slots(int /*n*/) { return {}; }
   virtual void slots_warmed() {}
+  // Correct variants of the implementation (wheats): every suite must pass
+  // each of them, as it passes the clean one. A suite that fails one tests
+  // something the documents leave open, or recognises the reference by its
+  // source. None by default.
+  virtual std::vector<std::string> wheat_ids() const { return {}; }
+  virtual SuiteRun wheat(const std::string& id) {
+    SuiteRun run;
+    run.error = "no wheat '" + id + "'";
+    return run;
+  }
+  // More bugs beside the graded mutants (chaffs), run like them through
+  // mutant(id) and reported apart: a finer measure than the graded ones.
+  virtual std::vector<std::string> chaff_ids() const { return {}; }
 };
 
 // Mutant schemata: the suite gets TLBF_IMPL, a command serving the clean
@@ -87,6 +102,30 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
                                            const std::string& workdir, const std::string& sanity_patch, bool reveal);
 
+// Patch mode with everything a course grades with (docs/mutants.md, "For
+// course authors"): beside the graded patches, chaffs (more patches, reported
+// apart) and wheats (correct variants: each a folder whose files are laid over
+// the work directory). Wheats' files are written by the same step as the
+// patched files, with the same times, so a run cannot tell a wheat from a
+// mutant or from the clean reference by looking at them.
+struct PatchSet {
+  std::string patches;       // DIR/*.patch: the graded mutants
+  std::string workdir;       // what they apply to
+  std::string sanity_patch;  // "": no sanity check
+  std::string chaffs;        // DIR/*.patch, or "" for none
+  std::string wheats;        // DIR/NAME/..., or "" for none
+};
+std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set, bool reveal);
+
+// How far a grading has come, for a progress line.
+struct Progress {
+  std::string phase;  // "baseline" (clean and wheat runs) or "mutants" (mutants, chaffs, controls)
+  int done = 0, total = 0;
+  int mutants_done = 0, mutants_total = 0;  // mutants (and chaffs) whose every run has ended
+  int survived = 0;   // of those, the ones that survived so far
+  double elapsed_seconds = 0;  // since the phase began
+};
+
 struct ScoreOptions {
   std::vector<std::string> mutants;      // ids to run, in order
   int jobs = 2;
@@ -100,14 +139,31 @@ struct ScoreOptions {
   // The bound of the runs before the mutants (the warm-up, the slots'
   // warming, the baseline), which have no earlier run to be measured by.
   std::chrono::milliseconds setup_limit{std::chrono::minutes(30)};
+  // Runs of each mutant (and chaff): its outcome counts only when all agree,
+  // else the grading is flaky. 1 takes a single run's word for it.
+  int confirm_runs = 2;
+  std::vector<std::string> chaffs;       // chaff ids to run, reported apart from the score
+  std::vector<std::string> wheats;       // wheat ids, each run `baseline_runs` times beside the clean runs
+  // Called after every run of the baseline and of the mutants' phase ends,
+  // from the thread that ran it, never from two threads at once.
+  std::function<void(const Progress&)> progress;
 };
+
 
 enum class Verdict { Killed, Survived, Timeout, Error };
 std::string_view to_string(Verdict v);
 
 // Why a run stopped without a grade (Score::stopped); the values are tlbf
 // mutate's exit codes.
-enum Stop { kNotStopped = 0, kHarness = 2, kFailsClean = 3, kPassesBroken = 4, kFlaky = 5 };
+enum Stop {
+  kNotStopped = 0,
+  kHarness = 2,
+  kFailsClean = 3,
+  kPassesBroken = 4,
+  kFlaky = 5,
+  kRejectsCorrect = 6,  // the suite fails a correct variant (a wheat)
+  kUngradable = 7,      // a run could not happen as planned (a patch that does not apply, a suite that cannot start)
+};
 
 struct MutantRun {
   std::string id;
@@ -119,7 +175,16 @@ struct MutantRun {
   // kHarness or kFlaky when the run's failure was not the mutant's doing
   // (Contact): the whole grading then stops with that code.
   Stop voids = kNotStopped;
-  std::string output;  // the suite's output, when `voids` is kFlaky
+  std::string output;  // the suite's output (printable), kept to show two runs that disagree
+  int confirmed_by = 1;  // runs whose outcomes agreed
+};
+
+// A correct variant's runs (ScoreOptions::wheats).
+struct WheatRuns {
+  std::string id;
+  int runs = 0, passes = 0;
+  std::string evidence;  // a failing run's first failing lines
+  std::string output;    // and its output
 };
 
 struct Score {
@@ -134,9 +199,12 @@ struct Score {
   std::chrono::milliseconds limit{0};  // each mutant run's bound
   double mutants_seconds = 0;  // wall time of all the mutant runs
   std::vector<MutantRun> runs;
+  std::vector<MutantRun> chaff_runs;  // apart from the score
+  std::vector<WheatRuns> wheats;
 
   int killed() const;  // timeouts included
   double score() const;  // killed / runs, 0 when none ran
+  int chaffs_killed() const;
 };
 
 // The shell line that runs the suite in an environment cleared of what could
@@ -149,8 +217,10 @@ std::string suite_command(const std::vector<std::string>& suite, const std::stri
 // leaves alone, else single-quoted (what Python's shlex.quote does).
 std::string quote_if_needed(const std::string& word);
 
-// Runs the baseline, the sanity check, then every mutant and the control runs
-// in a random order, `jobs` at a time.
+// Runs the warm-up; the baseline (the clean runs and every wheat's, in a
+// random order, `jobs` at a time); the sanity check; then every mutant's and
+// chaff's runs (`confirm_runs` each) and the control runs in a random order,
+// `jobs` at a time.
 Score score_suite(Subjects& subjects, const ScoreOptions& options);
 
 // The ids of shard k of n (1-based): every id falls in exactly one shard.

@@ -1,0 +1,323 @@
+// tlbf grade: a class of learners' test suites, each graded against the
+// course's reference with the planted bugs (docs/mutants.md, "For course authors").
+#include <sys/prctl.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "commands.hpp"
+#include "files.hpp"
+#include "grading_output.hpp"
+#include "installed_files.hpp"
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/mutants/catalog.hpp"
+#include "tlbf/mutants/grade.hpp"
+
+#if !defined(TLBF_KITS_FROM_BINDIR)
+#error "cli/CMakeLists.txt defines TLBF_KITS_FROM_BINDIR"
+#endif
+
+namespace tlbf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GradeOptions {
+  std::string class_dir;
+  std::string kind;
+  std::string kit;
+  std::string out = "tlbf-grade";
+  std::string chaffs = "bundled";
+  int jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  int baseline_runs = 3;
+  int control_runs = 2;
+  int confirm_runs = 2;
+  double threshold = 0.80;
+  std::string require;
+  double timeout_factor = 5.0;
+  double timeout_floor_s = 10.0;
+  double setup_timeout_s = 1800;
+  bool fresh = false;
+};
+
+std::vector<std::string> split_ids(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string id; std::getline(in, id, ',');) {
+    if (!id.empty()) out.push_back(id);
+  }
+  return out;
+}
+
+// The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade once installed.
+std::optional<fs::path> bundled_kit(const std::string& kind) {
+  for (const auto& candidate : installed_file_candidates("grade-kits", TLBF_KITS_FROM_BINDIR)) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate / kind / "kit.json", ec)) return candidate / kind / "kit.json";
+  }
+  return std::nullopt;
+}
+
+// What a learner's grade depends on besides the files: the options that change it.
+std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
+  std::ostringstream key;
+  key << "baseline=" << opt.baseline_runs << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs
+      << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
+  for (const auto& id : required) key << id << ",";
+  return key.str();
+}
+
+// The learner's report from an earlier run of the same class, when it was
+// made from the same tests file, kit and options.
+std::optional<std::string> earlier_report(const fs::path& json, const std::string& key) {
+  std::error_code ec;
+  if (!fs::is_regular_file(json, ec)) return std::nullopt;
+  std::ifstream in(json, std::ios::binary);
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (text.find("\"key\": \"" + key + "\"") == std::string::npos) return std::nullopt;
+  return text;
+}
+
+std::string fitted(std::string text, std::size_t width) {
+  for (char& c : text) {
+    if (c == '\n') c = ' ';
+  }
+  return text.size() <= width ? text : text.substr(0, width - 3) + "...";
+}
+
+void print_row(const mutants::ClassRow& r) {
+  std::string survivors;
+  for (const auto& id : r.survivors) survivors += (survivors.empty() ? "" : ",") + id;
+  char score[32] = "";
+  if (r.ran > 0) std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
+  char chaffs[32] = "";
+  if (r.chaffs_ran > 0) std::snprintf(chaffs, sizeof chaffs, "%d/%d", r.chaffs_killed, r.chaffs_ran);
+  std::printf("%-14s %-15s %-6s %-7s %s\n", fitted(r.name, 14).c_str(), r.verdict.c_str(), score, chaffs,
+              fitted(survivors, 34).c_str());
+}
+
+struct ClassRun {
+  const GradeOptions& opt;
+  const mutants::Kit& kit;
+  std::vector<std::string> required;
+  std::string viewer_js;
+  bool harness_failed = false;
+};
+
+// Grades one learner, writes their report and page, and returns their row.
+mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
+                                const std::string& prefix) {
+  const GradeOptions& opt = run.opt;
+  const fs::path json_path = fs::path(opt.out) / "learners" / (learner.name + ".json");
+  const fs::path html_path = fs::path(opt.out) / "learners" / (learner.name + ".html");
+  mutants::ClassRow row;
+  row.name = learner.name;
+  if (!learner.problem.empty()) {
+    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::NoTests));
+    row.reason = learner.problem;
+    return row;
+  }
+  const std::string key = mutants::learner_key(run.kit, learner, options_key(opt, run.required));
+  std::string error;
+  if (!opt.fresh) {
+    if (const auto text = earlier_report(json_path, key)) {
+      row = mutants::class_row(*text, error);
+      if (error.empty()) {
+        row.report = "learners/" + learner.name + ".html";
+        std::cerr << prefix << "graded before from the same files: reusing " << json_path.string() << "\n";
+        return row;
+      }
+    }
+  }
+  const std::string workdir = seed.workdir_for(learner, error);
+  if (workdir.empty()) {
+    run.harness_failed = true;
+    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
+    row.reason = error;
+    return row;
+  }
+  mutants::PatchSet set = run.kit.set;
+  set.workdir = workdir;
+  if (opt.chaffs == "none") set.chaffs.clear();
+  auto subjects = mutants::patched_subjects(run.kit.suite, set, false);
+  mutants::ScoreOptions so;
+  so.mutants = subjects->ids();
+  so.chaffs = subjects->chaff_ids();
+  so.wheats = subjects->wheat_ids();
+  so.jobs = opt.jobs;
+  so.baseline_runs = opt.baseline_runs;
+  so.control_runs = opt.control_runs;
+  so.confirm_runs = opt.confirm_runs;
+  so.timeout_factor = opt.timeout_factor;
+  so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
+  so.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
+  ProgressLine progress(prefix);
+  so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
+  const mutants::Score score = mutants::score_suite(*subjects, so);
+  progress.clear();
+  conformance::end_strays();
+
+  mutants::ReportContext context;
+  context.suite = run.kit.suite;
+  context.threshold = opt.threshold;
+  context.required = run.required;
+  context.mode = "patches";
+  context.selected = so.mutants;
+  context.version = TLBF_VERSION_STRING;
+  context.confirm_runs = opt.confirm_runs;
+  context.exit_code = score.stopped;
+  std::vector<std::string> missed;
+  if (score.stopped == mutants::kNotStopped) {
+    context.meets = mutants::meets_bar(score, opt.threshold, run.required, missed);
+    context.exit_code = context.meets ? kOk : kRefused;
+  }
+  context.learner = learner.name;
+  context.learner_key = key;
+  context.learner_verdict = std::string(mutants::to_string(mutants::verdict_of(score, context.meets)));
+  const std::string json = mutants::mutation_report_json(*subjects, score, context);
+  subjects.reset();  // its scratch copies, before the learner's folder goes
+  seed.done_with(workdir);
+  if (score.stopped == mutants::kHarness) run.harness_failed = true;
+  if (!write_reports("tlbf grade", json_path.string(), run.viewer_js.empty() ? "" : html_path.string(), json,
+                     run.viewer_js)) {
+    run.harness_failed = true;
+  }
+  row = mutants::class_row(json, error);
+  if (!run.viewer_js.empty()) row.report = "learners/" + learner.name + ".html";
+  return row;
+}
+
+int run_grade(const GradeOptions& opt) {
+  // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  std::error_code ec;
+  if (!fs::is_directory(opt.class_dir, ec)) {
+    std::cerr << "tlbf grade: '" << opt.class_dir << "' is not a folder (one sub-folder per learner)\n";
+    return kUsage;
+  }
+  fs::path kit_path = opt.kit;
+  if (kit_path.empty()) {
+    const auto bundled = bundled_kit(opt.kind);
+    if (!bundled) {
+      std::cerr << "tlbf grade: no bundled kit for --kind " << opt.kind
+                << " (looked beside tlbf and in share/tlbf/grade); give one with --kit FILE (docs/mutants.md, \"Kits\")\n";
+      return kUsage;
+    }
+    kit_path = *bundled;
+  }
+  const auto read = mutants::read_kit(kit_path);
+  if (!read.error.empty()) {
+    std::cerr << "tlbf grade: " << read.error << "\n";
+    return kUsage;
+  }
+  ClassRun run{opt, read.kit, {}, {}, false};
+  run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
+  const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
+  if (learners.empty()) {
+    std::cerr << "tlbf grade: '" << opt.class_dir << "' has no sub-folder: one per learner, each with their "
+              << read.kit.tests_file << "\n";
+    return kUsage;
+  }
+  fs::create_directories(fs::path(opt.out) / "learners", ec);
+  if (ec) {
+    std::cerr << "tlbf grade: cannot make " << (fs::path(opt.out) / "learners").string() << ": " << ec.message() << "\n";
+    return kIo;
+  }
+  if (!load_viewer("tlbf grade", run.viewer_js)) {
+    std::cerr << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
+    run.viewer_js.clear();
+  }
+
+  std::string error;
+  std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path.string() << "; warming the reference\n";
+  const auto seed = mutants::ClassSeed::make(read.kit, std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000)), error);
+  if (!seed) {
+    std::cerr << "tlbf grade: " << error << "\n";
+    return kUsage;
+  }
+  std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
+  std::vector<mutants::ClassRow> rows;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < learners.size(); ++i) {
+    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " + learners[i].name + ": ";
+    const auto began = std::chrono::steady_clock::now();
+    rows.push_back(grade_learner(run, *seed, learners[i], prefix));
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "%s%s in %.1f s (%.0f s so far, ETA %.0f s)\n", prefix.c_str(), rows.back().verdict.c_str(),
+                 took, elapsed, elapsed / static_cast<double>(i + 1) * static_cast<double>(learners.size() - i - 1));
+  }
+
+  const std::string kind = read.kit.kind;
+  if (!write_file((fs::path(opt.out) / "class.json").string(), mutants::class_summary_json(rows, kind, opt.threshold, run.required)) ||
+      !write_file((fs::path(opt.out) / "class.html").string(), mutants::class_summary_html(rows, kind, opt.threshold, run.required))) {
+    return kIo;
+  }
+  std::printf("%-14s %-15s %-6s %-7s %s\n", "learner", "verdict", "score", "chaffs", "survivors");
+  for (const auto& r : rows) print_row(r);
+  std::map<std::string, int> counts;
+  for (const auto& r : rows) ++counts[r.verdict];
+  std::printf("\n");
+  for (const auto& r : rows) {
+    if (!r.reason.empty()) std::printf("%s: %s\n", r.name.c_str(), fitted(r.reason, 76 - std::min<std::size_t>(r.name.size(), 30)).c_str());
+  }
+  std::string tally;
+  for (const auto& [verdict, n] : counts) tally += (tally.empty() ? "" : ", ") + std::to_string(n) + " " + verdict;
+  std::printf("class: %zu learners: %s; reports in %s (class.html)\n", rows.size(), tally.c_str(), opt.out.c_str());
+  return run.harness_failed ? kUsage : kOk;
+}
+
+}  // namespace
+
+void add_grade(CLI::App& app, int& rc) {
+  auto opt = std::make_shared<GradeOptions>();
+  CLI::App* cmd = app.add_subcommand("grade", "Grade a class: every learner's tests against the course's reference");
+  cmd->footer(
+      "Each sub-folder of CLASS is a learner; their tests file (--kind rust: ds08_bloom.rs, python:\n"
+      "test_bloom.py) goes into a copy of the course's reference, which is graded with the planted\n"
+      "bugs s01..s10, must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
+      "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
+      "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
+      "did not change. Exit codes: 0 every learner has a verdict (see the table); 2 usage, or a\n"
+      "harness error for some learner; 3 an output file cannot be written. See docs/mutants.md.");
+  cmd->add_option("class", opt->class_dir, "The class: one sub-folder per learner")->required()->check(kNotEmpty);
+  cmd->add_option("--kind", opt->kind, "The kind of suite: rust or python (picks the bundled kit)")
+      ->check(CLI::IsMember({"rust", "python"}));
+  cmd->add_option("--kit", opt->kit, "A kit.json of your own (reference, patches, wheats, chaffs, suite command)")
+      ->check(kNotEmpty);
+  cmd->add_option("-o,--out", opt->out, "Where the reports go (default ./tlbf-grade)")->check(kNotEmpty);
+  cmd->add_option("--chaffs", opt->chaffs, "bundled (the kit's, default) or none (faster)")
+      ->check(CLI::IsMember({"bundled", "none"}));
+  cmd->add_option("-j,--jobs", opt->jobs, "Runs at once (default: the number of cores)")->check(whole_number_in(1, 256));
+  cmd->add_option("--baseline-runs", opt->baseline_runs, "Runs on the reference and on each wheat (default 3)")
+      ->check(whole_number_in(1, 100));
+  cmd->add_option("--control-runs", opt->control_runs, "Clean runs hidden among the mutants' (default 2)")
+      ->check(whole_number_in(0, 100));
+  cmd->add_option("--confirm-runs", opt->confirm_runs, "Runs of each mutant, which must agree (default 2)")
+      ->check(whole_number_in(1, 20));
+  cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
+  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default all of s01..s10)")
+      ->check(kNotEmpty);
+  cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
+      ->check(decimal_in(1, 1000));
+  cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")->check(decimal_in(0.1, 86400));
+  cmd->add_option("--setup-timeout", opt->setup_timeout_s, "Seconds the warm-up and each baseline run may take")
+      ->check(decimal_in(0.1, 86400));
+  cmd->add_flag("--fresh", opt->fresh, "Grade every learner again, even those whose reports are current");
+  add_version(*cmd);
+  cmd->callback([opt, &rc] {
+    if (opt->kind.empty() == opt->kit.empty()) {
+      std::cerr << "tlbf grade: give --kind rust|python, or --kit FILE (not both)\n";
+      rc = kUsage;
+      return;
+    }
+    rc = run_grade(*opt);
+  });
+}
+
+}  // namespace tlbf::cli

@@ -1,0 +1,120 @@
+#include "grading_output.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "files.hpp"
+#include "report_viewer.hpp"
+
+namespace tlbf::cli {
+
+void print_stop(const mutants::Score& score) {
+  std::cout << "stopped: " << score.stop_reason << "\n";
+  if (score.stopped == mutants::kFlaky && !score.passing_output.empty()) {
+    std::cout << "the suite's output on a passing clean run:\n" << score.passing_output;
+  }
+  if (!score.baseline_output.empty() &&
+      (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky || score.stopped == mutants::kRejectsCorrect)) {
+    std::cout << "the suite's output on the failing run:\n" << score.baseline_output;
+  }
+}
+
+namespace {
+
+// Continuation lines indented under the first, at `indent` columns.
+std::string indented(const std::string& text, std::size_t indent) {
+  std::string out;
+  for (char c : text) out += c == '\n' ? "\n" + std::string(indent, ' ') : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+void print_verdict(const mutants::Score& score, const std::vector<mutants::Survivor>& survivors, double threshold,
+                   const std::vector<std::string>& missed, bool meets) {
+  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
+  for (const auto& r : score.runs) {
+    std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
+                indented(r.evidence, 27).c_str());
+  }
+  // What a learner needs to write the test that catches it: the bug, where
+  // it is in the code the suite tested, and the change itself.
+  for (const auto& s : survivors) {
+    std::printf("\nMISSED %s  %s:%d  %s\n", s.id.c_str(), s.file.c_str(), s.line, s.description.c_str());
+    if (!s.diff.empty()) std::printf("  %s\n", indented(s.diff.substr(0, s.diff.find_last_not_of('\n') + 1), 2).c_str());
+  }
+  std::string missing;
+  for (const auto& id : missed) missing += " " + id;
+  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), threshold);
+  std::cout << "required mutants " << (missed.empty() ? "all killed" : "not killed:" + missing) << "\n";
+  std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
+}
+
+void print_chaffs(const mutants::Score& score) {
+  if (score.chaff_runs.empty()) return;
+  std::string missed;
+  for (const auto& r : score.chaff_runs) {
+    if (r.verdict == mutants::Verdict::Survived) missed += " " + r.id;
+  }
+  std::printf("chaffs (more bugs, not part of the grade): %d of %zu caught%s%s\n", score.chaffs_killed(),
+              score.chaff_runs.size(), missed.empty() ? "" : "; missed:", missed.c_str());
+}
+
+ProgressLine::ProgressLine(std::string prefix) : prefix_(std::move(prefix)), on_terminal_(::isatty(STDERR_FILENO) != 0) {}
+
+ProgressLine::~ProgressLine() { clear(); }
+
+void ProgressLine::show(const mutants::Progress& p) {
+  if (!on_terminal_) return;
+  char line[160];
+  if (p.phase == "baseline") {
+    std::snprintf(line, sizeof line, "%sbaseline %d/%d runs, %.0f s", prefix_.c_str(), p.done, p.total, p.elapsed_seconds);
+  } else {
+    // Runs left at the pace so far; the mutants' runs are alike in cost.
+    const double eta = p.done > 0 ? p.elapsed_seconds / p.done * (p.total - p.done) : 0;
+    std::snprintf(line, sizeof line, "%smutants %d/%d tested, %d survived, %.0f s, ETA %.0f s", prefix_.c_str(),
+                  p.mutants_done, p.mutants_total, p.survived, p.elapsed_seconds, eta);
+  }
+  std::fprintf(stderr, "\r\033[K%.79s", line);
+  std::fflush(stderr);
+  shown_ = true;
+}
+
+void ProgressLine::clear() {
+  if (!shown_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  shown_ = false;
+}
+
+bool load_viewer(const char* command, std::string& js) {
+  for (const auto& candidate : report_viewer_candidates()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(candidate, ec)) continue;
+    const auto bytes = read_file(candidate.string());
+    if (!bytes) return false;
+    js.assign(bytes->begin(), bytes->end());
+    return true;
+  }
+  std::cerr << command << ": --html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and "
+               "in share/tlbf); it comes from npm with the build, see docs/cli.md, \"Installing\"\n";
+  return false;
+}
+
+bool write_reports(const char* command, const std::string& json_path, const std::string& html_path,
+                   const std::string& json, const std::string& viewer_js) {
+  if (!json_path.empty() && !write_file(json_path, json)) return false;
+  if (html_path.empty()) return true;
+  std::string error;
+  const std::string page = mutants::mutation_report_html(json, viewer_js, error);
+  if (!error.empty()) {
+    std::cerr << command << ": --html: " << error << "\n";
+    return false;
+  }
+  return write_file(html_path, page);
+}
+
+}  // namespace tlbf::cli

@@ -1,0 +1,48 @@
+// What tlbf mutate and tlbf grade print and write about a grading: the table
+// of mutants, the survivors with their bugs, why a grading stopped, the
+// progress line, and the report files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tlbf/mutants/report.hpp"
+#include "tlbf/mutants/scorer.hpp"
+
+namespace tlbf::cli {
+
+// Why a grading stopped, with the suite's output where it says more.
+void print_stop(const mutants::Score& score);
+
+// The table of mutants, each survivor's bug (its description, the file and
+// line it changes, its diff), the score and the verdict.
+void print_verdict(const mutants::Score& score, const std::vector<mutants::Survivor>& survivors, double threshold,
+                   const std::vector<std::string>& missed, bool meets);
+
+// The chaffs' line: how many were caught, and which were not.
+void print_chaffs(const mutants::Score& score);
+
+// A progress line on standard error, rewritten in place, when it is a
+// terminal; `prefix` says whose grading it is ("alice (3/10): ").
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::string prefix);
+  ~ProgressLine();  // erases the line
+  void show(const mutants::Progress& p);
+  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+  void clear();
+
+ private:
+  std::string prefix_;
+  bool on_terminal_;
+  bool shown_ = false;
+};
+
+// The viewer that --html inlines; false, having said why, when it is missing.
+bool load_viewer(const char* command, std::string& js);
+
+// The JSON report and its page; false, having said why, when one cannot be written.
+bool write_reports(const char* command, const std::string& json_path, const std::string& html_path,
+                   const std::string& json, const std::string& viewer_js);
+
+}  // namespace tlbf::cli

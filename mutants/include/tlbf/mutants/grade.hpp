@@ -1,0 +1,103 @@
+// Grading a class: every learner's tests against the course's reference,
+// with the planted bugs, correct variants (wheats) and more bugs (chaffs)
+// (docs/mutants.md, "For course authors").
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tlbf/mutants/report.hpp"
+#include "tlbf/mutants/scorer.hpp"
+
+namespace tlbf::mutants {
+
+// What one kind of suite is graded against: a kit. A learner hands in one
+// tests file; it goes into a copy of the reference, where the suite command
+// runs it. The patches, the sanity patch, the chaffs and the wheats all apply
+// to the reference, never to the learner's own code.
+struct Kit {
+  std::string kind;                // "python", "rust"
+  std::filesystem::path reference;  // the course's implementation
+  std::string tests_file;           // the file a learner hands in, by name
+  std::string tests_into;           // the folder of the reference it goes into ("" the top)
+  std::vector<std::string> suite;   // the command that runs it there
+  PatchSet set;                     // workdir unused: each learner gets a copy of the reference
+};
+
+// The kit described by `path` (a kit.json, docs/mutants.md, "Kits"); paths in
+// it are relative to its folder. `error` set means nothing else is.
+struct KitRead {
+  std::string error;
+  Kit kit;
+};
+KitRead read_kit(const std::filesystem::path& path);
+
+// One learner: a folder of the class, and in it the tests file.
+struct Learner {
+  std::string name;                 // the folder's name
+  std::filesystem::path folder;
+  std::filesystem::path tests;      // empty when the folder holds none
+  std::string problem;              // why the learner cannot be graded ("" when they can)
+};
+
+// Every sub-folder of `class_dir`, in name order. A learner's tests file is
+// the file named `tests_file` nearest the folder's top (build products and
+// version control skipped); none, or two at the same depth, is a problem.
+std::vector<Learner> find_learners(const std::filesystem::path& class_dir, const std::string& tests_file);
+
+// The reference, copied once for the class and warmed: the suite run once on
+// it, ungraded, so that what every learner's runs share (cargo's build of the
+// dependencies and of the reference) is built once. Removed when destroyed.
+class ClassSeed {
+ public:
+  static std::unique_ptr<ClassSeed> make(const Kit& kit, std::chrono::milliseconds limit, std::string& error);
+  ~ClassSeed();
+  ClassSeed(const ClassSeed&) = delete;
+  ClassSeed& operator=(const ClassSeed&) = delete;
+
+  // A copy of the warmed reference with the learner's tests file in it, for
+  // the learner's grading; "" with `error` set when it cannot be made.
+  std::string workdir_for(const Learner& learner, std::string& error);
+  void done_with(const std::string& workdir);
+  double warm_seconds() const { return warm_seconds_; }
+
+ private:
+  ClassSeed(const Kit& kit, std::filesystem::path scratch) : kit_(kit), scratch_(std::move(scratch)) {}
+  Kit kit_;
+  std::filesystem::path scratch_;
+  double warm_seconds_ = 0;
+  int copies_ = 0;
+};
+
+// One learner's verdict, as the class summary shows it.
+enum class LearnerVerdict { Meets, Short, FailsClean, PassesBroken, Flaky, RejectsCorrect, Ungradable, Harness, NoTests };
+std::string_view to_string(LearnerVerdict v);  // "meets", "short", "fails-clean", ...
+LearnerVerdict verdict_of(const Score& score, bool meets);
+
+// A key of what a learner's grade depends on (their tests file, the kit's
+// files, the options): a class run that finds a learner's report with the
+// same key reuses it.
+std::string learner_key(const Kit& kit, const Learner& learner, const std::string& options);
+
+// The class summary: one row per learner, read back from their reports'
+// config.learner (so that a resumed run summarises every learner alike).
+struct ClassRow {
+  std::string name;
+  std::string verdict;
+  int killed = 0, ran = 0;
+  double score = 0;
+  std::vector<std::string> survivors;       // graded mutants that survived
+  int chaffs_killed = 0, chaffs_ran = 0;
+  std::vector<std::string> chaffs_missed;
+  std::string reason;                        // why it stopped, when it did
+  std::string report;                        // the learner's page, relative to the summary
+};
+ClassRow class_row(const std::string& report_json, std::string& error);
+std::string class_summary_json(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                               const std::vector<std::string>& required);
+std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                               const std::vector<std::string>& required);
+
+}  // namespace tlbf::mutants

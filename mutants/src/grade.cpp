@@ -1,0 +1,354 @@
+// Grading a class (docs/mutants.md, "For course authors").
+#include "tlbf/mutants/grade.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "private_folder.hpp"
+#include "tlbf/conformance/process.hpp"
+#include "tlbf/hash.hpp"
+
+namespace tlbf::mutants {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Folders that hold what a build or a tool made, not what a learner wrote.
+bool skipped_folder(const fs::path& folder) {
+  static const std::set<std::string> names{"target", ".git", "__pycache__", "node_modules", ".venv", "build"};
+  return names.count(folder.filename().string()) > 0;
+}
+
+std::string copy_folder(const fs::path& from, const fs::path& to) {
+  const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
+                                                      " " + conformance::shell_quote(to.string()),
+                                                  "", std::chrono::minutes(10));
+  if (copied.exited_cleanly()) return "";
+  return "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
+         "): " + conformance::last_lines(copied.out + copied.err, 3);
+}
+
+std::vector<std::string> strings_of(const Json& list) {
+  std::vector<std::string> out;
+  for (const auto& s : list) out.push_back(s.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+KitRead read_kit(const fs::path& path) {
+  KitRead out;
+  const std::string text = slurp(path);
+  const Json kit = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (text.empty() || kit.is_discarded() || !kit.is_object()) {
+    out.error = "cannot read the kit " + path.string() + " (missing, or not JSON)";
+    return out;
+  }
+  // The kit's own folder, links followed: the build tree reaches the source's kits through one.
+  std::error_code canonical_error;
+  const fs::path base = fs::weakly_canonical(fs::absolute(path), canonical_error).parent_path();
+  const auto field = [&](const char* key, bool required) -> std::string {
+    const Json value = kit.value(key, Json());
+    if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
+    if (required && out.error.empty()) out.error = path.string() + ": \"" + key + "\" must be a non-empty string";
+    return "";
+  };
+  const auto folder = [&](const char* key, bool required) -> std::string {
+    const std::string value = field(key, required);
+    return value.empty() ? "" : (base / value).lexically_normal().string();
+  };
+  out.kit.kind = field("kind", true);
+  out.kit.reference = folder("reference", true);
+  out.kit.tests_file = field("tests_file", true);
+  out.kit.tests_into = field("tests_into", false);
+  out.kit.set.patches = folder("patches", true);
+  out.kit.set.sanity_patch = folder("sanity_patch", false);
+  out.kit.set.chaffs = folder("chaffs", false);
+  out.kit.set.wheats = folder("wheats", false);
+  const Json suite = kit.value("suite", Json());
+  if (!suite.is_array() || suite.empty() || !std::all_of(suite.begin(), suite.end(), [](const Json& s) { return s.is_string(); })) {
+    if (out.error.empty()) out.error = path.string() + ": \"suite\" must be a non-empty list of strings";
+  } else {
+    out.kit.suite = strings_of(suite);
+  }
+  if (!out.error.empty()) return out;
+  std::error_code ec;
+  for (const auto& [what, dir] : {std::pair<const char*, std::string>{"reference", out.kit.reference.string()},
+                                  {"patches", out.kit.set.patches},
+                                  {"chaffs", out.kit.set.chaffs},
+                                  {"wheats", out.kit.set.wheats}}) {
+    if (!dir.empty() && !fs::is_directory(dir, ec)) {
+      out.error = path.string() + ": " + what + " '" + dir + "' is not a folder";
+      return out;
+    }
+  }
+  if (!out.kit.set.sanity_patch.empty() && !fs::is_regular_file(out.kit.set.sanity_patch, ec)) {
+    out.error = path.string() + ": sanity_patch '" + out.kit.set.sanity_patch + "' is not a file";
+  }
+  return out;
+}
+
+std::vector<Learner> find_learners(const fs::path& class_dir, const std::string& tests_file) {
+  std::vector<Learner> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(class_dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory() || name.empty() || name[0] == '.') continue;
+    Learner learner{name, entry.path(), {}, {}};
+    int best_depth = -1;
+    std::vector<fs::path> at_best;
+    for (auto it = fs::recursive_directory_iterator(entry.path(), ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (it->is_directory() && skipped_folder(it->path())) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file() || it->path().filename() != tests_file) continue;
+      if (best_depth < 0 || it.depth() < best_depth) {
+        best_depth = it.depth();
+        at_best.clear();
+      }
+      if (it.depth() == best_depth) at_best.push_back(it->path());
+    }
+    if (at_best.empty()) {
+      learner.problem = "no file named " + tests_file + " in " + entry.path().string();
+    } else if (at_best.size() > 1) {
+      std::sort(at_best.begin(), at_best.end());
+      learner.problem = "two files named " + tests_file + " at the same depth: " + at_best[0].string() + " and " +
+                        at_best[1].string() + "; keep one";
+    } else {
+      learner.tests = at_best.front();
+    }
+    out.push_back(std::move(learner));
+  }
+  std::sort(out.begin(), out.end(), [](const Learner& a, const Learner& b) { return a.name < b.name; });
+  return out;
+}
+
+std::unique_ptr<ClassSeed> ClassSeed::make(const Kit& kit, std::chrono::milliseconds limit, std::string& error) {
+  const fs::path scratch = make_private_folder(error);
+  if (scratch.empty()) return nullptr;
+  std::unique_ptr<ClassSeed> seed(new ClassSeed(kit, scratch));
+  const auto start = std::chrono::steady_clock::now();
+  error = copy_folder(kit.reference, scratch / "reference");
+  if (!error.empty()) return nullptr;
+  // Ungraded: the learners' gradings say whether their suites pass. The
+  // reference's own tests file, if it has one, builds what theirs will share.
+  (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) + " && " +
+                                        suite_command(kit.suite, "", ""),
+                                    "", limit);
+  seed->warm_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return seed;
+}
+
+ClassSeed::~ClassSeed() {
+  std::error_code ec;
+  fs::remove_all(scratch_, ec);
+  conformance::forget_folder(scratch_.string());
+}
+
+std::string ClassSeed::workdir_for(const Learner& learner, std::string& error) {
+  const fs::path copy = scratch_ / ("learner-" + std::to_string(++copies_));
+  error = copy_folder(scratch_ / "reference", copy);
+  if (!error.empty()) return "";
+  const fs::path into = copy / kit_.tests_into;
+  std::error_code ec;
+  fs::create_directories(into, ec);
+  fs::copy_file(learner.tests, into / kit_.tests_file, fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    error = "cannot copy " + learner.tests.string() + " into the reference: " + ec.message();
+    return "";
+  }
+  return copy.string();
+}
+
+void ClassSeed::done_with(const std::string& workdir) {
+  std::error_code ec;
+  fs::remove_all(workdir, ec);
+}
+
+std::string_view to_string(LearnerVerdict v) {
+  switch (v) {
+    case LearnerVerdict::Meets: return "meets";
+    case LearnerVerdict::Short: return "short";
+    case LearnerVerdict::FailsClean: return "fails-clean";
+    case LearnerVerdict::PassesBroken: return "passes-broken";
+    case LearnerVerdict::Flaky: return "flaky";
+    case LearnerVerdict::RejectsCorrect: return "rejects-correct";
+    case LearnerVerdict::Ungradable: return "ungradable";
+    case LearnerVerdict::Harness: return "harness-error";
+    case LearnerVerdict::NoTests: return "no-tests";
+  }
+  return "?";
+}
+
+LearnerVerdict verdict_of(const Score& score, bool meets) {
+  switch (score.stopped) {
+    case kNotStopped: return meets ? LearnerVerdict::Meets : LearnerVerdict::Short;
+    case kFailsClean: return LearnerVerdict::FailsClean;
+    case kPassesBroken: return LearnerVerdict::PassesBroken;
+    case kFlaky: return LearnerVerdict::Flaky;
+    case kRejectsCorrect: return LearnerVerdict::RejectsCorrect;
+    case kUngradable: return LearnerVerdict::Ungradable;
+    default: return LearnerVerdict::Harness;
+  }
+}
+
+std::string learner_key(const Kit& kit, const Learner& learner, const std::string& options) {
+  // Everything the grade depends on, each part framed by its length so that
+  // no two different sets of inputs read alike.
+  std::string all;
+  const auto add = [&](const std::string& part) { all += std::to_string(part.size()) + ":" + part; };
+  add(kit.kind);
+  add(options);
+  add(slurp(learner.tests));
+  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats}) {
+    if (dir.empty()) continue;
+    std::map<std::string, std::string> files;  // sorted, so the order of the walk does not matter
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_directory() && skipped_folder(it->path())) {
+        it.disable_recursion_pending();
+      } else if (it->is_regular_file()) {
+        files[fs::relative(it->path(), dir).string()] = slurp(it->path());
+      }
+    }
+    for (const auto& [name, text] : files) {
+      add(name);
+      add(text);
+    }
+  }
+  if (!kit.set.sanity_patch.empty()) add(slurp(kit.set.sanity_patch));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(tlbf::fnv1a64(all)));
+  return hex;
+}
+
+ClassRow class_row(const std::string& report_json, std::string& error) {
+  ClassRow row;
+  const Json report = Json::parse(report_json, nullptr, /*allow_exceptions=*/false);
+  try {
+    const Json& config = report.at("config");
+    const Json& learner = config.at("learner");
+    row.name = learner.at("name").get<std::string>();
+    row.verdict = learner.at("verdict").get<std::string>();
+    row.killed = config.at("killed").get<int>();
+    row.ran = config.at("ran").get<int>();
+    row.score = config.at("score").get<double>();
+    for (const auto& s : config.at("survivors")) row.survivors.push_back(s.at("id").get<std::string>());
+    if (config.at("chaffs").is_object()) {
+      row.chaffs_killed = config.at("chaffs").at("killed").get<int>();
+      row.chaffs_ran = config.at("chaffs").at("ran").get<int>();
+      row.chaffs_missed = strings_of(config.at("chaffs").at("missed"));
+    }
+    if (!config.at("stopped").is_null()) row.reason = config.at("stopped").at("reason").get<std::string>();
+  } catch (const Json::exception& e) {
+    error = std::string("not a report of tlbf grade: ") + e.what();
+  }
+  return row;
+}
+
+std::string class_summary_json(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                               const std::vector<std::string>& required) {
+  Json learners = Json::array();
+  std::map<std::string, int> counts;
+  for (const auto& r : rows) {
+    ++counts[r.verdict];
+    learners.push_back({{"name", r.name},
+                        {"verdict", r.verdict},
+                        {"killed", r.killed},
+                        {"ran", r.ran},
+                        {"score", r.score},
+                        {"survivors", r.survivors},
+                        {"chaffs", {{"killed", r.chaffs_killed}, {"ran", r.chaffs_ran}, {"missed", r.chaffs_missed}}},
+                        {"reason", r.reason},
+                        {"report", r.report}});
+  }
+  Json verdicts = Json::object();
+  for (const auto& [verdict, n] : counts) verdicts[verdict] = n;
+  return Json{{"tool", "tlbf grade"},
+              {"kind", kind},
+              {"threshold", threshold},
+              {"require", required},
+              {"verdicts", verdicts},
+              {"learners", learners}}
+             .dump(2, ' ', false, Json::error_handler_t::replace) +
+         "\n";
+}
+
+namespace {
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+}  // namespace
+
+std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                               const std::vector<std::string>& required) {
+  int meeting = 0;
+  for (const auto& r : rows) meeting += r.verdict == "meets";
+  char bar[64];
+  std::snprintf(bar, sizeof bar, "%.2f", threshold);
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+      "<title>tlbf grade: " + escaped(kind) + " class</title>\n<style>\n"
+      "body { font-family: system-ui, sans-serif; margin: 2em; }\n"
+      "table { border-collapse: collapse; }\n"
+      "td, th { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }\n"
+      ".meets { background: #d8f5d0; } .short { background: #fbd9d3; }\n"
+      ".stopped { background: #fdf0c4; }\n"
+      ".banner { font-size: 1.2em; margin-bottom: 1em; }\n"
+      "</style>\n</head>\n<body>\n<h1>tlbf grade: a class of " + std::to_string(rows.size()) + " (" +
+      escaped(kind) + ")</h1>\n<p class=\"banner\" id=\"summary\">" + std::to_string(meeting) + " of " +
+      std::to_string(rows.size()) + " meet the bar: score at least " + bar + " and every required mutant (" +
+      escaped(joined(required)) + ") killed.</p>\n"
+      "<table id=\"learners\">\n<tr><th>learner</th><th>verdict</th><th>score</th><th>survivors</th>"
+      "<th>chaffs caught</th><th>chaffs missed</th><th>why it stopped</th></tr>\n";
+  for (const auto& r : rows) {
+    const std::string css = r.verdict == "meets" ? "meets" : r.verdict == "short" ? "short" : "stopped";
+    char score[64];
+    std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
+    const std::string name = r.report.empty() ? escaped(r.name)
+                                              : "<a href=\"" + escaped(r.report) + "\">" + escaped(r.name) + "</a>";
+    page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + escaped(r.verdict) + "</td><td>" +
+            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + escaped(joined(r.survivors)) + "</td><td>" +
+            (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
+            "</td><td>" + escaped(joined(r.chaffs_missed)) + "</td><td>" + escaped(r.reason.substr(0, 400)) +
+            "</td></tr>\n";
+  }
+  page += "</table>\n</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace tlbf::mutants
