@@ -166,6 +166,155 @@ TEST(Scorer, TheHarnessFailingAControlRunStopsAsAHarnessError) {
   EXPECT_NE(score.stop_reason.find("control run"), std::string::npos) << score.stop_reason;
 }
 
+// Subjects whose runs are shell lines of the test's choosing: `commands`
+// maps "" (clean), "broken", each mutant, chaff and wheat id to one.
+class ScriptedSubjects final : public Subjects {
+ public:
+  std::map<std::string, std::string> commands;
+  std::vector<std::string> mutants{"s01", "s02"};
+  std::vector<std::string> chaffs, wheats;
+  std::set<std::string> unpreparable;  // ids whose runs cannot be prepared (a patch that does not apply)
+
+  std::vector<std::string> ids() const override { return mutants; }
+  std::vector<std::string> chaff_ids() const override { return chaffs; }
+  std::vector<std::string> wheat_ids() const override { return wheats; }
+  SuiteRun clean() override { return make(""); }
+  std::optional<SuiteRun> broken() override { return make("broken"); }
+  SuiteRun mutant(const std::string& id) override { return make(id); }
+  SuiteRun wheat(const std::string& id) override { return make(id); }
+  void finish(const SuiteRun&) override {}
+  Place place(const std::string&) const override { return {}; }
+  std::string broken_description() const override { return "broken"; }
+
+ private:
+  SuiteRun make(const std::string& id) {
+    SuiteRun run;
+    if (unpreparable.count(id)) {
+      run.error = id + ".patch does not apply";
+      return run;
+    }
+    const auto found = commands.find(id);
+    run.command = found != commands.end() ? found->second : id.empty() ? "true" : "false";
+    return run;
+  }
+};
+
+// A folder for a test's marker files, removed with it.
+struct Scratch {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("tlbf-scorer-" + std::to_string(::getpid()) + "-" + std::to_string(++count));
+  Scratch() { std::filesystem::create_directories(dir); }
+  ~Scratch() { std::filesystem::remove_all(dir); }
+  std::string file(const std::string& name) const { return (dir / name).string(); }
+  static inline int count = 0;
+};
+
+ScoreOptions options_for(const ScriptedSubjects& subjects) {
+  ScoreOptions options;
+  options.mutants = subjects.mutants;
+  options.chaffs = subjects.chaffs;
+  options.wheats = subjects.wheats;
+  options.jobs = 2;
+  return options;
+}
+
+TEST(Scorer, EveryMutantRunsTwiceAndTwoRunsThatDisagreeMakeTheGradingFlaky) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  // s02 is caught by its first run only (mkdir succeeds once, even for two
+  // runs at once): one failing run is no proof.
+  const std::string marker = scratch.file("s02-ran");
+  subjects.commands["s02"] = "if mkdir " + marker + " 2>/dev/null; then echo caught; exit 1; fi; exit 0";
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("against s02"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("caught"), std::string::npos) << score.stop_reason;  // the failing run's output
+}
+
+TEST(Scorer, AgreeingRunsAreOneOutcomeConfirmedByBoth) {
+  ScriptedSubjects subjects;
+  subjects.commands["s02"] = "true";
+  const Score score = score_suite(subjects, options_for(subjects));
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  ASSERT_EQ(score.runs.size(), 2U);
+  EXPECT_EQ(score.runs[0].verdict, Verdict::Killed);
+  EXPECT_EQ(score.runs[1].verdict, Verdict::Survived);
+  EXPECT_EQ(score.runs[0].confirmed_by, 2);
+}
+
+TEST(Scorer, ASuiteThatFailsAWheatRejectsACorrectImplementationAndGetsNoScore) {
+  ScriptedSubjects subjects;
+  subjects.wheats = {"lenient", "rewritten"};
+  subjects.commands["lenient"] = "true";
+  subjects.commands["rewritten"] = "echo 'FAIL: test_source_hash'; exit 1";
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kRejectsCorrect) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("'rewritten'"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("test_source_hash"), std::string::npos) << score.stop_reason;
+  EXPECT_TRUE(score.runs.empty());
+  ASSERT_EQ(score.wheats.size(), 2U);
+  EXPECT_EQ(score.wheats[0].passes, 3);
+  EXPECT_EQ(score.wheats[1].passes, 0);
+}
+
+TEST(Scorer, ABaselineThatFailsOnlyWhenTwoRunsShareTheMachineIsFlaky) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  // A fixed resource held for a second: two runs at once cannot both have it.
+  const std::string lock = scratch.file("port");
+  subjects.commands[""] = "mkdir " + lock + " 2>/dev/null || exit 1; sleep 1; rmdir " + lock;
+  ScoreOptions options = options_for(subjects);
+  options.baseline_runs = 4;
+  const Score two_at_a_time = score_suite(subjects, options);
+  EXPECT_EQ(two_at_a_time.stopped, kFlaky) << two_at_a_time.stop_reason;
+  options.jobs = 1;
+  options.control_runs = 0;
+  const Score one_at_a_time = score_suite(subjects, options);
+  EXPECT_EQ(one_at_a_time.stopped, kNotStopped) << one_at_a_time.stop_reason;
+}
+
+TEST(Scorer, ARunThatCannotBePreparedIsUngradableNotASurvivor) {
+  ScriptedSubjects subjects;
+  subjects.unpreparable = {"s02"};
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kUngradable) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("s02.patch does not apply"), std::string::npos) << score.stop_reason;
+}
+
+TEST(Scorer, ChaffsAreRunLikeMutantsAndKeptOutOfTheScore) {
+  ScriptedSubjects subjects;
+  subjects.chaffs = {"c01", "c02", "c03"};
+  subjects.commands["c02"] = "true";
+  const Score score = score_suite(subjects, options_for(subjects));
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(score.runs.size(), 2U);
+  EXPECT_DOUBLE_EQ(score.score(), 1.0);
+  ASSERT_EQ(score.chaff_runs.size(), 3U);
+  EXPECT_EQ(score.chaffs_killed(), 2);
+  EXPECT_EQ(score.chaff_runs[1].verdict, Verdict::Survived);
+}
+
+TEST(Scorer, ProgressCountsEveryRunOfBothPhases) {
+  ScriptedSubjects subjects;
+  ScoreOptions options = options_for(subjects);
+  std::mutex mutex;
+  std::map<std::string, int> last_done, totals;
+  int mutants_done = 0;
+  options.progress = [&](const Progress& p) {
+    std::lock_guard<std::mutex> lock(mutex);
+    last_done[p.phase] = p.done;
+    totals[p.phase] = p.total;
+    mutants_done = std::max(mutants_done, p.mutants_done);
+  };
+  const Score score = score_suite(subjects, options);
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(totals["baseline"], 3);
+  EXPECT_EQ(last_done["baseline"], 3);
+  EXPECT_EQ(totals["mutants"], 2 * 2 + 2);  // each mutant twice, and the two controls
+  EXPECT_EQ(last_done["mutants"], 6);
+  EXPECT_EQ(mutants_done, 2);
+}
+
 // The real server: a connection it cannot serve (tlbf-mutant cannot be run)
 // is a fault it reports, and connections are counted.
 TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
