@@ -8,9 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 namespace tlbf::mutants {
 namespace {
@@ -32,6 +35,21 @@ std::string random_name() {
   std::string out;
   for (int i = 0; i < 16; ++i) out += "0123456789abcdef"[device() % 16];
   return out;
+}
+
+// The parent of process `pid`, from /proc/PID/stat (readable for every
+// process, a non-dumpable one included), or -1.
+pid_t parent_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // "PID (COMMAND) STATE PPID ...": the command may hold spaces and parentheses, so read after the last ')'.
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close + 1));
+  std::string state;
+  long parent = -1;
+  fields >> state >> parent;
+  return fields ? static_cast<pid_t>(parent) : -1;
 }
 
 }  // namespace
@@ -83,8 +101,10 @@ void HiddenServer::accept_loop() {
     if (fds[0].revents & POLLIN) {
       const int connection = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
       if (connection >= 0) {
-        ++connections_;
-        serve(connection);
+        if (!answer_choice(connection)) {
+          ++connections_;
+          serve(connection);
+        }
         ::close(connection);
       } else if (errno != EINTR && errno != EAGAIN && errno != ECONNABORTED) {
         note_fault(std::string("could not accept a connection: ") + std::strerror(errno));
@@ -105,22 +125,32 @@ std::string HiddenServer::fault() {
   return fault_;
 }
 
-void HiddenServer::serve(int connection) {
-  int choice[2];
-  if (::pipe2(choice, O_CLOEXEC) != 0) {
-    note_fault(std::string("could not make a pipe for the served process: ") + std::strerror(errno));
-    return;
+// The choice goes only to a process whose parent is a served process this
+// server started: the child that served process forks once it is not
+// dumpable (serve_mutant.cpp). Nothing a suite can start has that parent, and
+// the served process itself never holds the choice, so neither a /proc/PID/mem
+// handle opened on it in the moment after its exec (before it could make
+// itself non-dumpable) nor a file descriptor taken from it then (a pipe
+// reopened through /proc/PID/fd, pidfd_getfd) carries the choice.
+bool HiddenServer::answer_choice(int connection) {
+  ucred peer{};
+  socklen_t size = sizeof peer;
+  if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0) return false;
+  const pid_t parent = parent_of(peer.pid);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (parent <= 0 || std::find(children_.begin(), children_.end(), parent) == children_.end()) return false;
   }
-  // The choice is a few bytes, well within a pipe's buffer: written before
-  // the child starts, it never blocks.
-  (void)write_all(choice[1], choice_.data(), choice_.size());
-  ::close(choice[1]);
+  (void)write_all(connection, choice_.data(), choice_.size());
+  return true;
+}
+
+void HiddenServer::serve(int connection) {
   // The child writes its exec's errno here; a successful exec closes it
   // (O_CLOEXEC) unwritten. So the parent knows before the suite can.
   int exec_report[2];
   if (::pipe2(exec_report, O_CLOEXEC) != 0) {
     note_fault(std::string("could not make a pipe for the served process: ") + std::strerror(errno));
-    ::close(choice[0]);
     return;
   }
   const int quiet = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -128,19 +158,17 @@ void HiddenServer::serve(int connection) {
   if (pid == 0) {
     // Only async-signal-safe calls between fork and exec: other threads may hold locks.
     int report = exec_report[1];
-    if (report <= 3) report = ::fcntl(report, F_DUPFD_CLOEXEC, 4);  // fd 3 is the choice's
+    if (report <= 2) report = ::fcntl(report, F_DUPFD_CLOEXEC, 3);
     ::dup2(connection, STDIN_FILENO);
     ::dup2(connection, STDOUT_FILENO);
     if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
-    ::dup2(choice[0], 3);
-    const char* argv[] = {tlbf_mutant_.c_str(), "--choice-fd", "3", nullptr};
+    const char* argv[] = {tlbf_mutant_.c_str(), "--choice-from", path_.c_str(), nullptr};
     ::execv(argv[0], const_cast<char* const*>(argv));
     const int error = errno;
     (void)!::write(report, &error, sizeof error);
     ::_exit(127);
   }
   const int fork_error = errno;
-  ::close(choice[0]);
   ::close(exec_report[1]);
   if (quiet >= 0) ::close(quiet);
   if (pid < 0) {

@@ -1,11 +1,16 @@
 // tlbf-mutant: the oracle's protocol endpoint built against the mutant build.
 //   tlbf-mutant [sNN]           serves mutant sNN (else the one TLBF_MUTANT names); `tlbf serve --mutant` runs this
-//   tlbf-mutant --choice-fd N   serves what fd N says: nothing (the clean oracle), refuse-all, or sNN
+//   tlbf-mutant --choice-from SOCK  serves what tlbf mutate's socket SOCK tells the child this forks:
+//                               nothing (the clean oracle), refuse-all, or sNN
 //   tlbf-mutant --connect SOCK  carries stdin and stdout to and from a socket of tlbf mutate, which
 //                               chooses what is served there (docs/mutants.md, "What a suite can see")
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -20,25 +25,42 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: tlbf-mutant [sNN] | --choice-fd N | --connect SOCKET   (line protocol v1 with a mutant of the oracle)\n";
+  std::cerr << "usage: tlbf-mutant [sNN] | --choice-from SOCKET | --connect SOCKET   (line protocol v1 with a mutant of the oracle)\n";
   return 2;
 }
 
-// What tlbf mutate chose, read to the end of the pipe: always
-// tlbf::mutants::kChoiceWidth bytes, padded with spaces, so that the reads
-// (which /proc/PID/io counts) are the same whatever was chosen.
-bool read_choice(const char* fd_text, std::string& choice) {
-  char* end = nullptr;
-  const long fd = std::strtol(fd_text, &end, 10);
-  if (*fd_text == '\0' || *end != '\0' || fd < 0) return false;
+// What tlbf mutate chose, asked of its socket and read to the end:
+// always tlbf::mutants::kChoiceWidth bytes, padded with spaces, so that the
+// reads (which /proc/PID/io counts) are the same whatever was chosen.
+bool ask_choice(const char* socket_path, std::string& choice) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (std::strlen(socket_path) >= sizeof(address.sun_path)) return false;
+  std::strcpy(address.sun_path, socket_path);
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (sock < 0 || ::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) return false;
   char buffer[64];
-  for (ssize_t n; (n = ::read(static_cast<int>(fd), buffer, sizeof buffer)) != 0;) {
+  for (ssize_t n; (n = ::read(sock, buffer, sizeof buffer)) != 0;) {
     if (n < 0) return false;
     choice.append(buffer, static_cast<std::size_t>(n));
   }
-  ::close(static_cast<int>(fd));
+  ::close(sock);
+  if (choice.size() != tlbf::mutants::kChoiceWidth) return false;
   choice.erase(choice.find_last_not_of(' ') + 1);
   return true;
+}
+
+// Waits for the child that serves and ends as it did.
+int wait_for(pid_t child) {
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return 2;
+  }
+  if (WIFSIGNALED(status)) {
+    std::signal(WTERMSIG(status), SIG_DFL);
+    ::raise(WTERMSIG(status));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
 int serve_oracle() {
@@ -57,9 +79,25 @@ int main(int argc, char** argv) {
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   if (argc > 3 || (argc == 2 && std::strcmp(argv[1], "--help") == 0)) return usage();
   if (argc == 3 && std::strcmp(argv[1], "--connect") == 0) return tlbf::mutants::relay(argv[2]);
-  if (argc == 3 && std::strcmp(argv[1], "--choice-fd") == 0) {
+  if (argc == 3 && std::strcmp(argv[1], "--choice-from") == 0) {
+    // This process was dumpable from its exec until the prctl above: a
+    // process of the same user could have opened its memory or taken its file
+    // descriptors then, and kept them. So the choice is never read here. The
+    // child below has memory of its own, non-dumpable from its first instant,
+    // and is the only process tlbf mutate tells (hidden.cpp).
+    const pid_t parent = ::getpid();
+    const pid_t child = ::fork();
+    if (child < 0) return 2;
+    if (child > 0) {
+      // Its standard input and output are the child's now.
+      ::close(STDIN_FILENO);
+      ::close(STDOUT_FILENO);
+      return wait_for(child);
+    }
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // ended with the served process when tlbf mutate ends it
+    if (::getppid() != parent) return 2;
     std::string choice;
-    if (!read_choice(argv[2], choice)) return usage();
+    if (!ask_choice(argv[2], choice)) return 2;
     if (choice == "refuse-all") {
       std::signal(SIGPIPE, SIG_IGN);
       return tlbf::protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, [](std::string_view) {

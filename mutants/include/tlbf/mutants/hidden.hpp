@@ -5,8 +5,9 @@
 // whatever that process can read, the suite can read too: a file, an
 // argument, an environment variable. So the subject is chosen where the suite
 // cannot look: `tlbf mutate` listens on a socket of its own for each run, and
-// starts the served process itself for every connection, telling it the
-// subject through a pipe. TLBF_IMPL is `tlbf-mutant --connect SOCKET`, which
+// starts the served process itself for every connection; that process makes
+// itself non-dumpable, then forks the child that asks this server for the
+// subject and serves it. TLBF_IMPL is `tlbf-mutant --connect SOCKET`, which
 // only carries bytes between the suite and that socket.
 #pragma once
 
@@ -28,8 +29,9 @@ inline constexpr std::size_t kChoiceWidth = 16;
 class HiddenServer {
  public:
   // Listens on a new socket in `dir` (a private folder) and serves each
-  // connection with `tlbf_mutant --choice-fd 3`, reading `choice` ("" for
-  // the clean oracle, "refuse-all", or a mutant id) from fd 3. nullptr, with
+  // connection with `tlbf_mutant --choice-from SOCKET`, whose child asks the
+  // same socket for `choice` ("" for the clean oracle, "refuse-all", or a
+  // mutant id): a connection from a child of a served process gets it. nullptr, with
   // `why` set, when the socket cannot be made.
   static std::unique_ptr<HiddenServer> start(const std::string& dir, const std::string& tlbf_mutant,
                                              const std::string& choice, std::string& why);
@@ -52,6 +54,7 @@ class HiddenServer {
   HiddenServer() = default;
   void accept_loop();
   void serve(int connection);
+  bool answer_choice(int connection);  // true: the connection asked for the choice, and got it
   void reap(bool kill_all);
 
   void note_fault(const std::string& what);
