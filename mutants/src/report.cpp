@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -199,6 +200,97 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
   return report_json(std::move(files), score, context, extra).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+std::string html_escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string joined(const Json& list) {
+  std::string out;
+  for (const auto& s : list) out += (out.empty() ? "" : " ") + (s.is_string() ? s.get<std::string>() : s.dump());
+  return out;
+}
+
+// The verdict as the terminal says it, before the viewer's tables: the bar,
+// the required mutants and which survived, why a grading stopped, the suite,
+// and each survivor's bug with its diff. Static HTML, so it shows with
+// scripts off too, and in the page's first screen.
+std::string verdict_banner(const Json& report) {
+  const Json config = report.value("config", Json::object());
+  const Json stopped = config.value("stopped", Json());
+  const bool meets = config.value("meets", false);
+  char score[96];
+  std::snprintf(score, sizeof score, "%d/%d = %.2f (threshold %.2f)", config.value("killed", 0), config.value("ran", 0),
+                config.value("score", 0.0), config.value("threshold", 0.0));
+  std::string verdict, css;
+  if (!stopped.is_null()) {
+    css = "stopped";
+    verdict = "No grade: stopped with exit " + std::to_string(stopped.value("exitCode", 0)) + ": " +
+              stopped.value("reason", std::string());
+  } else {
+    css = meets ? "meets" : "short";
+    verdict = std::string("The suite ") + (meets ? "meets" : "does NOT meet") + " the bar: score " + score;
+  }
+  std::string out = "<section id=\"tlbf-verdict\" class=\"" + css + "\">\n";
+  if (config.value("learner", Json()).is_object()) {
+    out += "<p class=\"learner\">Learner: <b>" + html_escaped(config["learner"].value("name", std::string())) + "</b></p>\n";
+  }
+  out += "<p class=\"verdict\">" + html_escaped(verdict) + "</p>\n<ul>\n";
+  const Json required = config.value("require", Json::array());
+  std::string survived_required;
+  for (const auto& s : config.value("survivors", Json::array())) {
+    for (const auto& r : required) survived_required += r == s.value("id", Json()) ? " " + r.get<std::string>() : "";
+  }
+  out += "<li>Required mutants: " + html_escaped(joined(required)) +
+         (survived_required.empty() ? "" : "; <b>not killed:" + html_escaped(survived_required) + "</b>") + "</li>\n";
+  out += "<li>Suite: <code>" + html_escaped(joined(config.value("suite", Json::array()))) + "</code></li>\n";
+  const Json wheats = config.value("wheats", Json::array());
+  if (!wheats.empty()) {
+    std::string list;
+    for (const auto& w : wheats) {
+      list += (list.empty() ? "" : ", ") + w.value("id", std::string()) + " " + std::to_string(w.value("passes", 0)) +
+              "/" + std::to_string(w.value("runs", 0));
+    }
+    out += "<li>Correct variants passed (wheats): " + html_escaped(list) + "</li>\n";
+  }
+  const Json chaffs = config.value("chaffs", Json());
+  if (chaffs.is_object()) {
+    out += "<li>Chaffs (more bugs, not part of the grade): " + std::to_string(chaffs.value("killed", 0)) + " of " +
+           std::to_string(chaffs.value("ran", 0)) + " caught" +
+           (chaffs.value("missed", Json::array()).empty() ? "" : "; missed: " + html_escaped(joined(chaffs["missed"]))) +
+           "</li>\n";
+  }
+  out += "</ul>\n";
+  // Each survivor's diff folds, open for the first few, so that the
+  // viewer's tables stay near the top of a page with many survivors.
+  int shown = 0;
+  for (const auto& s : config.value("survivors", Json::array())) {
+    out += std::string("<details class=\"survivor\"") + (shown++ < 3 ? " open" : "") + "><summary><b>MISSED " +
+           html_escaped(s.value("id", std::string())) + "</b> " + html_escaped(s.value("file", std::string())) + ":" +
+           std::to_string(s.value("line", 0)) + " " + html_escaped(s.value("description", std::string())) +
+           "</summary>\n<pre>" + html_escaped(s.value("diff", std::string())) + "</pre></details>\n";
+  }
+  if (!stopped.is_null() && stopped.contains("failingOutput")) {
+    out += "<details><summary>The suite's output on the failing run</summary><pre>" +
+           html_escaped(stopped.value("failingOutput", std::string())) + "</pre></details>\n";
+  }
+  return out + "</section>\n";
+}
+
+}  // namespace
+
 std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error) {
   // Inside a <script>, HTML ends the element at "</script", and "<!--" matters
   // only when a "<script" follows it: with neither "<script" nor "</script"
@@ -220,7 +312,15 @@ std::string mutation_report_html(const std::string& report_json, const std::stri
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
          "style-src 'unsafe-inline'; img-src data:; font-src data:\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf mutate</title>\n"
-         "<style>body { margin: 0; font-family: system-ui, sans-serif; }</style>\n</head>\n<body>\n"
+         "<style>body { margin: 0; font-family: system-ui, sans-serif; }\n"
+         "#tlbf-verdict { padding: 0.5em 1.5em; border-bottom: 4px solid #999; }\n"
+         "#tlbf-verdict.meets { background: #e3f6dc; border-color: #2e7d32; }\n"
+         "#tlbf-verdict.short { background: #fde4df; border-color: #c62828; }\n"
+         "#tlbf-verdict.stopped { background: #fff4d0; border-color: #b28704; }\n"
+         "#tlbf-verdict .verdict { font-size: 1.3em; font-weight: bold; }\n"
+         "#tlbf-verdict pre { background: #fff; padding: 0.5em; overflow-x: auto; }</style>\n</head>\n<body>\n" +
+         verdict_banner(Json::parse(report_json, nullptr, false).is_discarded() ? Json::object()
+                                                                                 : Json::parse(report_json, nullptr, false)) +
          "<noscript><p>This report is drawn by JavaScript, all of it inside this file: allow scripts for it, or read "
          "the same report as JSON (tlbf mutate --json).</p></noscript>\n"
          "<mutation-test-report-app title-postfix=\"tlbf mutate\"></mutation-test-report-app>\n"

@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""My copy of the course's tlbf_impl.py (Heidi).
+
+I started from the course file and rewrote the parts I wanted to understand:
+the hashing loop, the bit twiddling and union (a plain loop over the bytes
+instead of the big-int trick). The protocol server at the bottom is unchanged.
+"""
+import math
+import os
+import re
+import sys
+
+# ---- TLBF v1 library --------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+MAX_BITS = 1 << 40
+MAX_K = 1 << 16
+LN2 = 0.6931471805599453  # spec: use this literal, not math.log(2)
+HEADER_LEN = 32
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+
+
+class TlbfError(Exception):
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def fnv1a64(data):
+    # xor first, then multiply (that's the "a" in FNV-1a)
+    acc = FNV_OFFSET
+    for octet in data:
+        acc ^= octet
+        acc = (acc * FNV_PRIME) & MASK64
+    return acc
+
+
+def mix64(x):
+    # splitmix64 finalizer
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & MASK64
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & MASK64
+    x ^= x >> 31
+    return x
+
+
+def saturate(value, width):
+    """like Rust's `value as uN`"""
+    if math.isnan(value) or value <= 0:
+        return 0
+    if value >= 2.0 ** width:
+        return (1 << width) - 1
+    return int(value)
+
+
+def ln(x):
+    if x > 0 or math.isnan(x):
+        return math.log(x)
+    if x == 0:
+        return -math.inf
+    return math.nan
+
+
+def optimal_m(n, p):
+    ideal = (-float(n) * ln(p)) / (LN2 * LN2)
+    if math.isfinite(ideal):
+        ideal = math.ceil(ideal)
+    return saturate(ideal, 64)
+
+
+def round_half_away(x):
+    if not math.isfinite(x):
+        return x
+    lo = math.floor(x)
+    if x - lo >= 0.5:
+        return lo + 1
+    return lo
+
+
+def optimal_k(m, n):
+    if n == 0:
+        ideal = math.nan if m == 0 else math.inf
+    else:
+        ideal = (float(m) / float(n)) * LN2
+    return max(1, saturate(round_half_away(ideal), 32))
+
+
+def predicted_fp_rate(m, k, n):
+    if m == 0:
+        load = math.nan if k * n == 0 else math.inf
+    else:
+        load = (float(k) * float(n)) / float(m)
+    return math.pow(1.0 - math.exp(-load), float(k))
+
+
+def positions(m, k, item):
+    first = fnv1a64(item)
+    step = mix64(first) | 1  # odd step
+    out = []
+    cur = first
+    for _ in range(k):
+        out.append(cur % m)
+        cur = (cur + step) & MASK64
+    return out
+
+
+def check_params(m, k):
+    if not 1 <= m <= MAX_BITS:
+        raise TlbfError("BadParams", f"m = {m}; must be 1 ..= 2^40")
+    if not 1 <= k <= MAX_K:
+        raise TlbfError("BadParams", f"k = {k}; must be 1 ..= 65536")
+
+
+class Bloom:
+    def __init__(self, m, k, n_inserted=0, bits=None):
+        self.m = m
+        self.k = k
+        self.n_inserted = n_inserted
+        if bits is None:
+            bits = bytearray((m + 7) // 8)
+        self.bits = bits
+
+    @staticmethod
+    def new(m, k):
+        check_params(m, k)
+        return Bloom(m, k)
+
+    @staticmethod
+    def with_rate(n, p):
+        if n < 1:
+            raise TlbfError("BadParams", "n = 0; must be at least 1")
+        if not 0.0 < p < 1.0:
+            raise TlbfError("BadParams", f"p = {p!r}; must lie in (0, 1)")
+        m = optimal_m(n, p)
+        if m > MAX_BITS:
+            raise TlbfError("BadParams", f"n = {n}, p = {p!r} need m = {m}; at most 2^40")
+        return Bloom.new(m, optimal_k(m, n))
+
+    def _has(self, bit):
+        return (self.bits[bit // 8] >> (bit % 8)) & 1 == 1
+
+    def insert(self, item):
+        for bit in positions(self.m, self.k, item):
+            self.bits[bit // 8] |= 1 << (bit % 8)
+        self.n_inserted = min(self.n_inserted + 1, MASK64)
+
+    def contains(self, item):
+        return all(self._has(bit) for bit in positions(self.m, self.k, item))
+
+    def union(self, other):
+        if self.m != other.m or self.k != other.k:
+            raise TlbfError("Mismatch", f"m = {self.m}, k = {self.k} vs m = {other.m}, k = {other.k}")
+        for i in range(len(self.bits)):
+            self.bits[i] |= other.bits[i]
+        self.n_inserted = min(self.n_inserted + other.n_inserted, MASK64)
+
+    def count_ones(self):
+        total = 0
+        for byte in self.bits:
+            total += bin(byte).count("1")
+        return total
+
+    def to_bytes(self):
+        out = bytearray(b"TLBF")
+        out += (1).to_bytes(4, "little")
+        out += self.m.to_bytes(8, "little")
+        out += self.k.to_bytes(4, "little")
+        out += bytes(4)
+        out += self.n_inserted.to_bytes(8, "little")
+        out += self.bits
+        return bytes(out)
+
+    @staticmethod
+    def from_bytes(data):
+        def refuse(message):
+            raise TlbfError("Format", message)
+        if len(data) < HEADER_LEN:
+            refuse(f"short: {len(data)} bytes")
+        if data[0:4] != b"TLBF":
+            refuse("magic")
+        if int.from_bytes(data[4:8], "little") != 1:
+            refuse("version")
+        m = int.from_bytes(data[8:16], "little")
+        if not 1 <= m <= MAX_BITS:
+            refuse(f"m = {m}")
+        k = int.from_bytes(data[16:20], "little")
+        if not 1 <= k <= MAX_K:
+            refuse(f"k = {k}")
+        if int.from_bytes(data[20:24], "little") != 0:
+            refuse("reserved")
+        need = (m + 7) // 8
+        if len(data) - HEADER_LEN != need:
+            refuse(f"length: m = {m} needs {need} bytes, got {len(data) - HEADER_LEN}")
+        if m % 8 and data[-1] >> (m % 8):
+            refuse("padding bits set")
+        count = int.from_bytes(data[24:32], "little")
+        return Bloom(m, k, count, bytearray(data[HEADER_LEN:]))
+
+
+# ---- the protocol (docs/protocol.md) ---------------------------------------
+
+class ProtocolError(Exception):
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+DIGITS = re.compile(r"[0-9]+\Z")
+HASH = re.compile(r"[0-9a-f]{16}\Z")
+HEX = re.compile(r"[0-9a-fA-F]+\Z")  # an even count is checked apart: a repeated pair takes seconds on 64 MiB
+REAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+NAME = re.compile(r"[A-Za-z0-9_]{1,32}\Z")
+REQUEST = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*\Z")
+
+
+def bad(message):
+    return ProtocolError("Protocol", message)
+
+
+def uint(bits):
+    def read(word):
+        if not DIGITS.match(word) or int(word) >= 1 << bits:
+            raise bad(f"'{word}' is not a u{bits}")
+        return int(word)
+    return read
+
+
+def read_hash(word):
+    if not HASH.match(word):
+        raise bad(f"'{word}' is not 16 lowercase hex digits")
+    return int(word, 16)
+
+
+def read_bytes(word):
+    if word == "-":
+        return b""
+    if len(word) % 2 or not HEX.match(word):
+        raise bad(f"'{word[:40]}' is not hex")
+    return bytes.fromhex(word)
+
+
+def read_real(word):
+    if word in ("nan", "inf", "-inf"):
+        return float(word)
+    if not REAL.match(word):
+        raise bad(f"'{word}' is not a real")
+    return float(word)  # correctly rounded
+
+
+def read_name(word):
+    if not NAME.match(word):
+        raise bad(f"'{word}' is not a filter name")
+    return word
+
+
+def write_real(x):
+    return repr(x)  # shortest round trip; 'nan', 'inf', '-inf' as the protocol spells them
+
+
+U64, U32 = uint(64), uint(32)
+NEW = read_name        # a filter the command creates
+FILTER = "filter"      # a filter that must exist
+
+
+class Session:
+    def __init__(self):
+        self.filters = {}
+        self.table = self.commands()
+
+    # Each command: (argument readers, handler). Handlers get the parsed
+    # arguments, with existing filters already looked up, and return words.
+    def commands(self):
+        return {
+            "hello": ([], lambda: ["1", "tlbf-python", "1"]),
+            "fnv1a64": ([read_bytes], lambda b: [f"{fnv1a64(b):016x}"]),
+            "mix64": ([read_hash], lambda h: [f"{mix64(h):016x}"]),
+            "positions_for": ([U64, U32, read_bytes], self.positions_for),
+            "optimal_m": ([U64, read_real], lambda n, p: [str(optimal_m(n, p))]),
+            "optimal_k": ([U64, U64], lambda m, n: [str(optimal_k(m, n))]),
+            "predicted_fp_rate": ([U64, U32, U64], lambda m, k, n: [write_real(predicted_fp_rate(m, k, n))]),
+            "with_rate": ([NEW, U64, read_real], lambda name, n, p: self.store(name, Bloom.with_rate(n, p))),
+            "new": ([NEW, U64, U32], lambda name, m, k: self.store(name, Bloom.new(m, k))),
+            "info": ([FILTER], lambda b: [str(b.m), str(b.k), str(b.n_inserted)]),
+            "positions": ([FILTER, read_bytes], lambda b, item: [str(g) for g in positions(b.m, b.k, item)]),
+            "insert": ([FILTER, read_bytes], lambda b, item: b.insert(item)),
+            "contains": ([FILTER, read_bytes], lambda b, item: ["true" if b.contains(item) else "false"]),
+            "count_ones": ([FILTER], lambda b: [str(b.count_ones())]),
+            "drop": ([FILTER], None),
+            "to_bytes": ([FILTER], lambda b: [b.to_bytes().hex()]),
+            "from_bytes": ([NEW, read_bytes], lambda name, data: self.store(name, Bloom.from_bytes(data))),
+            "union": ([FILTER, FILTER], lambda a, b: a.union(b)),
+        }
+
+    def positions_for(self, m, k, item):
+        check_params(m, k)
+        return [str(g) for g in positions(m, k, item)]
+
+    def store(self, name, bloom):
+        self.filters[name] = bloom
+
+    def handle(self, line):
+        try:
+            return "ok" + "".join(" " + w for w in self.answer(line) or [])
+        except (ProtocolError, TlbfError) as e:
+            return f"err {e.kind} {e}"
+
+    def answer(self, line):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not REQUEST.match(line):
+            raise bad("a request is printable ASCII words separated by single spaces")
+        word, *args = line.split(" ")
+        table = self.table
+        if word not in table:
+            raise ProtocolError("Unknown", f"no command '{word}'")
+        readers, handler = table[word]
+        if len(args) != len(readers):
+            raise bad(f"{word} takes {len(readers)} arguments, not {len(args)}")
+        values = [read_name(a) if r == FILTER else r(a) for r, a in zip(readers, args)]
+        for i, r in enumerate(readers):
+            if r == FILTER:
+                if values[i] not in self.filters:
+                    raise ProtocolError("NoSuchFilter", f"no filter '{values[i]}'")
+        if word == "drop":
+            del self.filters[values[0]]
+            return []
+        looked_up = [self.filters[v] if r == FILTER else v for r, v in zip(readers, values)]
+        return handler(*looked_up)
+
+
+def serve(session, infd=0, outfd=1):
+    """Answer every complete line of each chunk read, then flush before reading again."""
+    # The unfinished line is kept as a list of chunks and joined once, when its
+    # "\n" arrives: appending each chunk to one bytes object would copy the
+    # line again for every chunk, and a 64 MiB line would take minutes.
+    pending = []
+    out = []
+    while True:
+        if out:
+            data = "".join(out).encode("ascii")
+            while data:
+                data = data[os.write(outfd, data):]
+            out = []
+        chunk = os.read(infd, 1 << 16)
+        if not chunk:
+            break
+        *ends, rest = chunk.split(b"\n")
+        for end in ends:
+            pending.append(end)
+            out.append(session.handle(b"".join(pending).decode("latin-1")) + "\n")
+            pending = []
+        if rest:
+            pending.append(rest)
+    if pending:
+        out.append(session.handle(b"".join(pending).decode("latin-1")) + "\n")
+    data = "".join(out).encode("ascii")
+    while data:
+        data = data[os.write(outfd, data):]
+
+
+if __name__ == "__main__":
+    try:
+        serve(Session())
+    except BrokenPipeError:
+        sys.exit(3)

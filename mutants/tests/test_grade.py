@@ -1,0 +1,205 @@
+"""Tests of `tlbf grade` (docs/mutants.md, "For course authors"): a class of
+learners kept in mutants/tests/class/KIND, each folder a learner, graded
+against the course's reference with the planted bugs, the wheats and the
+chaffs. Every learner's expected verdict is in the class's expected.json,
+written with the learner and checked by hand against the reference, each
+planted bug and each wheat (the class's README.md).
+
+    TLBF_BINARY=build/release/cli/tlbf TLBF_SOURCE_DIR=. TLBF_REPORT_SCHEMA=.../mutation-testing-report-schema.json \
+        python3 mutants/tests/test_grade.py PythonClass
+
+Each case is a ctest test of its own (grade_PythonClass, ...). The gradings
+at -j2 and -j1 of one class run one after the other in one test: grace holds
+a fixed port, and two gradings of her at once would collide.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import jsonschema
+
+TLBF = os.environ["TLBF_BINARY"]
+SOURCE = os.environ["TLBF_SOURCE_DIR"]
+SCHEMA = os.environ["TLBF_REPORT_SCHEMA"]
+CLASSES = os.path.join(SOURCE, "mutants/tests/class")
+sys.path.insert(0, os.path.join(SOURCE, "cli/tests"))
+import html_reports  # noqa: E402  (the headless Chromium the page tests use)
+
+# frank's unseeded test catches seven mutants, each about half the time: with
+# three runs a mutant, a grading that sees no disagreement comes about once in
+# 6,000 (two runs: once in 90), so the tests ask for three.
+CONFIRM = ["--confirm-runs", "3"]
+
+
+def cargo():
+    found = shutil.which("cargo")
+    home = os.path.join(os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo")), "bin/cargo")
+    return found or (home if os.access(home, os.X_OK) else None)
+
+
+def expected(kind, jobs):
+    table = json.load(open(os.path.join(CLASSES, kind, "expected.json")))
+    return {name: (e.get("at_j1", e["verdict"]) if jobs == 1 else e["verdict"]) for name, e in table.items()}
+
+
+def table_verdicts(stdout):
+    """{learner: verdict} from tlbf grade's table."""
+    rows = re.findall(r"^(\S+)\s+(meets|short|fails-clean|passes-broken|flaky|rejects-correct|ungradable|harness-error|no-tests)\b",
+                      stdout, re.M)
+    return dict(rows)
+
+
+class Grading(unittest.TestCase):
+    kind = None
+
+    def setUp(self):
+        # Under /tmp whatever TMPDIR says: sockets and scratch folders there have short paths.
+        self.dir = tempfile.mkdtemp(prefix="tlbf_grade_test_", dir="/tmp")
+        self.env = dict(os.environ, TMPDIR=self.dir)
+        # Debian's python3 first: a pyenv shim costs a third of a second a run.
+        self.env["PATH"] = "/usr/bin:" + self.env.get("PATH", "")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def grade(self, class_dir, out, *options):
+        start = time.monotonic()
+        r = subprocess.run([TLBF, "grade", "--kind", self.kind, class_dir, "-o", out, *options],
+                           capture_output=True, text=True, env=self.env, timeout=3600)
+        r.seconds = time.monotonic() - start
+        return r
+
+    def check_class(self, jobs, *options):
+        out = os.path.join(self.dir, "out-j%d" % jobs)
+        r = self.grade(os.path.join(CLASSES, self.kind), out, "-j", str(jobs), *CONFIRM, *options)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(table_verdicts(r.stdout), expected(self.kind, jobs), r.stdout + r.stderr)
+        summary = json.load(open(os.path.join(out, "class.json")))
+        self.assertEqual({l["name"]: l["verdict"] for l in summary["learners"]}, expected(self.kind, jobs))
+        schema = json.load(open(SCHEMA))
+        for learner in summary["learners"]:
+            report = json.load(open(os.path.join(out, "learners", learner["name"] + ".json")))
+            jsonschema.validate(report, schema)
+            self.assertEqual(report["config"]["learner"]["verdict"], learner["verdict"])
+        return out, r
+
+    def check_survivors(self, out, name, survivors, file):
+        report = json.load(open(os.path.join(out, "learners", name + ".json")))
+        listed = report["config"]["survivors"]
+        self.assertEqual([s["id"] for s in listed], survivors)
+        for s in listed:
+            # What a learner needs to write the missing test: the bug, where it is, and the change.
+            self.assertEqual(s["file"], file)
+            self.assertGreater(s["line"], 0)
+            self.assertTrue(s["diff"].startswith("--- a/" + file), s["diff"])
+            self.assertIn("\n-", s["diff"])
+            self.assertTrue(s["description"])
+
+
+class PythonClass(Grading):
+    kind = "python"
+
+    def test_every_learner_gets_the_right_verdict_at_j2_and_j1(self):
+        out, r = self.check_class(2, "--chaffs", "none")
+        self.check_survivors(out, "bob", ["s04", "s05", "s08", "s09"], "tlbf_impl.py")
+        self.assertIn("MISSED", open(os.path.join(out, "learners", "bob.html")).read())
+        self.check_class(1, "--chaffs", "none")
+
+    def test_a_second_run_reuses_the_reports_of_learners_whose_files_did_not_change(self):
+        class_dir = os.path.join(self.dir, "class")
+        os.mkdir(class_dir)
+        for name in ("alice", "bob", "judy"):
+            shutil.copytree(os.path.join(CLASSES, "python", name), os.path.join(class_dir, name))
+        out = os.path.join(self.dir, "out")
+        first = self.grade(class_dir, out, "--chaffs", "none")
+        self.assertEqual(first.returncode, 0, first.stdout + first.stderr)
+        again = self.grade(class_dir, out, "--chaffs", "none")
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        self.assertEqual(again.stderr.count("reusing"), 3, again.stderr)
+        self.assertEqual(table_verdicts(again.stdout), table_verdicts(first.stdout))
+        # bob's tests grow: his grade is made again, the others' are not.
+        shutil.copy(os.path.join(CLASSES, "python", "alice", "test_bloom.py"), os.path.join(class_dir, "bob", "test_bloom.py"))
+        third = self.grade(class_dir, out, "--chaffs", "none")
+        self.assertEqual(third.stderr.count("reusing"), 2, third.stderr)
+        self.assertEqual(table_verdicts(third.stdout)["bob"], "meets", third.stdout)
+        # Other options are another grade: nothing is reused.
+        fourth = self.grade(class_dir, out, "--chaffs", "none", "--threshold", "0.5")
+        self.assertEqual(fourth.stderr.count("reusing"), 0, fourth.stderr)
+
+    def test_chaffs_are_counted_apart_from_the_grade(self):
+        class_dir = os.path.join(self.dir, "class")
+        os.mkdir(class_dir)
+        for name in ("alice", "bob"):
+            shutil.copytree(os.path.join(CLASSES, "python", name), os.path.join(class_dir, name))
+        out = os.path.join(self.dir, "out")
+        r = self.grade(class_dir, out, "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        chaffs = len([f for f in os.listdir(os.path.join(SOURCE, "mutants/chaffs/python")) if f.endswith(".patch")])
+        self.assertGreaterEqual(chaffs, 30)
+        summary = {l["name"]: l for l in json.load(open(os.path.join(out, "class.json")))["learners"]}
+        for name in ("alice", "bob"):
+            self.assertEqual(summary[name]["chaffs"]["ran"], chaffs)
+            self.assertEqual(summary[name]["chaffs"]["killed"] + len(summary[name]["chaffs"]["missed"]), chaffs)
+        # The stronger suite catches more of them, and the grade is the planted bugs' alone.
+        self.assertGreater(summary["alice"]["chaffs"]["killed"], summary["bob"]["chaffs"]["killed"])
+        self.assertEqual((summary["alice"]["killed"], summary["alice"]["ran"]), (10, 10))
+        self.assertEqual((summary["bob"]["killed"], summary["bob"]["ran"]), (6, 10))
+
+    def test_the_class_page_renders_with_every_learner_and_links_to_their_pages(self):
+        binary = html_reports.chromium()
+        if not binary:
+            self.skipTest("chromium is missing (scripts/setup installs it)")
+        class_dir = os.path.join(self.dir, "class")
+        os.mkdir(class_dir)
+        for name in ("alice", "bob", "ivan", "judy"):
+            shutil.copytree(os.path.join(CLASSES, "python", name), os.path.join(class_dir, name))
+        os.mkdir(os.path.join(class_dir, "nobody"))  # handed in nothing
+        out = os.path.join(self.dir, "out")
+        r = self.grade(class_dir, out, "--chaffs", "none")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        browser = html_reports.Browser(binary)
+        try:
+            page = os.path.join(out, "class.html")
+            dom = html_reports.Page(browser.dom(page))
+            text = dom.text()
+            for name, verdict in (("alice", "meets"), ("bob", "short"), ("ivan", "fails-clean"),
+                                  ("judy", "passes-broken"), ("nobody", "no-tests")):
+                self.assertRegex(text, name + r"\s*" + verdict)
+            self.assertIn("1 of 5 meet the bar", text)
+            links = [a["attrs"].get("href") for a in dom.tags("a")]
+            self.assertIn("learners/bob.html", links)
+            shots = os.path.join(os.path.dirname(TLBF), "..", "html-reports")
+            os.makedirs(shots, exist_ok=True)
+            browser.screenshot(page, os.path.join(shots, "grade-class.png"))
+        finally:
+            browser.close()
+
+
+class RustClass(Grading):
+    kind = "rust"
+
+    def setUp(self):
+        if not cargo():
+            raise unittest.SkipTest("cargo is missing")
+        super().setUp()
+        self.env["PATH"] = os.path.dirname(cargo()) + ":" + self.env["PATH"]
+
+    def test_every_learner_gets_the_right_verdict_at_j2_and_j1(self):
+        out, r = self.check_class(2, "--chaffs", "none")
+        self.check_survivors(out, "bob", ["s03", "s04", "s05", "s09"], "src/bloom.rs")
+        self.check_class(1, "--chaffs", "none")
+
+
+if __name__ == "__main__":
+    cases = sys.argv[1:] or ["PythonClass", "RustClass"]
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(c, sys.modules[__name__]) for c in cases)
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    if result.wasSuccessful() and result.skipped and result.testsRun == len(result.skipped):
+        sys.exit(77)
+    sys.exit(0 if result.wasSuccessful() else 1)
