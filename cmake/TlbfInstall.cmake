@@ -3,6 +3,8 @@
 #   P/libexec/tlbf/tlbf-mutant             the mutant build's endpoint, which tlbf runs
 #   P/share/tlbf/vectors/                  the vector files, and their schemas in schema/
 #   P/share/tlbf/mutation-test-elements.js the viewer tlbf mutate --html inlines, and its licence
+#   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the reference, patches, sanity patch,
+#                                          chaffs and wheats of each kind, and a kit.json naming them
 #   P/share/doc/tlbf/                      README.md and docs/*.md
 #   P/include/tlbf/, P/lib/libtlbf_oracle.a    the oracle, for C++ programs
 #   P/lib/cmake/tlbf/                      its CMake package: find_package(tlbf) gives tlbf::oracle
@@ -24,6 +26,28 @@ if(TLBF_REPORT_VIEWER_BUNDLE)
   install(FILES ${CMAKE_BINARY_DIR}/mutants/report-viewer/node_modules/mutation-testing-elements/LICENSE
     DESTINATION ${TLBF_INSTALL_VIEWER_DIR} RENAME mutation-testing-elements.LICENSE)
 endif()
+
+# tlbf grade's kits, laid out so that each kit.json names its folders
+# beside it (the source's kit.json names them across the tree instead).
+foreach(kind python rust)
+  set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/${kind})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/${kind}/ DESTINATION ${kit}/reference
+    PATTERN target EXCLUDE PATTERN __pycache__ EXCLUDE)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/patches/${kind}/ DESTINATION ${kit}/patches)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/${kind}/ DESTINATION ${kit}/chaffs)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/${kind}/ DESTINATION ${kit}/wheats)
+  install(FILES ${PROJECT_SOURCE_DIR}/mutants/patches/${kind}-sanity.patch DESTINATION ${kit} RENAME sanity.patch)
+  file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json text)
+  string(JSON tests_file GET "${text}" tests_file)
+  string(JSON tests_into GET "${text}" tests_into)
+  string(JSON suite GET "${text}" suite)
+  file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
+    "{\n  \"kind\": \"${kind}\",\n  \"reference\": \"reference\",\n  \"tests_file\": \"${tests_file}\",\n"
+    "  \"tests_into\": \"${tests_into}\",\n  \"suite\": ${suite},\n  \"patches\": \"patches\",\n"
+    "  \"sanity_patch\": \"sanity.patch\",\n  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
+  install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)
+endforeach()
 
 file(GLOB tlbf_doc_pages CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${tlbf_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -85,6 +85,17 @@ grep -q "cannot find mutation-test-elements.js" "$work/no-viewer.log" || { cat "
 [ ! -e "$work/suite-ran" ] && [ ! -e "$work/no-viewer.html" ] || fail "tlbf mutate ran the suite or wrote a page without its viewer"
 [ -z "$built_viewer" ] || mv "$work/viewer.js" "$viewer"
 
+# tlbf grade from the prefix alone: its Python kit (the reference, patches,
+# wheats) installed in share/tlbf/grade-kits, two learners of the tests' class.
+mkdir -p "$work/class"
+cp -r "$source/mutants/tests/class/python/alice" "$source/mutants/tests/class/python/bob" "$work/class/"
+TMPDIR=/tmp "$prefix/$bindir/tlbf" grade --kind python "$work/class" -o "$work/grade" --chaffs none >"$work/grade.log" 2>&1 \
+  || { cat "$work/grade.log"; fail "tlbf grade --kind python from the prefix failed"; }
+grep -Eq '^alice +meets' "$work/grade.log" && grep -Eq '^bob +short' "$work/grade.log" \
+  || { cat "$work/grade.log"; fail "tlbf grade from the prefix gave alice and bob the wrong verdicts"; }
+grep -q "$prefix/share/tlbf/grade-kits/python/kit.json" "$work/grade.log" \
+  || { cat "$work/grade.log"; fail "tlbf grade did not use the installed kit"; }
+
 # A project outside tlbf: only the installed package, no package registry.
 cmake -S "$source/cmake/tests/consumer" -B "$work/consumer" -G "$generator" \
   -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" \
