@@ -43,6 +43,7 @@ struct GradeOptions {
   double timeout_floor_s = 10.0;
   double setup_timeout_s = 1800;
   bool fresh = false;
+  bool no_sandbox = false;
 };
 
 std::vector<std::string> split_ids(const std::string& text) {
@@ -66,7 +67,7 @@ std::optional<fs::path> bundled_kit(const std::string& kind) {
 // What a learner's grade depends on besides the files: the options that change it.
 std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
   std::ostringstream key;
-  key << "baseline=" << opt.baseline_runs << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs
+  key << "sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs
       << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
   for (const auto& id : required) key << id << ",";
   return key.str();
@@ -107,6 +108,7 @@ struct ClassRun {
   std::vector<std::string> required;
   std::string viewer_js;
   bool harness_failed = false;
+  std::string sandbox;  // sandbox_state's
 };
 
 // Grades one learner, writes their report and page, and returns their row.
@@ -143,6 +145,7 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
   }
   mutants::PatchSet set = run.kit.set;
   set.workdir = workdir;
+  set.sandbox = run.sandbox == "bubblewrap";
   if (opt.chaffs == "none") set.chaffs.clear();
   auto subjects = mutants::patched_subjects(run.kit.suite, set, false);
   mutants::ScoreOptions so;
@@ -170,6 +173,7 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
   context.selected = so.mutants;
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
+  context.sandbox = run.sandbox;
   context.exit_code = score.stopped;
   std::vector<std::string> missed;
   if (score.stopped == mutants::kNotStopped) {
@@ -215,7 +219,7 @@ int run_grade(const GradeOptions& opt) {
     std::cerr << "tlbf grade: " << read.error << "\n";
     return kUsage;
   }
-  ClassRun run{opt, read.kit, {}, {}, false};
+  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox)};
   run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
   const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
   if (learners.empty()) {
@@ -308,6 +312,8 @@ void add_grade(CLI::App& app, int& rc) {
   cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")->check(decimal_in(0.1, 86400));
   cmd->add_option("--setup-timeout", opt->setup_timeout_s, "Seconds the warm-up and each baseline run may take")
       ->check(decimal_in(0.1, 86400));
+  cmd->add_flag("--no-sandbox", opt->no_sandbox,
+                "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
   cmd->add_flag("--fresh", opt->fresh, "Grade every learner again, even those whose reports are current");
   add_version(*cmd);
   cmd->callback([opt, &rc] {

@@ -51,6 +51,7 @@ struct MutateOptions {
   int control_runs = 2;
   double setup_timeout_s = 1800;
   bool reveal = false;
+  bool sandbox = false, no_sandbox = false;
   std::vector<std::string> merge;
 };
 
@@ -72,6 +73,8 @@ int run_mutate(const MutateOptions& opt) {
   // memory (which holds what each run serves) through /proc.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::unique_ptr<mutants::Subjects> subjects;
+  // Patch mode is sandboxed unless told not to; served mode when asked.
+  const std::string sandbox = sandbox_state(!opt.no_sandbox && (opt.sandbox || !opt.patches.empty()));
   if (opt.patches.empty() != opt.workdir.empty()) {
     std::cerr << "tlbf mutate: --patches and --workdir go together\n";
     return kUsage;
@@ -94,7 +97,9 @@ int run_mutate(const MutateOptions& opt) {
       return kUsage;
     }
     subjects = mutants::patched_subjects(
-        opt.suite, mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats}, opt.reveal);
+        opt.suite,
+        mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats, sandbox == "bubblewrap"},
+        opt.reveal);
   } else {
     if (!opt.sanity_patch.empty()) {
       std::cerr << "tlbf mutate: --sanity-patch is for patch mode (--patches, --workdir)\n";
@@ -117,7 +122,7 @@ int run_mutate(const MutateOptions& opt) {
                    "libexec/tlbf); see docs/cli.md, \"Installing\"\n";
       return kUsage;
     }
-    subjects = mutants::served_subjects(opt.suite, self, tlbf_mutant, opt.reveal);
+    subjects = mutants::served_subjects(opt.suite, self, tlbf_mutant, opt.reveal, sandbox == "bubblewrap");
   }
 
   const auto offered = subjects->ids();
@@ -178,6 +183,7 @@ int run_mutate(const MutateOptions& opt) {
   context.exit_code = score.stopped;
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
+  context.sandbox = sandbox;
   std::vector<std::string> missed;
   if (score.stopped == 0) {
     context.meets = mutants::meets_bar(score, opt.threshold, required, missed);
@@ -304,6 +310,10 @@ void add_mutate(CLI::App& app, int& rc) {
                   "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
                   "runs (default 2)")
       ->check(whole_number_in(0, 100));
+  cmd->add_flag("--sandbox", opt->sandbox,
+                "Served mode: run every suite under bubblewrap too (patch mode always does, unless --no-sandbox)");
+  cmd->add_flag("--no-sandbox", opt->no_sandbox,
+                "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
   cmd->add_flag("--reveal-mutant", opt->reveal,
                 "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
   auto* merge = cmd->add_option("--merge", opt->merge,

@@ -8,6 +8,7 @@
 
 #include "files.hpp"
 #include "report_viewer.hpp"
+#include "tlbf/mutants/sandbox.hpp"
 
 namespace tlbf::cli {
 
@@ -88,6 +89,14 @@ void ProgressLine::clear() {
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
   shown_ = false;
+}
+
+std::string sandbox_state(bool wanted) {
+  if (!wanted) return "off";
+  std::string why;
+  if (mutants::sandbox_available(why)) return "bubblewrap";
+  std::cout << "sandbox: none, the suites run as they are: " << why << "\n";
+  return "unavailable: " + why;
 }
 
 bool load_viewer(const char* command, std::string& js) {

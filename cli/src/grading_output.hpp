@@ -38,6 +38,11 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// Whether the suites can run in the sandbox: "bubblewrap" when `wanted` and
+// it works, "off" when not wanted, else "unavailable: WHY", said once on
+// standard output (the runs then go on unsandboxed).
+std::string sandbox_state(bool wanted);
+
 // The viewer that --html inlines; false, having said why, when it is missing.
 bool load_viewer(const char* command, std::string& js);
 

@@ -699,15 +699,14 @@ TEST_F(PatchMode, ReportsATestOnlyMutantThatNeverEndsAsATimeout) {
   EXPECT_TRUE(scratch_is_gone());
 }
 
-TEST_F(PatchMode, APatchThatDoesNotApplyIsAnErrorNotAKill) {
+TEST_F(PatchMode, APatchThatDoesNotApplyMakesTheGradingUngradableNotWeak) {
   // The Python patches against the Rust implementation's folder: there is no tlbf_impl.py to patch.
   const auto r = tlbf({"mutate", "--patches", patches, "--workdir", std::string(TLBF_SOURCE_DIR) + "/conformance/impls/fxbloom",
                        "--mutants", "s01", "--require", "s01", "--", "true"});
-  EXPECT_EQ(r.rc, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("s01    error"), std::string::npos) << r.out;
+  EXPECT_EQ(r.rc, 7) << r.out << r.err;  // not 1, "falls short": a stale patch says nothing of the suite
+  EXPECT_NE(r.out.find("the run of s01 could not happen"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s01.patch does not apply"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("score: 0/1 = 0.00"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("required mutants not killed: s01"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("score:"), std::string::npos) << r.out;
 }
 
 TEST_F(PatchMode, RefusesABadCommandLine) {

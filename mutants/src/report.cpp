@@ -69,6 +69,7 @@ Json config_json(const Score& score, const ReportContext& context, const Json& e
           {"exitCode", context.exit_code},
           {"stopped", stopped},
           {"confirmRuns", context.confirm_runs},
+          {"sandbox", context.sandbox},
           {"survivors", extra.value("survivors", Json::array())},
           {"wheats", extra.value("wheats", Json::array())},
           {"chaffs", extra.value("chaffs", Json(nullptr))},
@@ -255,7 +256,8 @@ std::string verdict_banner(const Json& report) {
   }
   out += "<li>Required mutants: " + html_escaped(joined(required)) +
          (survived_required.empty() ? "" : "; <b>not killed:" + html_escaped(survived_required) + "</b>") + "</li>\n";
-  out += "<li>Suite: <code>" + html_escaped(joined(config.value("suite", Json::array()))) + "</code></li>\n";
+  out += "<li>Suite: <code>" + html_escaped(joined(config.value("suite", Json::array()))) + "</code> (sandbox: " +
+         html_escaped(config.value("sandbox", std::string("off"))) + ")</li>\n";
   const Json wheats = config.value("wheats", Json::array());
   if (!wheats.empty()) {
     std::string list;

@@ -18,6 +18,7 @@
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/hidden.hpp"
+#include "tlbf/mutants/sandbox.hpp"
 #include "tlbf/mutants/scorer.hpp"
 #include "private_folder.hpp"
 
@@ -43,8 +44,9 @@ namespace {
 
 class Served final : public Subjects {
  public:
-  Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal)
-      : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal) {
+  Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal,
+         bool sandbox)
+      : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal), sandbox_(sandbox) {
     private_ = make_private_folder(private_error_);
   }
   ~Served() override {
@@ -129,6 +131,16 @@ class Served final : public Subjects {
       return run;
     }
     run.command = suite_command(suite_, quote_if_needed(tlbf_mutant_) + " --connect " + quote_if_needed(server->socket_path()), "");
+    if (sandbox_) {
+      // The suite sees the socket and tlbf-mutant, read-only, and the
+      // current folder; in a PID namespace of its own it cannot see the
+      // served processes at all.
+      Sandbox box{toolchain_folders(suite_), {}};
+      box.read_only.push_back(fs::absolute(private_, ec).string());
+      box.read_only.push_back(fs::path(tlbf_mutant_).parent_path().string());
+      box.read_only.push_back(fs::current_path(ec).string());
+      run.command = sandboxed(box, fs::current_path(ec).string(), run.command);
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     servers_[run.command] = std::move(server);
     return run;
@@ -138,6 +150,7 @@ class Served final : public Subjects {
   std::string tlbf_;
   std::string tlbf_mutant_;
   bool reveal_;
+  bool sandbox_;
   fs::path private_;
   std::string private_error_;  // why there is no private_
   std::mutex mutex_;
@@ -239,7 +252,8 @@ class Patched final : public Subjects {
  public:
   Patched(std::vector<std::string> suite, const PatchSet& set, bool reveal)
       : suite_(std::move(suite)), patches_(set.patches), workdir_(set.workdir), sanity_patch_(set.sanity_patch),
-        chaffs_(set.chaffs), wheats_(set.wheats), seed_(workdir_), reveal_(reveal) {
+        chaffs_(set.chaffs), wheats_(set.wheats), seed_(workdir_), reveal_(reveal), sandbox_(set.sandbox),
+        toolchain_(toolchain_folders(suite_)) {
     scratch_ = make_private_folder(scratch_error_);
     for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
     for (const auto& id : chaff_ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
@@ -420,6 +434,9 @@ class Patched final : public Subjects {
     run.directory = copy.string();
     const std::string mutant = reveal_ && !patch.empty() ? patch.stem().string() : "";
     run.command = suite_command(suite_, "", mutant);
+    // Its own copy, writable, and nothing else of the scratch folder (the
+    // warmed copies, the seeds) or of the work directory it came from.
+    if (sandbox_) run.command = sandboxed({toolchain_, {copy.string()}}, copy.string(), run.command);
     // Every run's files that patches change are written afresh, the clean
     // runs' too: else a patched file alone would be new (its inode, its
     // change time equal to its modification time, its build products), and a
@@ -548,6 +565,8 @@ class Patched final : public Subjects {
   fs::path seed_;  // what each run's copy is made from
   std::string scratch_error_;  // why there is no scratch_
   bool reveal_;
+  bool sandbox_;
+  std::vector<std::string> toolchain_;  // what a sandboxed run sees read-only
   std::set<std::string> patched_;  // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};
   std::mutex slots_mutex_;
@@ -559,19 +578,21 @@ class Patched final : public Subjects {
 }  // namespace
 
 std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf,
-                                          const std::string& tlbf_mutant, bool reveal) {
-  return std::make_unique<Served>(suite, tlbf, tlbf_mutant, reveal);
+                                          const std::string& tlbf_mutant, bool reveal, bool sandbox) {
+  return std::make_unique<Served>(suite, tlbf, tlbf_mutant, reveal, sandbox);
 }
 
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
                                            const std::string& workdir, const std::string& sanity_patch, bool reveal) {
-  return patched_subjects(suite, PatchSet{patches_dir, workdir, sanity_patch, "", ""}, reveal);
+  return patched_subjects(suite, PatchSet{patches_dir, workdir, sanity_patch, "", "", false}, reveal);
 }
 
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set, bool reveal) {
   const auto absolute = [](const std::string& path) { return path.empty() ? std::string() : fs::absolute(path).string(); };
   return std::make_unique<Patched>(
-      suite, PatchSet{absolute(set.patches), absolute(set.workdir), absolute(set.sanity_patch), absolute(set.chaffs), absolute(set.wheats)},
+      suite,
+      PatchSet{absolute(set.patches), absolute(set.workdir), absolute(set.sanity_patch), absolute(set.chaffs),
+               absolute(set.wheats), set.sandbox},
       reveal);
 }
 

@@ -14,6 +14,7 @@ import re
 import resource
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -166,7 +167,8 @@ class HiddenIdentity(Scratch):
     def test_patch_mode_does_not_name_the_mutant(self):
         log = os.path.join(self.dir, "log")
         suite = 'echo "${TLBF_MUTANT-unset} ${TLBF_IMPL-unset}" >> %s; exec python3 -m unittest -q test_tlbf_impl' % log
-        r = self.mutate("--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite,
+        # Unsandboxed: the log is outside the run's folder, where a sandboxed suite cannot write.
+        r = self.mutate("--no-sandbox", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite,
                         env={"TLBF_MUTANT": "s07", "TLBF_IMPL": "leaked"})
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(set(read(log).splitlines()), {"unset unset"})
@@ -179,12 +181,12 @@ class HiddenIdentity(Scratch):
         # a run that saw another graded run's file could tell them apart.
         suite = ('n=$(cat counter 2>/dev/null || echo 0); echo $((n+1)) > counter; echo "$n" >> %s; '
                  'exec python3 -m unittest -q test_tlbf_impl' % log)
-        r = self.mutate("-j", "2", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        r = self.mutate("--no-sandbox", "-j", "2", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         seen = read(log).split()
         # The warm-up and the slots' warming runs (ungraded) come first; then 3 clean runs, and 10 mutants
-        # with 2 clean control runs among them.
-        graded = seen[-15:]
+        # twice each with 2 clean control runs among them.
+        graded = seen[-25:]
         self.assertEqual(len(set(graded)), 1, seen)
         self.assertScratchGone()
 
@@ -247,9 +249,17 @@ class Flakiness(Scratch):
         counter = os.path.join(self.dir, "runs")
         suite = ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
                  'if [ $n -gt 5 ]; then exit 1; fi; exec python3 -m unittest -q test_tlbf_impl' % (counter, counter))
-        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        # Unsandboxed, a suite can keep a count anywhere this user can write: the controls catch it.
+        r = self.mutate("--no-sandbox", "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 5, r.stdout + r.stderr)
         self.assertIn("failed 2 of the 2 clean runs hidden among them", r.stdout)
+        self.assertScratchGone()
+        # Sandboxed (the default), it cannot keep one at all: every run sees a fresh /tmp and
+        # nothing of the machine's folders but its own copy, so each run counts 1.
+        os.remove(counter)
+        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertFalse(os.path.exists(counter))
         self.assertScratchGone()
 
     def test_the_controls_sit_at_random_places(self):
@@ -309,7 +319,7 @@ class Flakiness(Scratch):
             f.write(probe)
         suite = "python3 %s && exec python3 -m unittest -q test_tlbf_impl" % os.path.join(self.dir, "probe.py")
         for attempt in range(4):
-            r = self.mutate("-j", "1", "--baseline-runs", "1", "--control-runs", "0", "--mutants", "s08,s10",
+            r = self.mutate("--no-sandbox", "-j", "1", "--baseline-runs", "1", "--control-runs", "0", "--mutants", "s08,s10",
                             "--require", "s08,s10", "--patches", PYTHON_PATCHES, "--workdir", PYTHON,
                             "--", "sh", "-c", suite, env={"PYTHONDONTWRITEBYTECODE": ""})
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -393,20 +403,53 @@ class HostileSuites(Scratch):
         suite = ('python3 -c "import os; s = os.stat(\'tlbf_impl.py\'); '
                  'print(s.st_ctime - s.st_mtime < 0.5, s.st_nlink, os.path.exists(\'tlbf_impl.py.orig\'))" >> %s; '
                  'exec python3 -m unittest -q test_tlbf_impl' % log)
-        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
+        r = self.mutate("--no-sandbox", "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        graded = read(log).splitlines()[-15:]  # 3 baseline runs, 10 mutants, 2 controls
+        graded = read(log).splitlines()[-25:]  # 3 baseline runs, 10 mutants twice each, 2 controls
         self.assertEqual(set(graded), {"True 1 False"}, graded)
         self.assertScratchGone()
 
     def test_a_run_that_cannot_be_prepared_is_the_harness_not_the_suite(self):
         # The suite deletes the copies later runs are made from: not flaky (5), a harness error (2).
         suite = 'rm -rf ../seed-*; exec python3 -m unittest -q test_tlbf_impl'
-        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        r = self.mutate("--no-sandbox", "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("could not be prepared", r.stdout)
         self.assertNotIn("flaky", r.stdout)
         self.assertScratchGone()
+        # Sandboxed, the seeds are not there to delete: the grading goes on, and is right.
+        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertScratchGone()
+
+    def test_a_sandboxed_suite_sees_its_own_copy_and_nothing_of_where_it_came_from(self):
+        # A suite that would tell a mutant from the clean code by comparing the file under test
+        # with another copy of it (the work directory, the warmed copies beside its folder), or
+        # that reaches the network (a server of this test's, on the loopback): under the sandbox
+        # none of it is there.
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(64)
+        self.addCleanup(server.close)
+        probe = ("import os, socket, sys\n"
+                 "seen = [p for p in (%r, %r, '../warm', '../seed-1', '/work') if os.path.exists(p)]\n"
+                 "seen += [p for p in os.listdir('..') if p != os.path.basename(os.getcwd())]\n"
+                 "try:\n"
+                 "    socket.create_connection(('127.0.0.1', %d), timeout=2).close(); seen.append('network')\n"
+                 "except OSError:\n"
+                 "    pass\n"
+                 "if seen: sys.exit('can see: %%s' %% seen)\n" % (PYTHON, os.path.join(self.dir, "work"), server.getsockname()[1]))
+        work = os.path.join(self.dir, "work")
+        shutil.copytree(PYTHON, work)
+        with open(os.path.join(work, "probe.py"), "w") as f:
+            f.write(probe)
+        suite = "python3 probe.py && exec python3 -m unittest -q test_tlbf_impl"
+        r = self.mutate("-j", "2", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # Unsandboxed, the same suite sees the work directory and the copies beside its own: it fails clean.
+        r = self.mutate("--no-sandbox", "-j", "2", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
+        self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+        self.assertIn("can see:", r.stdout)
 
 
 def mutants_of(report):

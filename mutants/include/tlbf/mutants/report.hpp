@@ -22,6 +22,7 @@ struct ReportContext {
   int exit_code = 0;                  // tlbf mutate's
   std::string version;                // tlbf's
   int confirm_runs = 1;               // runs of each mutant whose outcomes had to agree
+  std::string sandbox = "off";        // "bubblewrap", "off", or "unavailable: WHY"
   // tlbf grade's: the learner the report is of, the key their grade depends
   // on (grade.hpp), and their verdict; empty for tlbf mutate.
   std::string learner, learner_key, learner_verdict;

@@ -90,7 +90,7 @@ class Subjects {
 // the tlbf binary. With `reveal` TLBF_IMPL names what it serves (`tlbf serve
 // --mutant ID`) and TLBF_MUTANT is the id, for authors debugging a suite.
 std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf,
-                                          const std::string& tlbf_mutant, bool reveal);
+                                          const std::string& tlbf_mutant, bool reveal, bool sandbox = false);
 
 // Patch mode: every DIR/*.patch is a mutant named by the file's stem. A
 // warm-up run builds in a copy of `workdir`; then every graded run gets a
@@ -114,6 +114,9 @@ struct PatchSet {
   std::string sanity_patch;  // "": no sanity check
   std::string chaffs;        // DIR/*.patch, or "" for none
   std::string wheats;        // DIR/NAME/..., or "" for none
+  // Every run of the suite under bubblewrap (sandbox.hpp), seeing its own
+  // copy, the system and the toolchain, and nothing else.
+  bool sandbox = false;
 };
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set, bool reveal);
 

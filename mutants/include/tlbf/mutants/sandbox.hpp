@@ -1,0 +1,29 @@
+// Running a suite where it sees nothing but what it needs (docs/mutants.md,
+// "What a suite can see"): bubblewrap, with the system's folders and the
+// toolchain read-only, the run's own folder writable, a private /tmp, no
+// network, and a PID namespace of its own.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tlbf::mutants {
+
+struct Sandbox {
+  std::vector<std::string> read_only;   // beside the system's folders: toolchains, the programs the suite runs
+  std::vector<std::string> read_write;  // the run's own folder
+};
+
+// Whether bubblewrap can make a sandbox here (it is installed, and user
+// namespaces are allowed); `why` says why not.
+bool sandbox_available(std::string& why);
+
+// `line` (a shell line) as run inside the sandbox, in `directory`.
+std::string sandboxed(const Sandbox& sandbox, const std::string& directory, const std::string& line);
+
+// What a suite command needs to see to run: the folder of its program when
+// that lies outside the system's folders, and the toolchains in the home
+// folder (~/.cargo, ~/.rustup, ~/.pyenv) that exist.
+std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite);
+
+}  // namespace tlbf::mutants

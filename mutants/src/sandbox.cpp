@@ -1,0 +1,99 @@
+#include "tlbf/mutants/sandbox.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "tlbf/conformance/process.hpp"
+
+namespace tlbf::mutants {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quoted(const std::string& word) { return conformance::shell_quote(word); }
+
+std::string home() {
+  const char* h = std::getenv("HOME");
+  return h && *h ? h : "";
+}
+
+// A program as the shell would find it on PATH, links followed; "" when not found.
+std::string resolved(const std::string& program) {
+  std::error_code ec;
+  if (program.find('/') != std::string::npos) return fs::weakly_canonical(fs::absolute(program), ec).string();
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) return fs::weakly_canonical(fs::absolute(candidate), ec).string();
+  }
+  return "";
+}
+
+bool under_system_folder(const std::string& path) {
+  for (const char* root : {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/", "/opt/"}) {
+    if (path.rfind(root, 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool sandbox_available(std::string& why) {
+  const auto probe = conformance::run_with_input(
+      "bwrap --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net --unshare-pid --die-with-parent true", "",
+      std::chrono::seconds(30));
+  if (probe.exited_cleanly()) return true;
+  why = !probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
+                       : "bwrap cannot make a sandbox here (" + probe.how_it_ended() + ": " +
+                             conformance::last_lines(probe.out + probe.err, 2) +
+                             "); install Debian's bubblewrap and allow user namespaces";
+  return false;
+}
+
+std::string sandboxed(const Sandbox& sandbox, const std::string& directory, const std::string& line) {
+  // The system read-only, and nothing of /home, /root, /work, /tmp or the
+  // grader's scratch folders but what is bound below.
+  std::string out =
+      "bwrap --die-with-parent --unshare-net --unshare-pid --unshare-ipc --unshare-uts"
+      " --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind-try /opt /opt"
+      " --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
+      " --proc /proc --dev /dev --tmpfs /tmp";
+  for (const auto& dir : sandbox.read_only) out += " --ro-bind-try " + quoted(dir) + " " + quoted(dir);
+  for (const auto& dir : sandbox.read_write) out += " --bind " + quoted(dir) + " " + quoted(dir);
+  // Cargo writes its locks and caches into CARGO_HOME, which is read-only
+  // here: it gets a fresh one in the private /tmp, with the grader's
+  // configuration (a registry replaced by Debian's, say) shown in it.
+  const char* cargo_home = std::getenv("CARGO_HOME");
+  const std::string cargo = cargo_home && *cargo_home ? cargo_home : home().empty() ? "" : home() + "/.cargo";
+  out += " --dir /tmp/cargo-home --setenv CARGO_HOME /tmp/cargo-home";
+  for (const char* config : {"config.toml", "config"}) {
+    std::error_code ec;
+    if (!cargo.empty() && fs::is_regular_file(fs::path(cargo) / config, ec)) {
+      out += " --ro-bind " + quoted((fs::path(cargo) / config).string()) + " /tmp/cargo-home/" + config;
+    }
+  }
+  if (!directory.empty()) out += " --chdir " + quoted(directory);
+  return out + " -- /bin/sh -c " + quoted(line);
+}
+
+std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!home().empty()) {
+    for (const char* dir : {".cargo", ".rustup", ".pyenv"}) {
+      if (fs::is_directory(fs::path(home()) / dir, ec)) out.push_back((fs::path(home()) / dir).string());
+    }
+  }
+  if (!suite.empty()) {
+    const std::string program = resolved(suite.front());
+    if (!program.empty() && !under_system_folder(program)) out.push_back(fs::path(program).parent_path().string());
+  }
+  return out;
+}
+
+}  // namespace tlbf::mutants
