@@ -290,21 +290,6 @@ std::string class_summary_json(const std::vector<ClassRow>& rows, const std::str
 
 namespace {
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
@@ -322,7 +307,7 @@ std::string class_summary_html(const std::vector<ClassRow>& rows, const std::str
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-      "<title>tlbf grade: " + escaped(kind) + " class</title>\n<style>\n"
+      "<title>tlbf grade: " + html_escaped(kind) + " class</title>\n<style>\n"
       "body { font-family: system-ui, sans-serif; margin: 2em; }\n"
       "table { border-collapse: collapse; }\n"
       "td, th { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }\n"
@@ -330,21 +315,21 @@ std::string class_summary_html(const std::vector<ClassRow>& rows, const std::str
       ".stopped { background: #fdf0c4; }\n"
       ".banner { font-size: 1.2em; margin-bottom: 1em; }\n"
       "</style>\n</head>\n<body>\n<h1>tlbf grade: a class of " + std::to_string(rows.size()) + " (" +
-      escaped(kind) + ")</h1>\n<p class=\"banner\" id=\"summary\">" + std::to_string(meeting) + " of " +
+      html_escaped(kind) + ")</h1>\n<p class=\"banner\" id=\"summary\">" + std::to_string(meeting) + " of " +
       std::to_string(rows.size()) + " meet the bar: score at least " + bar + " and every required mutant (" +
-      escaped(joined(required)) + ") killed.</p>\n"
+      html_escaped(joined(required)) + ") killed.</p>\n"
       "<table id=\"learners\">\n<tr><th>learner</th><th>verdict</th><th>score</th><th>survivors</th>"
       "<th>chaffs caught</th><th>chaffs missed</th><th>why it stopped</th></tr>\n";
   for (const auto& r : rows) {
     const std::string css = r.verdict == "meets" ? "meets" : r.verdict == "short" ? "short" : "stopped";
     char score[64];
     std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
-    const std::string name = r.report.empty() ? escaped(r.name)
-                                              : "<a href=\"" + escaped(r.report) + "\">" + escaped(r.name) + "</a>";
-    page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + escaped(r.verdict) + "</td><td>" +
-            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + escaped(joined(r.survivors)) + "</td><td>" +
+    const std::string name = r.report.empty() ? html_escaped(r.name)
+                                              : "<a href=\"" + html_escaped(r.report) + "\">" + html_escaped(r.name) + "</a>";
+    page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + html_escaped(r.verdict) + "</td><td>" +
+            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + html_escaped(joined(r.survivors)) + "</td><td>" +
             (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
-            "</td><td>" + escaped(joined(r.chaffs_missed)) + "</td><td>" + escaped(r.reason.substr(0, 400)) +
+            "</td><td>" + html_escaped(joined(r.chaffs_missed)) + "</td><td>" + html_escaped(r.reason.substr(0, 400)) +
             "</td></tr>\n";
   }
   page += "</table>\n</body>\n</html>\n";

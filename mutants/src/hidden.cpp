@@ -3,13 +3,17 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <map>
+#include <mutex>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -52,12 +56,46 @@ pid_t parent_of(pid_t pid) {
   return fields ? static_cast<pid_t>(parent) : -1;
 }
 
+// A copy of the program at `path` that its user may run but not read: a
+// memory file, mode 0100, made once per program for the whole process. The
+// kernel makes a process that runs an image it may not read non-dumpable
+// inside execve itself, so no moment after the exec is left in which a
+// process of the same user could open /proc/PID/mem (to read, or to write
+// code into it), take a descriptor or attach with ptrace. -1, with `why`,
+// when it cannot be made; the caller then runs `path` as it is.
+int unreadable_image(const std::string& path, std::string& why) {
+  static std::mutex mutex;
+  static std::map<std::string, int> images;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = images.find(path); found != images.end()) return found->second;
+  const int source = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int image = ::memfd_create("tlbf-mutant", MFD_CLOEXEC);
+  bool copied = source >= 0 && image >= 0;
+  char buffer[1 << 16];
+  for (ssize_t n; copied && (n = ::read(source, buffer, sizeof buffer)) != 0;) {
+    copied = n > 0 && write_all(image, buffer, static_cast<std::size_t>(n));
+  }
+  copied = copied && ::fchmod(image, S_IXUSR) == 0;
+  const int error = errno;
+  if (source >= 0) ::close(source);
+  if (!copied) {
+    if (image >= 0) ::close(image);
+    why = "cannot make an unreadable copy of " + path + ": " + std::strerror(error);
+    return -1;
+  }
+  images[path] = image;
+  return image;
+}
+
 }  // namespace
 
 std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
                                                   const std::string& choice, std::string& why) {
   std::unique_ptr<HiddenServer> server(new HiddenServer());
   server->tlbf_mutant_ = tlbf_mutant;
+  std::string image_error;
+  server->image_ = unreadable_image(tlbf_mutant, image_error);
+  if (server->image_ < 0) server->note_fault(image_error);
   server->choice_ = choice;
   if (server->choice_.size() < kChoiceWidth) server->choice_.resize(kChoiceWidth, ' ');
   server->path_ = dir + "/" + random_name();
@@ -163,7 +201,7 @@ void HiddenServer::serve(int connection) {
     ::dup2(connection, STDOUT_FILENO);
     if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
     const char* argv[] = {tlbf_mutant_.c_str(), "--choice-from", path_.c_str(), nullptr};
-    ::execv(argv[0], const_cast<char* const*>(argv));
+    if (image_ >= 0) ::fexecve(image_, const_cast<char* const*>(argv), environ);
     const int error = errno;
     (void)!::write(report, &error, sizeof error);
     ::_exit(127);

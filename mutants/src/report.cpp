@@ -151,7 +151,10 @@ std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<Muta
   for (const auto& run : runs) {
     if (run.verdict != Verdict::Survived) continue;
     const Place place = subjects.place(run.id);
-    out.push_back({run.id, place.description, place.file, place.start_line, place.diff});
+    // "s04: Truncating k ..." is shown beside its id already.
+    std::string description = place.description;
+    if (description.rfind(run.id + ": ", 0) == 0) description.erase(0, run.id.size() + 2);
+    out.push_back({run.id, description, place.file, place.start_line, place.diff});
   }
   return out;
 }
@@ -201,8 +204,6 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
   return report_json(std::move(files), score, context, extra).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-namespace {
-
 std::string html_escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -217,6 +218,8 @@ std::string html_escaped(const std::string& text) {
   }
   return out;
 }
+
+namespace {
 
 std::string joined(const Json& list) {
   std::string out;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -324,7 +325,6 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   auto server = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "", why);
   ASSERT_TRUE(server) << why;
   EXPECT_EQ(server->connections(), 0);
-  EXPECT_EQ(server->fault(), "");
 
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
@@ -335,10 +335,27 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   EXPECT_EQ(::read(sock, &byte, 1), 0);  // the served process could not run: the connection ends at once
   ::close(sock);
 
-  // The server learns of the failed exec before it closes its end of the
-  // connection, so both are known once the connection has ended.
   EXPECT_EQ(server->connections(), 1);
-  EXPECT_NE(server->fault().find("could not run /nonexistent/tlbf-mutant"), std::string::npos) << server->fault();
+  // It cannot even be copied into the unreadable image the served processes run from (hidden.cpp).
+  EXPECT_NE(server->fault().find("cannot make an unreadable copy of /nonexistent/tlbf-mutant"), std::string::npos)
+      << server->fault();
+  server.reset();
+
+  // A program that exists and cannot run: the server learns of the failed
+  // exec before it closes its end of the connection, so both are known once
+  // the connection has ended.
+  const std::string not_a_program = dir + "/not-a-program";
+  { std::ofstream(not_a_program) << "neither ELF nor a script\n"; }
+  server = HiddenServer::start(dir, not_a_program, "", why);
+  ASSERT_TRUE(server) << why;
+  EXPECT_EQ(server->fault(), "");
+  const int again = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  std::strcpy(address.sun_path, server->socket_path().c_str());
+  ASSERT_EQ(::connect(again, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  EXPECT_EQ(::read(again, &byte, 1), 0);
+  ::close(again);
+  EXPECT_EQ(server->connections(), 1);
+  EXPECT_NE(server->fault().find("could not run " + not_a_program), std::string::npos) << server->fault();
   server.reset();
   std::filesystem::remove_all(dir);
 }

@@ -60,6 +60,7 @@ class HiddenServer {
   void note_fault(const std::string& what);
 
   std::string path_, tlbf_mutant_, choice_;
+  int image_ = -1;  // tlbf_mutant_ as an image this user may run and not read (hidden.cpp)
   std::atomic<int> connections_{0};
   std::string fault_;  // the first one, under mutex_
   int listener_ = -1;

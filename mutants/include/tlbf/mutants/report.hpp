@@ -44,6 +44,9 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
 // no inline script can carry safely.
 std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error);
 
+// `text` safe inside HTML, as element text or a quoted attribute.
+std::string html_escaped(const std::string& text);
+
 // The whole verdict of shards' reports. `error` set (the reports cannot be
 // merged: unreadable, not tlbf's, disagreeing, overlapping or incomplete)
 // means nothing else is.
