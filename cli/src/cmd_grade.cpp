@@ -4,7 +4,10 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -15,6 +18,7 @@
 #include "grading_output.hpp"
 #include "installed_files.hpp"
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/grade.hpp"
 
@@ -84,10 +88,14 @@ std::optional<std::string> earlier_report(const fs::path& json, const std::strin
   return text;
 }
 
+// On one line of at most `width` columns, every byte outside printable
+// ASCII escaped: a folder's name or a suite's words must not draw on the
+// grader's terminal.
 std::string fitted(std::string text, std::size_t width) {
   for (char& c : text) {
     if (c == '\n') c = ' ';
   }
+  text = conformance::readable_lines(text, text.size());
   return text.size() <= width ? text : text.substr(0, width - 3) + "...";
 }
 
@@ -248,7 +256,7 @@ int run_grade(const GradeOptions& opt) {
   std::vector<mutants::ClassRow> rows;
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < learners.size(); ++i) {
-    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " + learners[i].name + ": ";
+    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " + fitted(learners[i].name, 30) + ": ";
     const auto began = std::chrono::steady_clock::now();
     rows.push_back(grade_learner(run, *seed, learners[i], prefix));
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
@@ -268,11 +276,23 @@ int run_grade(const GradeOptions& opt) {
   for (const auto& r : rows) ++counts[r.verdict];
   std::printf("\n");
   for (const auto& r : rows) {
-    if (!r.reason.empty()) std::printf("%s: %s\n", r.name.c_str(), fitted(r.reason, 76 - std::min<std::size_t>(r.name.size(), 30)).c_str());
+    if (!r.reason.empty()) {
+      const std::string name = fitted(r.name, 30);
+      std::printf("%s: %s\n", name.c_str(), fitted(r.reason, 78 - name.size()).c_str());
+    }
   }
-  std::string tally;
-  for (const auto& [verdict, n] : counts) tally += (tally.empty() ? "" : ", ") + std::to_string(n) + " " + verdict;
-  std::printf("class: %zu learners: %s; reports in %s (class.html)\n", rows.size(), tally.c_str(), opt.out.c_str());
+  std::printf("reports: %s\n", (fs::path(opt.out) / "class.html").string().c_str());
+  // The closing line, wrapped at 80 columns.
+  std::string line = "class: " + std::to_string(rows.size()) + " learners:";
+  for (const auto& [verdict, n] : counts) {
+    const std::string part = " " + std::to_string(n) + " " + verdict;
+    if (line.size() + part.size() + 1 > 80) {
+      std::printf("%s\n", line.c_str());
+      line = "      ";
+    }
+    line += part + (&verdict == &counts.rbegin()->first ? "" : ",");
+  }
+  std::printf("%s\n", line.c_str());
   return run.harness_failed ? kUsage : kOk;
 }
 

@@ -253,7 +253,14 @@ ClassRow class_row(const std::string& report_json, std::string& error) {
       row.chaffs_ran = config.at("chaffs").at("ran").get<int>();
       row.chaffs_missed = strings_of(config.at("chaffs").at("missed"));
     }
-    if (!config.at("stopped").is_null()) row.reason = config.at("stopped").at("reason").get<std::string>();
+    if (!config.at("stopped").is_null()) {
+      // No grade: what ran before it stopped is not one.
+      row.reason = config.at("stopped").at("reason").get<std::string>();
+      row.killed = row.ran = 0;
+      row.score = 0;
+      row.chaffs_killed = row.chaffs_ran = 0;
+      row.chaffs_missed.clear();
+    }
   } catch (const Json::exception& e) {
     error = std::string("not a report of tlbf grade: ") + e.what();
   }

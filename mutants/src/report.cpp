@@ -184,7 +184,8 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
                                 {"duration", std::round(run.seconds * 1000)}});
   }
   Json extra = Json::object();
-  extra["survivors"] = survivors_json(survivors(subjects, score.runs));
+  // A grading that stopped has no survivors: its outcomes are not a grade.
+  extra["survivors"] = survivors_json(score.stopped == kNotStopped ? survivors(subjects, score.runs) : std::vector<Survivor>{});
   Json wheats = Json::array();
   for (const auto& w : score.wheats) wheats.push_back({{"id", w.id}, {"runs", w.runs}, {"passes", w.passes}});
   extra["wheats"] = wheats;

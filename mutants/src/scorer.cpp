@@ -347,10 +347,10 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
     if (w.passes == w.runs) continue;
     score.baseline_output = w.output;
     return stop(score, kRejectsCorrect,
-                "the suite rejects a correct implementation: it failed the wheat '" + w.id + "' in " +
-                    std::to_string(w.runs - w.passes) + " of " + std::to_string(w.runs) +
-                    " runs, so it tests something the documents leave open, or recognises the reference by its "
-                    "source; first failing lines:\n" + w.evidence);
+                "fails the correct variant '" + w.id + "' (" + std::to_string(w.runs - w.passes) + " of " +
+                    std::to_string(w.runs) +
+                    " runs): the suite rejects a correct implementation, so it tests something the documents leave "
+                    "open, or recognises the reference by its source; first failing lines:\n" + w.evidence);
   }
   return true;
 }
