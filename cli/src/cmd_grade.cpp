@@ -71,7 +71,7 @@ std::optional<fs::path> bundled_kit(const std::string& kind) {
 // What a learner's grade depends on besides the files: the options that change it.
 std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
   std::ostringstream key;
-  key << "sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs
+  key << "tlbf=" TLBF_VERSION_STRING " sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs
       << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
   for (const auto& id : required) key << id << ",";
   return key.str();

@@ -95,7 +95,10 @@ class Grading(unittest.TestCase):
             want = {name: want[name] for name in learners}
         r = self.grade(class_dir, out, "-j", str(jobs), *CONFIRM, *options)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertEqual(table_verdicts(r.stdout), want, r.stdout + r.stderr)
+        # "a|b": either verdict is right (which one depends on how the runs met).
+        got = table_verdicts(r.stdout)
+        want = {name: got[name] if got.get(name) in verdict.split("|") else verdict for name, verdict in want.items()}
+        self.assertEqual(got, want, r.stdout + r.stderr)
         for line in r.stdout.splitlines():
             self.assertLessEqual(len(line), 80, line)
         summary = json.load(open(os.path.join(out, "class.json")))
@@ -128,8 +131,9 @@ class PythonClass(Grading):
         self.check_survivors(out, "bob", ["s04", "s05", "s08", "s09"], "tlbf_impl.py")
         self.assertIn("MISSED", open(os.path.join(out, "learners", "bob.html")).read())
         self.check_class(1, "--chaffs", "none")
-        # Unsandboxed, two of grace's runs at once both bind her fixed port: flaky at -j2,
-        # caught by the baseline that runs at the grading's concurrency.
+        # Unsandboxed, two of grace's runs at once both bind her fixed port: at -j2 she is
+        # flaky (or fails clean when every clean run met another), caught by the baseline that
+        # runs at the grading's concurrency, before any mutant.
         self.check_class(2, "--chaffs", "none", "--no-sandbox", learners=["alice", "grace"])
 
     def test_a_second_run_reuses_the_reports_of_learners_whose_files_did_not_change(self):
