@@ -229,6 +229,13 @@ int run_grade(const GradeOptions& opt) {
   }
   ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox)};
   run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
+  // A required mutant the kit has no patch for would be required of nobody.
+  for (const auto& id : run.required) {
+    if (!fs::is_regular_file(fs::path(read.kit.set.patches) / (id + ".patch"), ec)) {
+      std::cerr << "tlbf grade: no mutant '" << id << "' (no " << id << ".patch in " << read.kit.set.patches << ")\n";
+      return kUsage;
+    }
+  }
   const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
   if (learners.empty()) {
     std::cerr << "tlbf grade: '" << opt.class_dir << "' has no sub-folder: one per learner, each with their "

@@ -157,6 +157,22 @@ class PythonClass(Grading):
         fourth = self.grade(class_dir, out, "--chaffs", "none", "--threshold", "0.5")
         self.assertEqual(fourth.stderr.count("reusing"), 0, fourth.stderr)
 
+    def test_a_bad_command_line_is_a_usage_error_before_anything_runs(self):
+        out = os.path.join(self.dir, "out")
+        # A required mutant the kit has no patch for would otherwise be required of nobody.
+        r = self.grade(os.path.join(CLASSES, "python"), out, "--require", "s01,s11")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("no mutant 's11'", r.stderr)
+        r = self.grade(os.path.join(self.dir, "no-such-class"), out)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("is not a folder", r.stderr)
+        empty = os.path.join(self.dir, "empty")
+        os.mkdir(empty)
+        r = self.grade(empty, out)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("has no sub-folder", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "class.json")))
+
     def test_chaffs_are_counted_apart_from_the_grade(self):
         class_dir = os.path.join(self.dir, "class")
         os.mkdir(class_dir)
