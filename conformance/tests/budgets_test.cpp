@@ -276,14 +276,22 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
   std::ofstream(tmp / "patches" / "s01.patch") << "--- a/impl.py\n+++ b/impl.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
   const std::string patch_mode =
       " --require s01 --patches " + (tmp / "patches").string() + " --workdir " + work.string();
-  for (const std::string& mode : {std::string(), patch_mode}) {
+  // Patch mode twice: as it is, and sandboxed (bubblewrap, the default where
+  // it runs), where the suite can write only in its own copy, so it says it
+  // started there, in tmp/tlbf-mutate-*/warm, and the test looks for it.
+  for (const std::string& mode : {std::string(), " --no-sandbox" + patch_mode, patch_mode}) {
     std::filesystem::remove(started);
-    const std::string suite = "sh -c 'touch " + started.string() + "; sleep 3603; :' " + tag;
+    const bool sandboxed = mode == patch_mode;
+    const std::string signal = sandboxed ? "suite-started" : started.string();
+    const std::string suite = "sh -c 'touch " + signal + "; sleep 3603; :' " + tag;
     const std::string mutate = "env TMPDIR=" + tmp.string() + " " + TLBF_BINARY + " mutate" + mode + " -- " + suite;
+    const std::string has_started = sandboxed ? "[ -z \"$(find " + tmp.string() + " -name suite-started -print -quit)\" ]"
+                                              : "[ ! -e " + started.string() + " ]";
     // At most 60 s for the suite to start (a hang guard), then a moment for
     // tlbf to have told its watchdog about it.
-    const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; i=0; while [ ! -e " +
-                                             started.string() + " ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; " +
+    const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; i=0; while " + has_started +
+                                             " && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; " +
+                                             "[ $i -lt 1200 ] && touch " + started.string() + "; " +
                                              "sleep 0.3; kill -KILL $p; wait $p; echo $?",
                                          "", 90s);
     EXPECT_TRUE(std::filesystem::exists(started)) << "the suite never started" << mode;
