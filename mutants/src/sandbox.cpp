@@ -1,5 +1,6 @@
 #include "tlbf/mutants/sandbox.hpp"
 
+#include <pwd.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,9 +17,12 @@ namespace fs = std::filesystem;
 
 std::string quoted(const std::string& word) { return conformance::shell_quote(word); }
 
+// The home folder: $HOME, else the user's entry (a CI job may run without HOME).
 std::string home() {
   const char* h = std::getenv("HOME");
-  return h && *h ? h : "";
+  if (h && *h) return h;
+  const passwd* entry = ::getpwuid(::getuid());
+  return entry && entry->pw_dir ? entry->pw_dir : "";
 }
 
 // A program as the shell would find it on PATH, links followed; "" when not found.
