@@ -290,7 +290,7 @@ int run_grade(const GradeOptions& opt) {
   }
   std::printf("reports: %s\n", (fs::path(opt.out) / "class.html").string().c_str());
   // The closing line, wrapped at 80 columns.
-  std::string line = "class: " + std::to_string(rows.size()) + " learners:";
+  std::string line = "class: " + std::to_string(rows.size()) + (rows.size() == 1 ? " learner:" : " learners:");
   for (const auto& [verdict, n] : counts) {
     const std::string part = " " + std::to_string(n) + " " + verdict;
     if (line.size() + part.size() + 1 > 80) {
