@@ -115,14 +115,23 @@ std::vector<Learner> find_learners(const fs::path& class_dir, const std::string&
         it.disable_recursion_pending();
         continue;
       }
-      if (!it->is_regular_file() || it->path().filename() != tests_file) continue;
+      if (it->path().filename() != tests_file) continue;
+      // A link would bring whatever it names into the run (a grader's file,
+      // shown back in a compile error): only a file the learner handed in counts.
+      if (it->is_symlink()) {
+        learner.problem = it->path().string() + " is a symbolic link; hand in the file itself";
+        break;
+      }
+      if (!it->is_regular_file()) continue;
       if (best_depth < 0 || it.depth() < best_depth) {
         best_depth = it.depth();
         at_best.clear();
       }
       if (it.depth() == best_depth) at_best.push_back(it->path());
     }
-    if (at_best.empty()) {
+    if (!learner.problem.empty()) {
+      // said above
+    } else if (at_best.empty()) {
       learner.problem = "no file named " + tests_file + " in " + entry.path().string();
     } else if (at_best.size() > 1) {
       std::sort(at_best.begin(), at_best.end());

@@ -201,6 +201,9 @@ class PythonClass(Grading):
         for name in ("alice", "bob", "ivan", "judy"):
             shutil.copytree(os.path.join(CLASSES, "python", name), os.path.join(class_dir, name))
         os.mkdir(os.path.join(class_dir, "nobody"))  # handed in nothing
+        # A link to a file of the grader's would bring it into the run: not a tests file.
+        os.mkdir(os.path.join(class_dir, "mallory"))
+        os.symlink("/etc/hostname", os.path.join(class_dir, "mallory", "test_bloom.py"))
         out = os.path.join(self.dir, "out")
         r = self.grade(class_dir, out, "--chaffs", "none")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -210,9 +213,10 @@ class PythonClass(Grading):
             dom = html_reports.Page(browser.dom(page))
             text = dom.text()
             for name, verdict in (("alice", "meets"), ("bob", "short"), ("ivan", "fails-clean"),
-                                  ("judy", "passes-broken"), ("nobody", "no-tests")):
+                                  ("judy", "passes-broken"), ("nobody", "no-tests"), ("mallory", "no-tests")):
                 self.assertRegex(text, name + r"\s*" + verdict)
-            self.assertIn("1 of 5 meet the bar", text)
+            self.assertIn("is a symbolic link", text)
+            self.assertIn("1 of 6 meet the bar", text)
             links = [a["attrs"].get("href") for a in dom.tags("a")]
             self.assertIn("learners/bob.html", links)
             shots = os.path.join(os.path.dirname(TLBF), "..", "html-reports")
