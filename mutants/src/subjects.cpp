@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <random>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -260,6 +261,7 @@ class Patched final : public Subjects {
     for (const auto& id : wheat_ids()) patched_.merge(files_under(wheats_ / id));
     if (!sanity_patch_.empty()) patched_.merge(files_changed_by(slurp(sanity_patch_)));
     patched_.erase("");
+    if (!wheats_.empty()) make_disguised_wheat();
   }
   ~Patched() override {
     for (auto& removal : removals_) removal.join();
@@ -279,6 +281,7 @@ class Patched final : public Subjects {
     for (const auto& entry : fs::directory_iterator(wheats_, ec)) {
       if (entry.is_directory()) out.push_back(entry.path().filename().string());
     }
+    if (!disguised_.empty()) out.push_back(kDisguised);
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -293,7 +296,9 @@ class Patched final : public Subjects {
     return prepare(unique("run"), {sanity_patch_, {}});
   }
   SuiteRun mutant(const std::string& id) override { return prepare(unique("run"), {patch_of(id), {}}); }
-  SuiteRun wheat(const std::string& id) override { return prepare(unique("run"), {{}, wheats_ / id}); }
+  SuiteRun wheat(const std::string& id) override {
+    return prepare(unique("run"), {{}, id == kDisguised && !disguised_.empty() ? disguised_ : wheats_ / id});
+  }
   void finish(const SuiteRun& run) override {
     std::error_code ec;
     if (run.slot >= 0) {
@@ -363,6 +368,38 @@ class Patched final : public Subjects {
     fs::last_write_time(fresh, fs::file_time_type::clock::now(), ec);
     fs::rename(fresh, path, ec);
     return ec ? ec.message() : "";
+  }
+
+  // The wheat no suite can know in advance: the reference itself, each file
+  // the patches change given one more comment line of random digits, made
+  // afresh for each grading. The kit's wheats are published, so a suite could
+  // pass exactly the files whose hashes it knows (the reference's and the
+  // wheats') and fail every other: it would kill every mutant while testing
+  // nothing. Such a suite fails this one. Files of a kind without a known
+  // comment syntax are left as they are.
+  static constexpr const char* kDisguised = "disguised";
+  void make_disguised_wheat() {
+    if (scratch_.empty()) return;
+    std::random_device random;
+    std::string digits;
+    for (int i = 0; i < 16; ++i) digits += "0123456789abcdef"[random() % 16];
+    const fs::path folder = scratch_ / "disguised-wheat";
+    bool any = false;
+    for (const auto& file : patched_) {
+      const std::string ext = fs::path(file).extension().string();
+      const char* comment = ext == ".py" || ext == ".sh" || ext == ".toml" ? "#"
+                            : ext == ".rs" || ext == ".c" || ext == ".h" || ext == ".cpp" || ext == ".hpp" ? "//"
+                                                                                                             : nullptr;
+      std::error_code ec;
+      if (!comment || !fs::is_regular_file(workdir_ / file, ec)) continue;
+      std::string text = slurp(workdir_ / file);
+      if (!text.empty() && text.back() != '\n') text += '\n';
+      text += std::string(comment) + " " + digits + "\n";
+      fs::create_directories((folder / file).parent_path(), ec);
+      std::ofstream(folder / file, std::ios::binary) << text;
+      any = true;
+    }
+    if (any) disguised_ = folder;
   }
 
   // A graded mutant's patch, else a chaff's.
@@ -567,6 +604,7 @@ class Patched final : public Subjects {
   bool reveal_;
   bool sandbox_;
   std::vector<std::string> toolchain_;  // what a sandboxed run sees read-only
+  fs::path disguised_;                  // the disguised wheat's files, "" when there is none
   std::set<std::string> patched_;  // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};
   std::mutex slots_mutex_;
