@@ -48,6 +48,28 @@ foreach(kind python rust)
   install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)
 endforeach()
+# The protocol kit: the course's folder the tests file goes into, and the
+# Python implementation whose variants are its wheats and chaffs; its
+# mutants are the oracle's, served by tlbf-mutant.
+set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/protocol)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/course/ DESTINATION ${kit}/course
+  PATTERN __pycache__ EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/python/ DESTINATION ${kit}/variants
+  PATTERN __pycache__ EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/python/ DESTINATION ${kit}/chaffs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/python/ DESTINATION ${kit}/wheats)
+file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json text)
+string(JSON tests_file GET "${text}" tests_file)
+string(JSON suite GET "${text}" suite)
+string(JSON command GET "${text}" variants command)
+string(JSON as_is GET "${text}" variants as_is)
+file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json
+  "{\n  \"kind\": \"protocol\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
+  "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"\",\n  \"suite\": ${suite},\n"
+  "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\"},\n"
+  "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
+install(FILES ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json DESTINATION ${kit})
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json)
 
 file(GLOB tlbf_doc_pages CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${tlbf_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR})

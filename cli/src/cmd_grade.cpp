@@ -1,6 +1,9 @@
 // tlbf grade: a class of learners' test suites, each graded against the
 // course's reference with the planted bugs (docs/mutants.md, "For course authors").
 #include <sys/prctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +20,7 @@
 #include "files.hpp"
 #include "grading_output.hpp"
 #include "installed_files.hpp"
+#include "mutant_binary.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
@@ -117,6 +121,7 @@ struct ClassRun {
   std::string viewer_js;
   bool harness_failed = false;
   std::string sandbox;  // sandbox_state's
+  std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
 };
 
 // Grades one learner, writes their report and page, and returns their row.
@@ -151,11 +156,20 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
     row.reason = error;
     return row;
   }
-  mutants::PatchSet set = run.kit.set;
-  set.workdir = workdir;
-  set.sandbox = run.sandbox == "bubblewrap";
-  if (opt.chaffs == "none") set.chaffs.clear();
-  auto subjects = mutants::patched_subjects(run.kit.suite, set, false);
+  std::unique_ptr<mutants::Subjects> subjects;
+  if (run.kit.serves.empty()) {
+    mutants::PatchSet set = run.kit.set;
+    set.workdir = workdir;
+    set.sandbox = run.sandbox == "bubblewrap";
+    if (opt.chaffs == "none") set.chaffs.clear();
+    subjects = mutants::patched_subjects(run.kit.suite, set, false);
+  } else {
+    mutants::ServedSet set = run.kit.served;
+    set.directory = workdir;
+    set.sandbox = run.sandbox == "bubblewrap";
+    if (opt.chaffs == "none") set.chaffs.clear();
+    subjects = mutants::served_subjects(run.kit.suite, run.tlbf_mutant, set);
+  }
   mutants::ScoreOptions so;
   so.mutants = subjects->ids();
   so.chaffs = subjects->chaff_ids();
@@ -177,7 +191,7 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
   context.suite = run.kit.suite;
   context.threshold = opt.threshold;
   context.required = run.required;
-  context.mode = "patches";
+  context.mode = run.kit.serves.empty() ? "patches" : "served";
   context.selected = so.mutants;
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
@@ -227,12 +241,28 @@ int run_grade(const GradeOptions& opt) {
     std::cerr << "tlbf grade: " << read.error << "\n";
     return kUsage;
   }
-  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox)};
+  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
   run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
   // A required mutant the kit has no patch for would be required of nobody.
   for (const auto& id : run.required) {
-    if (!fs::is_regular_file(fs::path(read.kit.set.patches) / (id + ".patch"), ec)) {
+    const auto offered = mutants::ids();
+    if (!read.kit.serves.empty() && std::find(offered.begin(), offered.end(), id) == offered.end()) {
+      std::cerr << "tlbf grade: no mutant '" << id << "' (the oracle's are s01..s10)\n";
+      return kUsage;
+    }
+    if (read.kit.serves.empty() && !fs::is_regular_file(fs::path(read.kit.set.patches) / (id + ".patch"), ec)) {
       std::cerr << "tlbf grade: no mutant '" << id << "' (no " << id << ".patch in " << read.kit.set.patches << ")\n";
+      return kUsage;
+    }
+  }
+  if (!read.kit.serves.empty()) {
+    // tlbf-mutant serves the oracle's mutants: beside tlbf in the build tree, in libexec/tlbf once installed.
+    for (const auto& candidate : mutant_binary_candidates()) {
+      if (run.tlbf_mutant.empty() && ::access(candidate.c_str(), X_OK) == 0) run.tlbf_mutant = candidate.string();
+    }
+    if (run.tlbf_mutant.empty()) {
+      std::cerr << "tlbf grade: cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
+                   "libexec/tlbf); see docs/cli.md, \"Installing\"\n";
       return kUsage;
     }
   }
@@ -310,15 +340,16 @@ void add_grade(CLI::App& app, int& rc) {
   CLI::App* cmd = app.add_subcommand("grade", "Grade a class: every learner's tests against the course's reference");
   cmd->footer(
       "Each sub-folder of CLASS is a learner; their tests file (--kind rust: ds08_bloom.rs, python:\n"
-      "test_bloom.py) goes into a copy of the course's reference, which is graded with the planted\n"
-      "bugs s01..s10, must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
+      "test_bloom.py, protocol: test_protocol.py) goes into a copy of the course's reference (for\n"
+      "protocol, a folder beside the served oracle), which is graded with the planted bugs s01..s10,\n"
+      "must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
       "did not change. Exit codes: 0 every learner has a verdict (see the table); 2 usage, or a\n"
       "harness error for some learner; 3 an output file cannot be written. See docs/mutants.md.");
   cmd->add_option("class", opt->class_dir, "The class: one sub-folder per learner")->required()->check(kNotEmpty);
-  cmd->add_option("--kind", opt->kind, "The kind of suite: rust or python (picks the bundled kit)")
-      ->check(CLI::IsMember({"rust", "python"}));
+  cmd->add_option("--kind", opt->kind, "The kind of suite: rust, python or protocol (picks the bundled kit)")
+      ->check(CLI::IsMember({"rust", "python", "protocol"}));
   cmd->add_option("--kit", opt->kit, "A kit.json of your own (reference, patches, wheats, chaffs, suite command)")
       ->check(kNotEmpty);
   cmd->add_option("-o,--out", opt->out, "Where the reports go (default ./tlbf-grade)")->check(kNotEmpty);
@@ -345,7 +376,7 @@ void add_grade(CLI::App& app, int& rc) {
   add_version(*cmd);
   cmd->callback([opt, &rc] {
     if (opt->kind.empty() == opt->kit.empty()) {
-      std::cerr << "tlbf grade: give --kind rust|python, or --kit FILE (not both)\n";
+      std::cerr << "tlbf grade: give --kind rust|python|protocol, or --kit FILE (not both)\n";
       rc = kUsage;
       return;
     }

@@ -21,7 +21,9 @@ dpkg-deb -c "$deb" | awk '{print $NF}' >"$work/contents"
 for path in "$bindir/tlbf" "$mutantdir/tlbf-mutant" "$datadir/tlbf/vectors/tlbf_hash_v1.json" \
             "$datadir/tlbf/vectors/schema/tlbf_common_v1.schema.json" "include/tlbf/oracle.hpp" \
             "$libdir/cmake/tlbf/tlbfConfig.cmake" "share/doc/tlbf/format.md" \
-            "$datadir/tlbf/grade-kits/python/kit.json" "$datadir/tlbf/grade-kits/rust/reference/src/bloom.rs"; do
+            "$datadir/tlbf/grade-kits/python/kit.json" "$datadir/tlbf/grade-kits/rust/reference/src/bloom.rs" \
+            "$datadir/tlbf/grade-kits/protocol/kit.json" "$datadir/tlbf/grade-kits/protocol/course/tlbf_client.py" \
+            "$datadir/tlbf/grade-kits/protocol/variants/tlbf_impl.py"; do
   grep -qx "./usr/$path" "$work/contents" || fail "the package has no /usr/$path"
 done
 if [ -n "$built_viewer" ]; then

@@ -95,6 +95,16 @@ grep -Eq '^alice +meets' "$work/grade.log" && grep -Eq '^bob +short' "$work/grad
   || { cat "$work/grade.log"; fail "tlbf grade from the prefix gave alice and bob the wrong verdicts"; }
 grep -q "$prefix/share/tlbf/grade-kits/python/kit.json" "$work/grade.log" \
   || { cat "$work/grade.log"; fail "tlbf grade did not use the installed kit"; }
+# ... and its protocol kit: the oracle's mutants from the installed
+# tlbf-mutant, the wheats and chaffs made from the installed Python implementation.
+mkdir -p "$work/protocol-class"
+cp -r "$source/mutants/tests/class/protocol/alice" "$source/mutants/tests/class/protocol/carol" "$work/protocol-class/"
+TMPDIR=/tmp "$prefix/$bindir/tlbf" grade --kind protocol "$work/protocol-class" -o "$work/protocol-grade" --chaffs none \
+  >"$work/protocol-grade.log" 2>&1 || { cat "$work/protocol-grade.log"; fail "tlbf grade --kind protocol from the prefix failed"; }
+grep -Eq '^alice +meets +10/10' "$work/protocol-grade.log" && grep -Eq '^carol +rejects-correct' "$work/protocol-grade.log" \
+  || { cat "$work/protocol-grade.log"; fail "tlbf grade --kind protocol from the prefix gave alice and carol the wrong verdicts"; }
+grep -q "$prefix/share/tlbf/grade-kits/protocol/kit.json" "$work/protocol-grade.log" \
+  || { cat "$work/protocol-grade.log"; fail "tlbf grade did not use the installed protocol kit"; }
 
 # A project outside tlbf: only the installed package, no package registry.
 cmake -S "$source/cmake/tests/consumer" -B "$work/consumer" -G "$generator" \

@@ -70,10 +70,15 @@ KitRead read_kit(const fs::path& path) {
     return value.empty() ? "" : (base / value).lexically_normal().string();
   };
   out.kit.kind = field("kind", true);
+  out.kit.serves = field("serves", false);
+  if (!out.kit.serves.empty() && out.kit.serves != "oracle" && out.error.empty()) {
+    out.error = path.string() + ": \"serves\" is \"oracle\" or absent, not \"" + out.kit.serves + "\"";
+  }
+  const bool served = !out.kit.serves.empty();
   out.kit.reference = folder("reference", true);
   out.kit.tests_file = field("tests_file", true);
   out.kit.tests_into = field("tests_into", false);
-  out.kit.set.patches = folder("patches", true);
+  out.kit.set.patches = folder("patches", !served);
   out.kit.set.sanity_patch = folder("sanity_patch", false);
   out.kit.set.chaffs = folder("chaffs", false);
   out.kit.set.wheats = folder("wheats", false);
@@ -83,12 +88,35 @@ KitRead read_kit(const fs::path& path) {
   } else {
     out.kit.suite = strings_of(suite);
   }
+  if (served) {
+    // The variants the wheats and chaffs are made from, and how each is served.
+    const Json variants = kit.value("variants", Json());
+    const Json command = variants.is_object() ? variants.value("command", Json()) : Json();
+    const Json from = variants.is_object() ? variants.value("from", Json()) : Json();
+    const Json as_is = variants.is_object() ? variants.value("as_is", Json("")) : Json();
+    if (variants.is_null() && out.kit.set.wheats.empty() && out.kit.set.chaffs.empty()) {
+      // no variants: the oracle's mutants alone
+    } else if (!from.is_string() || from.get<std::string>().empty() || !command.is_array() || command.empty() ||
+               !std::all_of(command.begin(), command.end(), [](const Json& w) { return w.is_string(); }) ||
+               !as_is.is_string()) {
+      if (out.error.empty()) {
+        out.error = path.string() + ": \"variants\" must be {\"from\": FOLDER, \"command\": [WORDS], \"as_is\": NAME} when a served kit has wheats or chaffs";
+      }
+    } else {
+      out.kit.served.variants_from = (base / from.get<std::string>()).lexically_normal().string();
+      out.kit.served.variant_command = strings_of(command);
+      out.kit.served.as_is = as_is.get<std::string>();
+      out.kit.served.wheats = out.kit.set.wheats;
+      out.kit.served.chaffs = out.kit.set.chaffs;
+    }
+  }
   if (!out.error.empty()) return out;
   std::error_code ec;
   for (const auto& [what, dir] : {std::pair<const char*, std::string>{"reference", out.kit.reference.string()},
                                   {"patches", out.kit.set.patches},
                                   {"chaffs", out.kit.set.chaffs},
-                                  {"wheats", out.kit.set.wheats}}) {
+                                  {"wheats", out.kit.set.wheats},
+                                  {"variants.from", out.kit.served.variants_from}}) {
     if (!dir.empty() && !fs::is_directory(dir, ec)) {
       out.error = path.string() + ": " + what + " '" + dir + "' is not a folder";
       return out;
@@ -155,6 +183,8 @@ std::unique_ptr<ClassSeed> ClassSeed::make(const Kit& kit, std::chrono::millisec
   if (!error.empty()) return nullptr;
   // Ungraded: the learners' gradings say whether their suites pass. The
   // reference's own tests file, if it has one, builds what theirs will share.
+  // A protocol suite needs TLBF_IMPL, and builds nothing the class shares.
+  if (!kit.serves.empty()) return seed;
   (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) + " && " +
                                         suite_command(kit.suite, "", ""),
                                     "", limit);
@@ -223,7 +253,10 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
   add(kit.kind);
   add(options);
   add(slurp(learner.tests));
-  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats}) {
+  add(kit.serves);
+  for (const auto& word : kit.served.variant_command) add(word);
+  add(kit.served.as_is);
+  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats, kit.served.variants_from}) {
     if (dir.empty()) continue;
     std::map<std::string, std::string> files;  // sorted, so the order of the walk does not matter
     std::error_code ec;

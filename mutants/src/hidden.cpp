@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <cstring>
@@ -87,6 +88,20 @@ int unreadable_image(const std::string& path, std::string& why) {
   return image;
 }
 
+// `word` as execve needs it: itself when it holds a slash, else the first
+// executable file of that name on PATH (or `word` itself, which will fail to
+// run and say so).
+std::string on_path(const std::string& word) {
+  if (word.find('/') != std::string::npos) return word;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + word;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return word;
+}
+
 }  // namespace
 
 std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
@@ -98,6 +113,28 @@ std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const 
   if (server->image_ < 0) server->note_fault(image_error);
   server->choice_ = choice;
   if (server->choice_.size() < kChoiceWidth) server->choice_.resize(kChoiceWidth, ' ');
+  return listen_in(std::move(server), dir, why);
+}
+
+std::unique_ptr<HiddenServer> HiddenServer::start_program(const std::string& dir, const std::vector<std::string>& program,
+                                                          const std::string& folder, std::string& why) {
+  if (program.empty()) {
+    why = "no program to serve";
+    return nullptr;
+  }
+  std::unique_ptr<HiddenServer> server(new HiddenServer());
+  server->program_ = program;
+  // Found here: the served process's fork may only make async-signal-safe calls before its exec.
+  server->program_[0] = on_path(program[0]);
+  for (auto& word : server->program_) server->program_argv_.push_back(word.data());
+  server->program_argv_.push_back(nullptr);
+  server->program_folder_ = folder;
+  server->tlbf_mutant_ = program[0];  // for messages
+  return listen_in(std::move(server), dir, why);
+}
+
+std::unique_ptr<HiddenServer> HiddenServer::listen_in(std::unique_ptr<HiddenServer> server, const std::string& dir,
+                                                      std::string& why) {
   server->path_ = dir + "/" + random_name();
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
@@ -171,6 +208,7 @@ std::string HiddenServer::fault() {
 // itself non-dumpable) nor a file descriptor taken from it then (a pipe
 // reopened through /proc/PID/fd, pidfd_getfd) carries the choice.
 bool HiddenServer::answer_choice(int connection) {
+  if (!program_.empty()) return false;  // a program is told nothing
   ucred peer{};
   socklen_t size = sizeof peer;
   if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0) return false;
@@ -200,9 +238,15 @@ void HiddenServer::serve(int connection) {
     ::dup2(connection, STDIN_FILENO);
     ::dup2(connection, STDOUT_FILENO);
     if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
-    const char* argv[] = {tlbf_mutant_.c_str(), "--choice-from", path_.c_str(), nullptr};
-    if (image_ >= 0) ::fexecve(image_, const_cast<char* const*>(argv), environ);
-    const int error = errno;
+    int error = 0;
+    if (!program_.empty()) {
+      if (::chdir(program_folder_.c_str()) == 0) ::execve(program_argv_[0], program_argv_.data(), environ);
+      error = errno;
+    } else {
+      const char* argv[] = {tlbf_mutant_.c_str(), "--choice-from", path_.c_str(), nullptr};
+      if (image_ >= 0) ::fexecve(image_, const_cast<char* const*>(argv), environ);
+      error = errno;
+    }
     (void)!::write(report, &error, sizeof error);
     ::_exit(127);
   }

@@ -43,121 +43,6 @@ fs::path make_private_folder(std::string& why) {
 
 namespace {
 
-class Served final : public Subjects {
- public:
-  Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal,
-         bool sandbox)
-      : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal), sandbox_(sandbox) {
-    private_ = make_private_folder(private_error_);
-  }
-  ~Served() override {
-    servers_.clear();
-    std::error_code ec;
-    if (!private_.empty()) {
-      fs::remove_all(private_, ec);
-      conformance::forget_folder(private_.string());
-    }
-  }
-
-  std::vector<std::string> ids() const override {
-    std::vector<std::string> out;
-    for (const auto& m : catalog()) out.push_back(m.id);
-    return out;
-  }
-  SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden(""); }
-  std::optional<SuiteRun> broken() override { return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all"); }
-  SuiteRun mutant(const std::string& id) override { return reveal_ ? revealed(" serve --mutant " + id, id) : hidden(id); }
-  Contact contact(const SuiteRun& run) override {
-    HiddenServer* server = nullptr;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      const auto found = servers_.find(run.command);
-      if (found == servers_.end()) return {};  // revealed: nothing watched the run
-      server = found->second.get();
-    }
-    return {server->connections() > 0, server->fault()};
-  }
-  void finish(const SuiteRun& run) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    servers_.erase(run.command);
-  }
-  Place place(const std::string& id) const override {
-    const Mutant* m = find(id);
-    Place p;
-    if (!m) return p;
-    p.file = m->file;
-    p.description = m->description + " (" + m->function + ")";
-    p.replacement = m->mutated;
-    p.diff = unified_diff(*m);
-    if (const std::string* text = oracle_source(m->file)) {
-      p.source = *text;
-      locate(*text, m->switch_text, p);
-    }
-    return p;
-  }
-  std::string broken_description() const override {
-    return "an implementation that answers every request with an error (does it read TLBF_IMPL?)";
-  }
-
- private:
-  // The switch's line and columns in the source.
-  static void locate(const std::string& text, const std::string& needle, Place& p) {
-    const std::size_t at = text.find(needle);
-    if (at == std::string::npos) return;
-    const std::size_t line_start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
-    p.start_line = p.end_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
-    p.start_column = 1 + static_cast<int>(at - line_start);
-    p.end_column = p.start_column + static_cast<int>(needle.size());
-  }
-
-  // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
-  SuiteRun revealed(const std::string& serve, const std::string& id) const {
-    return {suite_command(suite_, quote_if_needed(tlbf_) + serve, id), "", ""};
-  }
-
-  // TLBF_IMPL is the same words for every run but a random socket name, and
-  // what answers there is chosen here (hidden.hpp).
-  SuiteRun hidden(const std::string& choice) {
-    SuiteRun run;
-    if (private_.empty()) {
-      run.error = private_error_;
-      return run;
-    }
-    std::string why;
-    // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
-    std::error_code ec;
-    auto server = HiddenServer::start(fs::absolute(private_, ec).string(), tlbf_mutant_, choice, why);
-    if (!server) {
-      run.error = why;
-      return run;
-    }
-    run.command = suite_command(suite_, quote_if_needed(tlbf_mutant_) + " --connect " + quote_if_needed(server->socket_path()), "");
-    if (sandbox_) {
-      // The suite sees the socket and tlbf-mutant, read-only, and the
-      // current folder; in a PID namespace of its own it cannot see the
-      // served processes at all.
-      Sandbox box{toolchain_folders(suite_), {}};
-      box.read_only.push_back(fs::absolute(private_, ec).string());
-      box.read_only.push_back(fs::path(tlbf_mutant_).parent_path().string());
-      box.read_only.push_back(fs::current_path(ec).string());
-      run.command = sandboxed(box, fs::current_path(ec).string(), run.command);
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    servers_[run.command] = std::move(server);
-    return run;
-  }
-
-  std::vector<std::string> suite_;
-  std::string tlbf_;
-  std::string tlbf_mutant_;
-  bool reveal_;
-  bool sandbox_;
-  fs::path private_;
-  std::string private_error_;  // why there is no private_
-  std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
-};
-
 // Every file a patch changes, as `patch -p1` names them: its "+++ " lines,
 // without the first path component and the timestamp after a tab.
 std::set<std::string> files_changed_by(const std::string& patch) {
@@ -247,6 +132,71 @@ std::vector<std::string> patch_stems(const fs::path& dir) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// A change that only adds lines replaces no text, and an empty location
+// shows nothing in a viewer: cover the line the lines are added after (or,
+// at the top of the file, before) and make it part of the replacement.
+void cover_a_neighbour(Place& p) {
+  std::vector<std::string> lines;
+  std::istringstream in(p.source);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const int added_at = p.start_line;  // the old file's line the added lines go before
+  const int line = added_at > 1 ? added_at - 1 : added_at;
+  if (line < 1 || line > static_cast<int>(lines.size())) return;
+  const std::string& text = lines[static_cast<std::size_t>(line - 1)];
+  p.start_line = p.end_line = line;
+  p.start_column = 1;
+  p.end_column = static_cast<int>(text.size()) + 1;
+  p.replacement = line < added_at ? text + "\n" + p.replacement : p.replacement + "\n" + text;
+}
+
+
+// The first change of the first hunk: the old file's lines it removes
+// (end exclusive), the lines it adds, and the patch's preamble (its text
+// before the first `---`) as the description.
+Place describe_patch(const std::string& patch, const fs::path& source_root) {
+  Place p;
+  std::istringstream in(patch);
+  int old_line = 0;  // the old file's line the next hunk line stands for; 0 before the first hunk
+  bool changed = false, removed = false;
+  for (std::string text; std::getline(in, text);) {
+    if (old_line == 0) {
+      if (text.rfind("+++ ", 0) == 0) {
+        const std::string path = text.substr(4, text.find('\t') == std::string::npos ? std::string::npos : text.find('\t') - 4);
+        p.file = path.find('/') == std::string::npos ? path : path.substr(path.find('/') + 1);  // as patch -p1 does
+      } else if (text.rfind("@@ -", 0) == 0) {
+        old_line = std::max(1, std::atoi(text.c_str() + 4));
+      } else if (p.description.empty() && !text.empty() && text.rfind("--- ", 0) != 0) {
+        p.description = text;
+      }
+      continue;
+    }
+    const char mark = text.empty() ? ' ' : text[0];
+    if (mark == ' ' || mark == '@') {
+      if (changed) break;
+      ++old_line;
+    } else if (mark == '-' || mark == '+') {
+      if (!changed) p.start_line = p.end_line = old_line;
+      changed = true;
+      if (mark == '-') {
+        removed = true;
+        // The location ends after the last removed line's text, not at the
+        // start of the next line: the replacement has no final newline, and
+        // a viewer would join the mutated line with the one after it.
+        p.end_line = old_line++;
+        p.end_column = static_cast<int>(text.size());  // the text without its '-', plus one
+      } else {
+        p.replacement += (p.replacement.empty() ? "" : "\n") + text.substr(1);
+      }
+    }
+  }
+  p.source = slurp(source_root / p.file);
+  // The diff as patch reads it: from its first "--- " line, without the preamble.
+  const std::size_t diff_at = patch.rfind("--- ", 0) == 0 ? 0 : patch.find("\n--- ");
+  if (diff_at != std::string::npos) p.diff = patch.substr(diff_at == 0 ? 0 : diff_at + 1);
+  if (changed && !removed) cover_a_neighbour(p);
+  return p;
 }
 
 class Patched final : public Subjects {
@@ -344,7 +294,7 @@ class Patched final : public Subjects {
     slot_free_ = free;
   }
   Place place(const std::string& id) const override {
-    Place p = describe(slurp(patch_of(id)));
+    Place p = describe_patch(slurp(patch_of(id)), workdir_);
     // A patch without a preamble that plants a catalog bug is described by the catalog.
     if (p.description.empty()) {
       if (const Mutant* m = find(id)) p.description = id + ": " + m->description + " (in " + p.file + ")";
@@ -533,70 +483,6 @@ class Patched final : public Subjects {
     fs::last_write_time(path, when, ec);
   }
 
-  // The first change of the first hunk: the old file's lines it removes
-  // (end exclusive), the lines it adds, and the patch's preamble (its text
-  // before the first `---`) as the description.
-  Place describe(const std::string& patch) const {
-    Place p;
-    std::istringstream in(patch);
-    int old_line = 0;  // the old file's line the next hunk line stands for; 0 before the first hunk
-    bool changed = false, removed = false;
-    for (std::string text; std::getline(in, text);) {
-      if (old_line == 0) {
-        if (text.rfind("+++ ", 0) == 0) {
-          const std::string path = text.substr(4, text.find('\t') == std::string::npos ? std::string::npos : text.find('\t') - 4);
-          p.file = path.find('/') == std::string::npos ? path : path.substr(path.find('/') + 1);  // as patch -p1 does
-        } else if (text.rfind("@@ -", 0) == 0) {
-          old_line = std::max(1, std::atoi(text.c_str() + 4));
-        } else if (p.description.empty() && !text.empty() && text.rfind("--- ", 0) != 0) {
-          p.description = text;
-        }
-        continue;
-      }
-      const char mark = text.empty() ? ' ' : text[0];
-      if (mark == ' ' || mark == '@') {
-        if (changed) break;
-        ++old_line;
-      } else if (mark == '-' || mark == '+') {
-        if (!changed) p.start_line = p.end_line = old_line;
-        changed = true;
-        if (mark == '-') {
-          removed = true;
-          // The location ends after the last removed line's text, not at the
-          // start of the next line: the replacement has no final newline, and
-          // a viewer would join the mutated line with the one after it.
-          p.end_line = old_line++;
-          p.end_column = static_cast<int>(text.size());  // the text without its '-', plus one
-        } else {
-          p.replacement += (p.replacement.empty() ? "" : "\n") + text.substr(1);
-        }
-      }
-    }
-    p.source = slurp(workdir_ / p.file);
-    // The diff as patch reads it: from its first "--- " line, without the preamble.
-    const std::size_t diff_at = patch.rfind("--- ", 0) == 0 ? 0 : patch.find("\n--- ");
-    if (diff_at != std::string::npos) p.diff = patch.substr(diff_at == 0 ? 0 : diff_at + 1);
-    if (changed && !removed) cover_a_neighbour(p);
-    return p;
-  }
-
-  // A change that only adds lines replaces no text, and an empty location
-  // shows nothing in a viewer: cover the line the lines are added after (or,
-  // at the top of the file, before) and make it part of the replacement.
-  static void cover_a_neighbour(Place& p) {
-    std::vector<std::string> lines;
-    std::istringstream in(p.source);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    const int added_at = p.start_line;  // the old file's line the added lines go before
-    const int line = added_at > 1 ? added_at - 1 : added_at;
-    if (line < 1 || line > static_cast<int>(lines.size())) return;
-    const std::string& text = lines[static_cast<std::size_t>(line - 1)];
-    p.start_line = p.end_line = line;
-    p.start_column = 1;
-    p.end_column = static_cast<int>(text.size()) + 1;
-    p.replacement = line < added_at ? text + "\n" + p.replacement : p.replacement + "\n" + text;
-  }
-
   std::vector<std::string> suite_;
   fs::path patches_, workdir_, sanity_patch_, chaffs_, wheats_, scratch_;
   fs::path seed_;  // what each run's copy is made from
@@ -613,11 +499,255 @@ class Patched final : public Subjects {
   std::vector<std::thread> removals_;    // of slot folders moved aside
 };
 
+class Served final : public Subjects {
+ public:
+  Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal,
+         const ServedSet& set)
+      : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal), set_(set) {
+    private_ = make_private_folder(private_error_);
+    if (!set_.directory.empty() || !set_.variants_from.empty()) runs_ = make_private_folder(private_error_);
+    if (!set_.variants_from.empty()) make_variants();
+  }
+  ~Served() override {
+    servers_.clear();
+    for (const fs::path& folder : {private_, runs_, variants_}) {
+      std::error_code ec;
+      if (folder.empty()) continue;
+      fs::remove_all(folder, ec);
+      conformance::forget_folder(folder.string());
+    }
+  }
+
+  std::vector<std::string> ids() const override {
+    std::vector<std::string> out;
+    for (const auto& m : catalog()) out.push_back(m.id);
+    return out;
+  }
+  std::vector<std::string> wheat_ids() const override { return wheat_ids_; }
+  std::vector<std::string> chaff_ids() const override { return patch_stems(set_.chaffs); }
+  SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden("", {}); }
+  std::optional<SuiteRun> broken() override {
+    return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all", {});
+  }
+  SuiteRun mutant(const std::string& id) override {
+    if (variant_.count(id) > 0) return hidden("", id);  // a chaff
+    return reveal_ ? revealed(" serve --mutant " + id, id) : hidden(id, {});
+  }
+  SuiteRun wheat(const std::string& id) override {
+    if (variant_.count(id) == 0) return Subjects::wheat(id);
+    return hidden("", id);
+  }
+  Contact contact(const SuiteRun& run) override {
+    HiddenServer* server = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto found = servers_.find(run.command);
+      if (found == servers_.end()) return {};  // revealed: nothing watched the run
+      server = found->second.get();
+    }
+    return {server->connections() > 0, server->fault()};
+  }
+  void finish(const SuiteRun& run) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      servers_.erase(run.command);
+    }
+    std::error_code ec;
+    if (!runs_.empty() && !run.directory.empty()) fs::remove_all(run.directory, ec);
+  }
+  Place place(const std::string& id) const override {
+    if (variant_.count(id) > 0) {  // a chaff: where its patch changes the implementation it was applied to
+      Place p = describe_patch(slurp(fs::path(set_.chaffs) / (id + ".patch")), set_.variants_from);
+      return p;
+    }
+    const Mutant* m = find(id);
+    Place p;
+    if (!m) return p;
+    p.file = m->file;
+    p.description = m->description + " (" + m->function + ")";
+    p.replacement = m->mutated;
+    p.diff = unified_diff(*m);
+    if (const std::string* text = oracle_source(m->file)) {
+      p.source = *text;
+      locate(*text, m->switch_text, p);
+    }
+    return p;
+  }
+  std::string broken_description() const override {
+    return "an implementation that answers every request with an error (does it read TLBF_IMPL?)";
+  }
+
+ private:
+  // The switch's line and columns in the source.
+  static void locate(const std::string& text, const std::string& needle, Place& p) {
+    const std::size_t at = text.find(needle);
+    if (at == std::string::npos) return;
+    const std::size_t line_start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    p.start_line = p.end_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+    p.start_column = 1 + static_cast<int>(at - line_start);
+    p.end_column = p.start_column + static_cast<int>(needle.size());
+  }
+
+  // One folder per wheat and chaff, each a copy of variants_from changed as
+  // it says, named at random: the folder a served variant runs in says
+  // nothing of what it is. Made once; what cannot be made is said when the
+  // variant is to run (the grading is then ungradable, not scored).
+  void make_variants() {
+    variants_ = make_private_folder(private_error_);
+    std::vector<std::pair<std::string, Change>> all;
+    if (!set_.as_is.empty()) all.push_back({set_.as_is, {}});
+    std::error_code ec;
+    if (!set_.wheats.empty()) {
+      for (const auto& entry : fs::directory_iterator(set_.wheats, ec)) {
+        if (entry.is_directory()) all.push_back({entry.path().filename().string(), {{}, entry.path()}});
+      }
+    }
+    for (const auto& [id, change] : all) wheat_ids_.push_back(id);
+    std::sort(wheat_ids_.begin(), wheat_ids_.end());
+    for (const auto& id : patch_stems(set_.chaffs)) all.push_back({id, {fs::path(set_.chaffs) / (id + ".patch"), {}}});
+    for (const auto& [id, change] : all) {
+      Variant& v = variant_[id];
+      if (variants_.empty()) {
+        v.error = private_error_;
+        continue;
+      }
+      const fs::path folder = variants_ / random_folder_name();
+      const auto copied = conformance::run_with_input("cp -a " + conformance::shell_quote(set_.variants_from) + " " +
+                                                          conformance::shell_quote(folder.string()),
+                                                      "", std::chrono::minutes(1));
+      if (!copied.exited_cleanly()) {
+        v.error = "cannot copy " + set_.variants_from + ": " + conformance::last_lines(copied.out + copied.err, 3);
+        continue;
+      }
+      for (const auto& file : change.overlay.empty() ? std::set<std::string>{} : files_under(change.overlay)) {
+        fs::copy_file(change.overlay / file, folder / file, fs::copy_options::overwrite_existing, ec);
+        if (ec) v.error = "cannot lay " + (change.overlay / file).string() + " over a copy of " + set_.variants_from;
+      }
+      if (!change.patch.empty()) {
+        const auto applied = conformance::run_with_input(
+            "cd " + conformance::shell_quote(folder.string()) +
+                " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
+                conformance::shell_quote(fs::absolute(change.patch).string()),
+            "", std::chrono::minutes(1));
+        if (!applied.exited_cleanly()) {
+          v.error = change.patch.filename().string() + " does not apply to " + set_.variants_from + " (patch " +
+                    applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
+        }
+      }
+      if (v.error.empty()) v.folder = folder;
+    }
+  }
+
+  static std::string random_folder_name() {
+    std::random_device random;
+    std::string name;
+    for (int i = 0; i < 16; ++i) name += "0123456789abcdef"[random() % 16];
+    return name;
+  }
+
+  // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
+  SuiteRun revealed(const std::string& serve, const std::string& id) const {
+    return {suite_command(suite_, quote_if_needed(tlbf_) + serve, id), "", ""};
+  }
+
+  // TLBF_IMPL is the same words for every run but a random socket name, and
+  // what answers there is chosen here (hidden.hpp): the oracle with `choice`,
+  // or the variant `variant`.
+  SuiteRun hidden(const std::string& choice, const std::string& variant) {
+    SuiteRun run;
+    if (private_.empty() || (!set_.directory.empty() && runs_.empty())) {
+      run.error = private_error_;
+      return run;
+    }
+    std::string why;
+    // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
+    std::error_code ec;
+    const std::string sockets = fs::absolute(private_, ec).string();
+    std::unique_ptr<HiddenServer> server;
+    if (variant.empty()) {
+      server = HiddenServer::start(sockets, tlbf_mutant_, choice, why);
+    } else {
+      const Variant& v = variant_.at(variant);
+      if (!v.error.empty()) {
+        run.error = v.error;
+        return run;
+      }
+      server = HiddenServer::start_program(sockets, set_.variant_command, v.folder.string(), why);
+    }
+    if (!server) {
+      run.error = why;
+      return run;
+    }
+    std::string folder = fs::current_path(ec).string();
+    if (!set_.directory.empty()) {
+      // A fresh copy for each run: a suite must not leave itself notes from
+      // one run to the next (how many runs it has seen) where it runs.
+      folder = (runs_ / ("run-" + std::to_string(++runs_made_))).string();
+      const auto copied = conformance::run_with_input(
+          "cp -a " + conformance::shell_quote(set_.directory) + " " + conformance::shell_quote(folder), "",
+          std::chrono::minutes(10));
+      if (!copied.exited_cleanly()) {
+        run.error = "cannot copy " + set_.directory + ": " + conformance::last_lines(copied.out + copied.err, 3);
+        return run;
+      }
+      run.directory = folder;
+    }
+    run.command = suite_command(suite_, quote_if_needed(tlbf_mutant_) + " --connect " + quote_if_needed(server->socket_path()), "");
+    if (set_.sandbox) {
+      // The suite sees the socket and tlbf-mutant, read-only, and its
+      // folder; in a PID namespace of its own it cannot see the served
+      // processes at all.
+      Sandbox box{toolchain_folders(suite_), {}};
+      box.read_only.push_back(sockets);
+      box.read_only.push_back(fs::path(tlbf_mutant_).parent_path().string());
+      if (set_.directory.empty()) {
+        box.read_only.push_back(folder);
+      } else {
+        box.read_write.push_back(folder);
+      }
+      run.command = sandboxed(box, folder, run.command);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    servers_[run.command] = std::move(server);
+    return run;
+  }
+
+  struct Variant {
+    fs::path folder;
+    std::string error;  // why it cannot be served
+  };
+
+  std::vector<std::string> suite_;
+  std::string tlbf_;
+  std::string tlbf_mutant_;
+  bool reveal_;
+  ServedSet set_;
+  fs::path private_;   // the sockets
+  fs::path runs_;      // each run's copy of set_.directory
+  fs::path variants_;  // the wheats' and chaffs' folders
+  std::string private_error_;  // why one of them is missing
+  std::vector<std::string> wheat_ids_;
+  std::map<std::string, Variant> variant_;  // by wheat or chaff id; filled before any run
+  std::atomic<int> runs_made_{0};
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
+};
+
 }  // namespace
 
 std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf,
                                           const std::string& tlbf_mutant, bool reveal, bool sandbox) {
-  return std::make_unique<Served>(suite, tlbf, tlbf_mutant, reveal, sandbox);
+  ServedSet set;
+  set.sandbox = sandbox;
+  return std::make_unique<Served>(suite, tlbf, tlbf_mutant, reveal, set);
+}
+
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf_mutant,
+                                          const ServedSet& set) {
+  const auto absolute = [](const std::string& path) { return path.empty() ? std::string() : fs::absolute(path).string(); };
+  ServedSet whole = set;
+  for (std::string* path : {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs}) *path = absolute(*path);
+  return std::make_unique<Served>(suite, "", tlbf_mutant, false, whole);
 }
 
 std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,

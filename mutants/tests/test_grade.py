@@ -245,8 +245,58 @@ class RustClass(Grading):
         self.check_class(2, "--chaffs", "none", "--no-sandbox", learners=["grace"])
 
 
+class ProtocolClass(Grading):
+    """Protocol suites: the oracle's mutants served hidden, the Python implementation and its
+    wheats and chaffs served the same way."""
+    kind = "protocol"
+
+    def test_every_learner_gets_the_right_verdict_at_j2_and_j1(self):
+        out, r = self.check_class(2, "--chaffs", "none")
+        bob = json.load(open(os.path.join(out, "learners", "bob.json")))["config"]
+        self.assertEqual(bob["mode"], "served")
+        self.assertEqual([s["id"] for s in bob["survivors"]], ["s01", "s03", "s04", "s05", "s06", "s08", "s09"])
+        for s in bob["survivors"]:
+            # The oracle's source, where the served mutant changes it.
+            self.assertTrue(s["file"].startswith("oracle/"), s)
+            self.assertGreater(s["line"], 0)
+            self.assertIn("\n-", s["diff"])
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in bob["wheats"]), bob["wheats"])
+        self.check_class(1, "--chaffs", "none")
+        # Unsandboxed, gina's notes in /tmp last from one run to the next.
+        self.check_class(2, "--chaffs", "none", "--no-sandbox", learners=["alice", "gina"])
+
+    def test_chaffs_are_python_bugs_served_hidden_and_counted_apart(self):
+        class_dir = os.path.join(self.dir, "class")
+        os.mkdir(class_dir)
+        for name in ("alice", "bob"):
+            shutil.copytree(os.path.join(CLASSES, "protocol", name), os.path.join(class_dir, name))
+        out = os.path.join(self.dir, "out")
+        r = self.grade(class_dir, out, "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        chaffs = {}
+        for name in ("alice", "bob"):
+            config = json.load(open(os.path.join(out, "learners", name + ".json")))["config"]
+            self.assertEqual(config["killed"], 10 if name == "alice" else 3)
+            chaffs[name] = config["chaffs"]
+            patches = sorted(f[:-6] for f in os.listdir(os.path.join(SOURCE, "mutants/chaffs/python")) if f.endswith(".patch"))
+            self.assertEqual(chaffs[name]["ran"], len(patches))
+            self.assertTrue(set(chaffs[name]["missed"]) < set(patches), chaffs[name]["missed"])
+            self.assertEqual(chaffs[name]["killed"] + len(chaffs[name]["missed"]), len(patches))
+        # Each chaff is its own served implementation: alice catches more than bob, and not all.
+        self.assertGreater(chaffs["alice"]["killed"], chaffs["bob"]["killed"])
+        self.assertLess(chaffs["alice"]["killed"], chaffs["alice"]["ran"])
+
+    def test_a_required_mutant_must_be_the_oracle_s(self):
+        class_dir = os.path.join(self.dir, "class")
+        shutil.copytree(os.path.join(CLASSES, "protocol", "bob"), os.path.join(class_dir, "bob"))
+        r = self.grade(class_dir, os.path.join(self.dir, "out"), "--require", "s01,c01")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("no mutant 'c01'", r.stderr)
+
+
 if __name__ == "__main__":
-    cases = sys.argv[1:] or ["PythonClass", "RustClass"]
+    cases = sys.argv[1:] or ["PythonClass", "RustClass", "ProtocolClass"]
     suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName(c, sys.modules[__name__]) for c in cases)
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     if result.wasSuccessful() and result.skipped and result.testsRun == len(result.skipped):

@@ -24,6 +24,12 @@ struct Kit {
   std::string tests_into;           // the folder of the reference it goes into ("" the top)
   std::vector<std::string> suite;   // the command that runs it there
   PatchSet set;                     // workdir unused: each learner gets a copy of the reference
+  // "oracle" for a kit of protocol suites: the reference is then the course's
+  // folder the tests file goes into, the mutants are the oracle's, served
+  // hidden, and the wheats and chaffs are variants of `served` (its
+  // variants_from, with set.wheats and set.chaffs); set.patches is unused.
+  std::string serves;
+  ServedSet served;                 // directory and sandbox set per learner
 };
 
 // The kit described by `path` (a kit.json, docs/mutants.md, "Kits"); paths in

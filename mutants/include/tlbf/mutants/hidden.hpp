@@ -35,6 +35,13 @@ class HiddenServer {
   // `why` set, when the socket cannot be made.
   static std::unique_ptr<HiddenServer> start(const std::string& dir, const std::string& tlbf_mutant,
                                              const std::string& choice, std::string& why);
+  // Listens as above, but serves each connection with `program` (an argument
+  // list whose first word is found on PATH now) run in `folder`: a correct or
+  // buggy implementation of another language, which holds no secret of the
+  // grading (which one it is shows only to a process that can see it, and a
+  // sandboxed suite cannot).
+  static std::unique_ptr<HiddenServer> start_program(const std::string& dir, const std::vector<std::string>& program,
+                                                     const std::string& folder, std::string& why);
   // Stops listening, kills every process it started and removes the socket.
   ~HiddenServer();
   HiddenServer(const HiddenServer&) = delete;
@@ -52,6 +59,8 @@ class HiddenServer {
 
  private:
   HiddenServer() = default;
+  static std::unique_ptr<HiddenServer> listen_in(std::unique_ptr<HiddenServer> server, const std::string& dir,
+                                                 std::string& why);
   void accept_loop();
   void serve(int connection);
   bool answer_choice(int connection);  // true: the connection asked for the choice, and got it
@@ -60,6 +69,9 @@ class HiddenServer {
   void note_fault(const std::string& what);
 
   std::string path_, tlbf_mutant_, choice_;
+  std::vector<std::string> program_;  // start_program's, with its first word a path; empty for tlbf_mutant_
+  std::vector<char*> program_argv_;  // program_'s words as execve wants them, null-terminated
+  std::string program_folder_;
   int image_ = -1;  // tlbf_mutant_ as an image this user may run and not read (hidden.cpp)
   std::atomic<int> connections_{0};
   std::string fault_;  // the first one, under mutex_

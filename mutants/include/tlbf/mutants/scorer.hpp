@@ -92,6 +92,26 @@ class Subjects {
 std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf,
                                           const std::string& tlbf_mutant, bool reveal, bool sandbox = false);
 
+// Served mode with everything a course grades with (docs/mutants.md, "For
+// course authors"): the mutants are the oracle's, as above; the wheats and
+// chaffs are variants of an implementation of another language that speaks
+// the protocol, each served, hidden like the mutants, by `variant_command`
+// run in its own copy of `variants_from`: as it is (the wheat `as_is`), with
+// each folder of `wheats` laid over it, or with each `chaffs/*.patch` applied.
+// Every run happens in a fresh copy of `directory` (the learner's tests in a
+// copy of the course's folder), removed after it.
+struct ServedSet {
+  std::string directory;
+  bool sandbox = false;
+  std::string variants_from;
+  std::vector<std::string> variant_command;
+  std::string as_is;
+  std::string wheats;  // DIR/NAME/: files laid over variants_from
+  std::string chaffs;  // DIR/*.patch: applied to variants_from
+};
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf_mutant,
+                                          const ServedSet& set);
+
 // Patch mode: every DIR/*.patch is a mutant named by the file's stem. A
 // warm-up run builds in a copy of `workdir`; then every graded run gets a
 // fresh copy of that warmed copy (build products included, so a compiled
