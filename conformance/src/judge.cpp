@@ -165,7 +165,7 @@ const std::string& Judge::expect(std::string_view request) {
     }
   } else if (c == "optimal_k" && w.size() == 3) {
     if (*protocol::read_u64(w[2]) == 0 || oracle_answer_ == "ok " + std::to_string(kU32Max)) {
-      err_or_any("OutOfDomain", "an integer");
+      err_or_any("OutOfDomain", "a u32");
     }
   } else if (c == "predicted_fp_rate" && w.size() == 4) {
     if (*protocol::read_u64(w[1]) == 0) err_or_any("OutOfDomain", "a real");

@@ -316,6 +316,13 @@ void decisions(std::vector<Case>& out) {
   // k * n = 2^64: in doubles the load is huge and the rate 1; wrapped in u64 it is 0.
   out.push_back(case_from_draft("format/predicted_fp_rate/k_times_n_beyond_2_pow_64",
                                 {expect("predicted_fp_rate 1000 2 9223372036854775808", "ok ~1")}));
+  // Saturation at the bound itself (format.md 7): (2385586287207 / 385) * LN2
+  // is 4294967296.0 exactly and the ideal m of n = 10^19 at this p rounds up
+  // to 2^64 exactly, so `>` where `>=` belongs answers 2^32 (no u32) and 2^64
+  // (no u64). The answers saturate; err BadParams is acceptable (OutOfDomain).
+  out.push_back(case_from_draft("format/optimal_k/saturates_at_exactly_2_pow_32", {ask("optimal_k 2385586287207 385")}));
+  out.push_back(case_from_draft("format/optimal_m/saturates_at_exactly_2_pow_64",
+                                {ask("optimal_m 10000000000000000000 0.4121864931719917")}));
   // positions may repeat (section 3): with m = 1 every position is 0.
   out.push_back(case_from_draft("format/positions/repeats_kept",
                                 {expect("positions_for 1 5 636174", "ok 0 0 0 0 0"), ask("positions_for 3 8 636174")}));
@@ -352,6 +359,20 @@ void headers(std::vector<Case>& out) {
                                 concat({{expect("from_bytes ht " + file_hex(n63), "ok"),
                                          expect("info ht", "ok 8 1 9223372036854775809")},
                                         load_and_read("ht", file_hex(n63))})));
+  // Refused values of m and k in a file whose every other check passes: an
+  // m = 0 file is the bare header (ceil(0 / 8) = 0 bytes of bits), so a
+  // reader that forgets m's lower bound and checks the length finds nothing
+  // wrong; a k = 0 file with m = 8 has its one byte.
+  Header m0;
+  m0.m = 0;
+  m0.k = 3;
+  m0.bit_bytes = 0;
+  Header k0;
+  k0.k = 0;
+  out.push_back(case_from_draft("format/header/m_zero_with_its_length",
+                                {expect("from_bytes hz " + file_hex(m0), "err Format"), expect("info hz", "err NoSuchFilter")}));
+  out.push_back(case_from_draft("format/header/k_zero_with_its_length",
+                                {expect("from_bytes hk0 " + file_hex(k0), "err Format"), expect("info hk0", "err NoSuchFilter")}));
   Header r1, r2;
   r1.reserved = 0x01000000;
   r2.reserved = 0x00000100;

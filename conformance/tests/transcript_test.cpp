@@ -122,6 +122,19 @@ TEST(Replay, AConformingStubPasses) {
   EXPECT_TRUE(report.passed) << (report.failures.empty() ? "" : report.failures[0]);
 }
 
+TEST(Replay, ALongAcceptableAnswerAboutAnOpenFilterIsJudgedNotCutOff) {
+  // The oracle refuses k = 70000 (the filter does not exist), so the
+  // transcript expects err NoSuchFilter; an implementation that takes such a
+  // k (acceptable: StrictKBound) then answers to_bytes with 125,032 bytes, a
+  // line of 250 KB (read in several chunks) that the answer limit of
+  // "err NoSuchFilter" must not cut.
+  const ReplayReport report = replay(parse("> new f 1000000 70000\n< err BadParams\n> to_bytes f\n< err NoSuchFilter\n"),
+                                     "printf 'ok\\nok 544c42460100000'; head -c 250049 /dev/zero | tr '\\0' 0; echo; cat > /dev/null",
+                                     quick_budget());
+  EXPECT_TRUE(report.passed) << (report.failures.empty() ? "" : report.failures[0]);
+  EXPECT_FALSE(report.acceptable.empty());
+}
+
 // Alive and not a zombie: a killed process whose new parent has not reaped it
 // yet still answers kill(pid, 0), so read its state instead.
 bool is_running(int pid) {

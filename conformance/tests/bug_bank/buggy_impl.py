@@ -529,6 +529,18 @@ def _():
     impl.optimal_m, impl.optimal_k = optimal_m, optimal_k
 
 
+@bug("saturates_above_the_bound", "decision", "saturation tests x > 2^bits where x >= 2^bits belongs: an ideal of exactly 2^32 or 2^64 is answered as is",
+     ["format/optimal_k/saturates_at_exactly_2_pow_32", "format/optimal_m/saturates_at_exactly_2_pow_64"])
+def _():
+    def saturate(x, bits):
+        if math.isnan(x) or x <= 0:
+            return 0
+        if x > 2.0 ** bits:
+            return (1 << bits) - 1
+        return int(x)
+    impl.saturate = saturate
+
+
 @bug("m_saturates_at_i64", "decision", "optimal_m saturates at 2^63 - 1 (an i64 cast), not 2^64 - 1",
      ["format/optimal_m/n_at_least_2_pow_63"])
 def _():
@@ -647,7 +659,7 @@ def _():
 # ---- 3. items and headers ---------------------------------------------------
 
 def set_header_reader(m_bytes=8, k_bytes=4, n_bytes=8, reserved_bytes=4, version_bytes=4, n_signed=False, n_double=False,
-                      padding_shift=0):
+                      padding_shift=0, m_min=1, k_min=1):
     """from_bytes reading each header field from its first *_bytes bytes."""
     def field(data, at, size, wanted):
         return int.from_bytes(data[at:at + min(size, wanted)], "little")
@@ -661,10 +673,10 @@ def set_header_reader(m_bytes=8, k_bytes=4, n_bytes=8, reserved_bytes=4, version
         if field(data, 4, 4, version_bytes) != 1:
             refuse("version")
         m = field(data, 8, 8, m_bytes)
-        if not 1 <= m <= impl.MAX_BITS:
+        if not m_min <= m <= impl.MAX_BITS:
             refuse("m")
         k = field(data, 16, 4, k_bytes)
-        if not 1 <= k <= impl.MAX_K:
+        if not k_min <= k <= impl.MAX_K:
             refuse("k")
         if field(data, 20, 4, reserved_bytes) != 0:
             refuse("reserved")
@@ -679,6 +691,18 @@ def set_header_reader(m_bytes=8, k_bytes=4, n_bytes=8, reserved_bytes=4, version
             n = int(float(n))
         return B(m, k, n, bytearray(data[32:]))
     B.from_bytes = staticmethod(from_bytes)
+
+
+@bug("m_zero_accepted", "header", "from_bytes checks only m's upper bound: an m = 0 file, the bare header, is accepted",
+     ["format/header/m_zero_with_its_length"])
+def _():
+    set_header_reader(m_min=0)
+
+
+@bug("k_zero_accepted", "header", "from_bytes checks only k's upper bound: a k = 0 file is accepted",
+     ["format/header/k_zero_with_its_length"])
+def _():
+    set_header_reader(k_min=0)
 
 
 @bug("m_read_as_u32", "header", "from_bytes reads m from its low 4 bytes", ["format/header/m_upper_32_bits"])
