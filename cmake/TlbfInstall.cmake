@@ -71,6 +71,14 @@ file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json
 install(FILES ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json DESTINATION ${kit})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json)
 
+# tlbf check's adapters: the Python one with the protocol layer it imports,
+# and the Rust server that --rust-crate builds against a learner's crate.
+install(FILES ${PROJECT_SOURCE_DIR}/conformance/adapters/python/tlbf_adapter.py
+              ${PROJECT_SOURCE_DIR}/conformance/impls/python/tlbf_impl.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/adapters/python)
+install(FILES ${PROJECT_SOURCE_DIR}/conformance/impls/rust/server/src/main.rs
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/adapters/rust)
+
 file(GLOB tlbf_doc_pages CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${tlbf_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

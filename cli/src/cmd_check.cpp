@@ -16,6 +16,8 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "installed_files.hpp"
+#include "tlbf/conformance/adapters.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
@@ -51,6 +53,9 @@ struct CheckOptions {
   bool list = false;
   bool verbose = false;
   std::vector<std::string> transcripts;
+  std::vector<std::string> rust_crates;    // each checked through the Rust adapter
+  std::string rust_module = "bloom";
+  std::vector<std::string> python_modules;  // each checked through the Python adapter
   std::vector<std::string> stray;  // words outside any option: an implementation's command, most likely
 };
 
@@ -153,6 +158,51 @@ int run_transcripts(const CheckOptions& opt) {
 // /bin/sh -c '' runs nothing and exits 0: that is no implementation.
 bool runs_nothing(const std::string& command) { return command.find_first_not_of(" \t\n") == std::string::npos; }
 
+#if !defined(TLBF_ADAPTERS_FROM_BINDIR)
+#error "cli/CMakeLists.txt defines TLBF_ADAPTERS_FROM_BINDIR"
+#endif
+
+// An adapter's file: beside tlbf in the build tree (a link to conformance/adapters), in share/tlbf/adapters once installed.
+std::optional<fs::path> adapter_file(const std::string& relative) {
+  for (const auto& candidate : installed_file_candidates("adapters", TLBF_ADAPTERS_FROM_BINDIR)) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate / relative, ec)) return candidate / relative;
+  }
+  return std::nullopt;
+}
+
+// --rust-crate and --python-module: each becomes an --impl, a protocol server over the learner's code.
+bool add_adapters(CheckOptions& opt) {
+  const auto limit = std::chrono::milliseconds(std::max<long>(opt.timeout_ms, 600'000));
+  const auto report = [](const conformance::Adapter& a) {
+    std::cerr << "tlbf check: " << a.error << "\n";
+    if (!a.detail.empty()) std::cerr << conformance::readable_lines(a.detail, 4000) << "\n";
+    return false;
+  };
+  for (const auto& module : opt.python_modules) {
+    const auto script = adapter_file("python/tlbf_adapter.py");
+    if (!script) {
+      std::cerr << "tlbf check: cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)\n";
+      return false;
+    }
+    const auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
+    if (!a.error.empty()) return report(a);
+    opt.impls.push_back(a.command);
+  }
+  for (const auto& crate : opt.rust_crates) {
+    const auto server = adapter_file("rust/main.rs");
+    if (!server) {
+      std::cerr << "tlbf check: cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)\n";
+      return false;
+    }
+    std::cerr << "tlbf check: building the Rust adapter against " << crate << " ..." << std::endl;
+    const auto a = conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
+    if (!a.error.empty()) return report(a);
+    opt.impls.push_back(a.command);
+  }
+  return true;
+}
+
 int run_check(CheckOptions opt) {
   if (!opt.stray.empty()) {
     std::string words;
@@ -167,6 +217,7 @@ int run_check(CheckOptions opt) {
       return kUsage;
     }
   }
+  if (!add_adapters(opt)) return kUsage;
   if (opt.impls.empty()) {
     // Set but empty is a CI variable that was never filled in: checking the
     // built-in reference instead would pass without checking anything.
@@ -304,12 +355,23 @@ void add_check(CLI::App& app, int& rc) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Check an implementation of TLBF v1 over line protocol v1");
   cmd->footer(
-      "With no --impl, checks $TLBF_IMPL, or else the built-in reference (this binary's serve).\n"
+      "With no --impl, --rust-crate or --python-module, checks $TLBF_IMPL, or else the built-in\n"
+      "reference (this binary's serve).\n"
       "Exit codes: 0 every implementation conforms, every capability checked (or every one --capabilities\n"
       "requires); 1 one does not, or does not offer a required capability;\n"
       "2 usage or harness error (bad options, an implementation that cannot be started, vector\n"
       "files that fail the lint); 3 a file could not be written. See docs/check.md.");
   cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
+  cmd->add_option("--rust-crate", opt->rust_crates,
+                  "Check the Rust crate in DIR (the course's API, section 4) through a protocol server built "
+                  "against it (repeatable)")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--rust-module", opt->rust_module,
+                  "The crate's module with that API (default bloom, as in tl_ds::bloom; '' for the crate's root)");
+  cmd->add_option("--python-module", opt->python_modules,
+                  "Check the Python module FILE (the course's API in Python's spelling) through a protocol "
+                  "server over it (repeatable)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones")
       ->check(kNotEmpty);
   cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob")->check(kNotEmpty);

@@ -23,7 +23,8 @@ for path in "$bindir/tlbf" "$mutantdir/tlbf-mutant" "$datadir/tlbf/vectors/tlbf_
             "$libdir/cmake/tlbf/tlbfConfig.cmake" "share/doc/tlbf/format.md" \
             "$datadir/tlbf/grade-kits/python/kit.json" "$datadir/tlbf/grade-kits/rust/reference/src/bloom.rs" \
             "$datadir/tlbf/grade-kits/protocol/kit.json" "$datadir/tlbf/grade-kits/protocol/course/tlbf_client.py" \
-            "$datadir/tlbf/grade-kits/protocol/variants/tlbf_impl.py"; do
+            "$datadir/tlbf/grade-kits/protocol/variants/tlbf_impl.py" "$datadir/tlbf/adapters/python/tlbf_adapter.py" \
+            "$datadir/tlbf/adapters/python/tlbf_impl.py" "$datadir/tlbf/adapters/rust/main.rs"; do
   grep -qx "./usr/$path" "$work/contents" || fail "the package has no /usr/$path"
 done
 if [ -n "$built_viewer" ]; then

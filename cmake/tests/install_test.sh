@@ -106,6 +106,15 @@ grep -Eq '^alice +meets +10/10' "$work/protocol-grade.log" && grep -Eq '^carol +
 grep -q "$prefix/share/tlbf/grade-kits/protocol/kit.json" "$work/protocol-grade.log" \
   || { cat "$work/protocol-grade.log"; fail "tlbf grade did not use the installed protocol kit"; }
 
+# tlbf check's adapters from the prefix alone: a Python module with the
+# course's API, and (where cargo is) the bundled crate through the installed Rust server.
+XDG_CACHE_HOME="$work/cache" "$prefix/$bindir/tlbf" check --python-module "$source/conformance/tests/adapters/seed_bloom.py" \
+  >"$work/adapter.log" 2>&1 || { cat "$work/adapter.log"; fail "tlbf check --python-module from the prefix failed"; }
+if command -v cargo >/dev/null 2>&1 || [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]; then
+  XDG_CACHE_HOME="$work/cache" "$prefix/$bindir/tlbf" check --rust-crate "$source/conformance/impls/rust" \
+    >"$work/rust-adapter.log" 2>&1 || { cat "$work/rust-adapter.log"; fail "tlbf check --rust-crate from the prefix failed"; }
+fi
+
 # A project outside tlbf: only the installed package, no package registry.
 cmake -S "$source/cmake/tests/consumer" -B "$work/consumer" -G "$generator" \
   -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" \

@@ -1,5 +1,9 @@
 //! TLBF v1 over line protocol v1: the filter is the tl-ds library's
-//! (`tl_ds::bloom`), this binary reads requests and writes answers.
+//! (`tl_ds::bloom`), this binary reads requests and writes answers. It is
+//! also the template of `tlbf check --rust-crate DIR`, which builds it
+//! against another crate: its `use tl_ds::bloom::` line then names that
+//! crate's module (docs/check.md, "Checking a Rust crate"), so it calls
+//! nothing but the section-4 API.
 //!
 //! Written from docs/format.md and docs/protocol.md, sharing no code with the
 //! C++ oracle. Run it as a child process: it answers one protocol line for
@@ -33,10 +37,18 @@ impl From<BloomError> for Failure {
     }
 }
 
-/// positions_for asks for the probes of (m, k) without a filter: the
-/// library's bit_positions needs one, whose m bits could be 128 GiB, so the
-/// format's double hashing is written out here from the library's hashes.
+/// Up to this m, positions_for makes a filter of m bits and asks its
+/// bit_positions, so that the library's own double hashing answers it.
+const POSITIONS_FROM_A_FILTER: u64 = 1 << 20;
+
+/// positions_for asks for the probes of (m, k) without a filter. Up to
+/// POSITIONS_FROM_A_FILTER bits one is made (Bloom::new decides what is
+/// BadParams); above, its bits could be 128 GiB, so the format's double
+/// hashing is written out here over the library's hashes.
 fn positions_for(m: u64, k: u32, item: &[u8]) -> Result<Vec<u64>, Failure> {
+    if m <= POSITIONS_FROM_A_FILTER {
+        return Ok(Bloom::new(m, k)?.bit_positions(item));
+    }
     if !(1..=MAX_BITS).contains(&m) {
         return fail("BadParams", format!("m = {}; must be 1 ..= 2^40", m));
     }

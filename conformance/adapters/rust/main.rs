@@ -1,0 +1,1 @@
+../../impls/rust/server/src/main.rs
