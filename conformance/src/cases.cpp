@@ -137,6 +137,8 @@ std::vector<Case> cases_from_vectors(const std::vector<vectors::VectorFile>& fil
         }
         c.acceptable = t["result"] == "acceptable";
         for (const auto& flag : t["flags"]) c.why += (c.why.empty() ? "" : ", ") + flag.get<std::string>();
+        if (t.contains("comment") && t["comment"].is_string()) c.about = t["comment"].get<std::string>();
+        if (!c.why.empty()) c.about += (c.about.empty() ? "" : " ") + std::string("(flags: ") + c.why + ")";
         out.push_back(std::move(c));
       }
     }

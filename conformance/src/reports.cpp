@@ -53,10 +53,13 @@ std::string reproduce_of(const CaseResult& r) {
 std::string failure_text(const CaseResult& r, bool colour) {
   const std::string label(to_string(r.outcome));
   std::string out = (r.outcome == Outcome::Failed ? paint(label, kRed, colour) : label) + " " + r.name + "\n  " + r.reason + "\n";
+  if (!r.about.empty()) out += "  checks:   " + readable_lines(r.about) + "\n";
   if (!r.request.empty()) {
     out += "  request:  " + readable(r.request) + "\n  expected: " + readable(r.expected) + "\n";
     if (!r.got.empty()) out += "  got:      " + readable(r.got) + "\n";
   }
+  if (!r.oracle.empty() && r.oracle != r.expected) out += "  oracle:   " + readable(r.oracle) + "\n";
+  if (!r.allowed.empty()) out += "  allowed:  " + readable_lines(r.allowed) + "\n";
   if (!r.stderr_tail.empty()) out += "  stderr (last lines):\n    " + r.stderr_tail + "\n";
   if (r.outcome == Outcome::Failed && !reproduce_of(r).empty()) out += "  reproduce: " + reproduce_of(r) + "\n";
   return out;
@@ -223,11 +226,14 @@ void html_case(std::string& out, const CaseResult& r) {
   const auto row = [&](const char* title, const std::string& value) {
     out += "<dt>" + std::string(title) + "</dt><dd><code>" + html_escape(value) + "</code></dd>";
   };
+  if (!r.about.empty()) row("checks", r.about);
   if (!r.request.empty()) {
     row("request", readable(r.request));
     row("expected", readable(r.expected));
     if (!r.got.empty()) row("got", readable(r.got));
   }
+  if (!r.oracle.empty() && r.oracle != r.expected) row("oracle", readable(r.oracle));
+  if (!r.allowed.empty()) row("allowed", r.allowed);
   if (!r.stderr_tail.empty()) {
     out += "<dt>stderr (last lines)</dt><dd><pre>" + html_escape(r.stderr_tail) + "</pre></dd>";
   }
@@ -371,7 +377,12 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
   for (const auto& r : report.results) {
     nlohmann::ordered_json c = {{"name", r.name}, {"outcome", std::string(to_string(r.outcome))}};
     if (!r.reason.empty()) c["reason"] = r.reason;
+    if (!r.about.empty()) c["about"] = r.about;
     if (!r.request.empty()) c["request"] = r.request, c["expected"] = r.expected, c["got"] = r.got;
+    if (!r.oracle.empty()) c["oracle"] = r.oracle;
+    if (!r.allowed.empty()) c["allowed"] = r.allowed;
+    if (!r.stderr_tail.empty()) c["stderr"] = r.stderr_tail;
+    if (r.outcome == Outcome::Failed && !reproduce_of(r).empty()) c["reproduce"] = reproduce_of(r);
     if (!r.transcript.empty()) c["transcript"] = r.transcript;
     cases.push_back(c);
   }
@@ -500,7 +511,8 @@ std::string to_junit(const CheckReport& report) {
     out << ">";
     if (r.outcome == Outcome::Failed) {
       out << "<failure message=\"" << xml_escape(r.reason) << "\">"
-          << xml_escape("request: " + r.request + "\nexpected: " + r.expected + "\ngot: " + r.got + "\nreproduce: " +
+          << xml_escape("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected + "\ngot: " + r.got +
+                        "\noracle: " + r.oracle + (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) + "\nreproduce: " +
                         r.reproduce + "\nstderr:\n" + r.stderr_tail)
           << "</failure>";
     } else if (r.outcome == Outcome::Skipped) {

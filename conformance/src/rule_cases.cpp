@@ -1,5 +1,7 @@
 #include "tlbf/conformance/rule_cases.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -18,6 +20,7 @@ namespace tlbf::conformance {
 
 // Generated from fuzz/corpus/from_bytes at configure time: (file name, lowercase hex).
 extern const std::vector<std::pair<std::string_view, std::string_view>> kFromBytesCorpus;
+extern const std::string_view kCheckRulesTable;  // docs/check.md's table, compiled in (CMakeLists.txt)
 
 namespace {
 
@@ -781,9 +784,34 @@ InteractiveCase fresh_start_case() {
   return c;
 }
 
+std::string rule_of(std::string_view case_name) {
+  // Rows "| RULE | SOURCE | `case`, `group/*`, ... |", in docs/check.md's order.
+  std::size_t at = 0;
+  while ((at = kCheckRulesTable.find("\n| ", at)) != std::string_view::npos) {
+    const std::size_t end = kCheckRulesTable.find('\n', at + 1);
+    const std::string_view row = kCheckRulesTable.substr(at + 3, end - at - 3);
+    at = end;
+    const std::size_t first = row.find(" | ");
+    const std::size_t cases = first == std::string_view::npos ? first : row.find(" | ", first + 3);
+    if (cases == std::string_view::npos) continue;
+    const std::string rule(row.substr(0, first));
+    for (std::size_t tick = row.find('`', cases); tick != std::string_view::npos; tick = row.find('`', tick + 1)) {
+      const std::size_t close = row.find('`', tick + 1);
+      if (close == std::string_view::npos) break;
+      const std::string pattern(row.substr(tick + 1, close - tick - 1));
+      if (::fnmatch(pattern.c_str(), std::string(case_name).c_str(), 0) == 0) return rule;
+      tick = close;
+    }
+  }
+  return "";
+}
+
 std::vector<Case> deterministic_cases() {
   std::vector<Case> out = rule_cases();
   for (auto& c : corpus_cases()) out.push_back(std::move(c));
+  for (auto& c : out) {
+    if (c.about.empty()) c.about = rule_of(c.name);
+  }
   return out;
 }
 

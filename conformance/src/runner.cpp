@@ -70,8 +70,11 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
     r.request = c.steps[i].request;
     r.expected = c.steps[i].pattern;
     r.got = got;
+    r.oracle = judge->oracle_answer();
+    r.allowed = judge->allows();
     if (!acceptable) break;
   }
+  r.about = c.about;
   if (out_of_step) {
     r.outcome = Outcome::Failed;
     r.reason = "responses out of step: the hello sent after this case was answered " + readable(sync, 80) +
@@ -204,7 +207,7 @@ void Run::count_fault(const Fault& fault) {
     return;
   }
   const int seen = ++faults_[fault.kind];
-  if (seen >= options_.faults_before_unreliable) {
+  if (options_.faults_before_unreliable > 0 && seen >= options_.faults_before_unreliable) {
     report_.stopped_because = "the implementation is unreliable: " + std::string(to_string(fault.kind)) + " " +
                               std::to_string(seen) + " times (the last: " + fault.detail + ")";
   }
@@ -231,7 +234,7 @@ void Run::stop_for_the_harness(const Fault& fault) {
 
 void Run::pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {
   result = {c.name, Outcome::Failed, fault.detail, {}, {}, {}, session_.stderr_tail(), reproduce_line(c, command_),
-            transcript_of(c)};
+            transcript_of(c), c.about, {}, {}};
   if (answered < c.steps.size()) {
     result.request = c.steps[answered].request;
     result.expected = c.steps[answered].pattern;

@@ -199,6 +199,24 @@ TEST(Runner, RepeatedFaultsOfOneKindStopTheRun) {
   EXPECT_LE(r.restarts, 6);
 }
 
+TEST(Runner, ByDefaultEachFaultCostsOneCaseAndTheRunGoesOn) {
+  // Every 50th request of each process hangs or exits, alternately: no count stops the run.
+  int faults = 0;
+  FakeSession fake([&faults](int number, const std::string&) -> std::optional<FaultKind> {
+    if (number % 50 != 0) return std::nullopt;
+    return ++faults % 2 == 0 ? FaultKind::Hung : FaultKind::Exited;
+  });
+  const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
+  EXPECT_TRUE(r.stopped_because.empty()) << r.stopped_because;
+  EXPECT_EQ(r.count(Outcome::NotRun), 0);
+  EXPECT_GT(failed(r).size(), 3U);
+  for (const auto& c : r.results) {
+    if (c.outcome == Outcome::Failed) {
+      EXPECT_FALSE(c.reason.empty()) << c.name;
+    }
+  }
+}
+
 TEST(Runner, AProcessTlbfCannotMakeStopsTheRunAsTheHarnessesFault) {
   // The implementation crashes once; tlbf then cannot start it again.
   FakeSession fake([](int number, const std::string&) -> std::optional<FaultKind> {

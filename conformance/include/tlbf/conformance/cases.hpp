@@ -37,6 +37,9 @@ struct Case {
   // which ones, judge.hpp decides, and a test holds the two to agree.
   bool acceptable = false;
   std::string why;  // the flags, for people
+  // What the case checks, for people: a vector's comment, a rule case's
+  // rule (docs/check.md, "Rules and the cases that check them").
+  std::string about;
   // Set for a case whose steps are too big to make on every run, even one
   // that does not run it (a request of 16 MiB): makes them. Until
   // make_steps_now(), `steps` is empty and `needs` is set by hand.

@@ -59,6 +59,9 @@ class Judge {
   // The flag under which answers other than the oracle's are acceptable to
   // that request; empty when only the oracle's is.
   const std::string& zone() const { return latitude_.flag; }
+  // What answers other than the oracle's that request allows, for people
+  // ("err BadParams, or ok and a u64"); empty when only the oracle's is.
+  const std::string& allows() const { return latitude_.allows; }
   // The most bytes an answer to that request may have and still be right or
   // acceptable (without the slack of kAnswerSlack).
   std::size_t longest_answer() const;

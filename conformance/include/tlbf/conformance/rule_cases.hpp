@@ -38,8 +38,13 @@ std::vector<Case> rule_cases();
 std::vector<Case> corpus_cases();
 
 // rule_cases() then corpus_cases(): the deterministic cases `tlbf check` adds
-// to the vector cases.
+// to the vector cases, each with its rule as docs/check.md's table words it.
 std::vector<Case> deterministic_cases();
+
+// The rule of docs/check.md's table ("Rules and the cases that check them")
+// whose cases name `case_name` (or a glob matching it), first row first; ""
+// when none does.
+std::string rule_of(std::string_view case_name);
 
 // protocol/framing/last_line_without_newline_answered: `hello` without its
 // "\n", then the input closed; the implementation must answer `ok 1 ...` in

@@ -18,9 +18,9 @@ struct RunnerOptions {
   // Send every case before reading (pipelined) or one request at a time.
   bool pipelined = true;
   // After this many faults of one kind (crashes, hangs, ...), the cases left
-  // are not run: the implementation is unreliable, and waiting on each of
-  // them would only cost time.
-  int faults_before_unreliable = 3;
+  // are not run. 0 (the default): no count stops the run, only the budget;
+  // each fault costs its case, and the run goes on in a fresh process.
+  int faults_before_unreliable = 0;
   // The capabilities that must be offered (and so checked) for the verdict
   // to be "conforms": by default all of TLBF v1. A capability left out here
   // and not offered is named in the verdict as left out; one required and
@@ -41,6 +41,9 @@ struct CaseResult {
   std::string stderr_tail;
   std::string reproduce;   // a shell line that replays the case, when one fits on a line
   std::string transcript;  // the requests and expected answers that show the failure, whole
+  std::string about = {};    // what the case checks (Case::about)
+  std::string oracle = {};   // the oracle's whole answer to `request`, its error's message included
+  std::string allowed = {};  // the other answers that request allows (Judge::allows), "" when none
 };
 
 struct CheckReport {
