@@ -336,7 +336,7 @@ int run_check(CheckOptions opt) {
     reports.push_back(conformance::to_json(report));
     done.push_back(report);
   }
-  if (done.size() > 1) std::cout << conformance::parity_matrix(done);
+  if (done.size() > 1) std::cout << conformance::parity_matrix(done, opt.verbose);
   if (!opt.json_file.empty()) {
     // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
     const std::string text =

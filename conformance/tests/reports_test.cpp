@@ -1,8 +1,11 @@
 // The report layer: what a person sees lines up and stays readable.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <sstream>
 
+#include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/reports.hpp"
 
 namespace tlbf::conformance {
@@ -38,11 +41,11 @@ TEST(Reports, TheParityMatrixLinesUpWhateverTheGroupNames) {
   std::vector<CheckReport> reports;
   for (int i = 0; i < 3; ++i) reports.push_back(report_with("impl number " + std::to_string(i), cases));
   for (int i = 0; i < 1234; ++i) reports[1].results.push_back({"vectors/hash/Fnv1a64Test/x", Outcome::Passed, {}, {}, {}, {}, {}, {}, {}});
-  const auto lines = lines_of(parity_matrix(reports));
-  // The header, a row per group, a line per implementation's command.
-  ASSERT_EQ(lines.size(), 1U + 1U + 4U + 3U);
+  const auto lines = lines_of(parity_matrix(reports, /*verbose=*/true));
+  // The title, the header, a row per group, a line per implementation's command, the summary.
+  ASSERT_EQ(lines.size(), 1U + 1U + 4U + 3U + 1U);
   const std::string& header = lines[1];
-  EXPECT_LE(header.size(), 100U);
+  EXPECT_LE(header.size(), 80U);
   for (std::size_t row = 2; row < 6; ++row) {
     EXPECT_EQ(lines[row].size(), header.size()) << lines[row];
     // Each cell ends where its column's "#N" ends.
@@ -55,6 +58,11 @@ TEST(Reports, TheParityMatrixLinesUpWhateverTheGroupNames) {
     }
   }
   EXPECT_NE(parity_matrix(reports).find("1235/1235"), std::string::npos);
+  // Without -v, only the groups where the implementations differ: vectors/hash.
+  const auto differing = lines_of(parity_matrix(reports));
+  ASSERT_EQ(differing.size(), 1U + 1U + 1U + 3U + 1U) << parity_matrix(reports);
+  EXPECT_EQ(differing[2].rfind("vectors/hash", 0), 0U) << differing[2];
+  EXPECT_EQ(differing.back(), "parity: 0 of 3 implementations conform; they differ in 1 of 4 groups");
   EXPECT_EQ(lines[6], "#1: impl number 0");
 }
 
@@ -95,13 +103,48 @@ TEST(Reports, AnImplementationThatNeverAnsweredLeftNothingOut) {
 TEST(Reports, TheGroupTableLinesUp) {
   const CheckReport r = report_with("impl", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
                                              {"behaviour/union_is_the_filter_of_both_sets", Outcome::Failed}});
-  const auto lines = lines_of(text_report(r, {}));
+  const auto lines = lines_of(text_report(r, {/*verbose=*/true}));
   std::size_t header = 0;
   while (header < lines.size() && lines[header].rfind("group", 0) != 0) ++header;
   ASSERT_LT(header + 2, lines.size());
   EXPECT_EQ(lines[header + 1].size(), lines[header].size());
   EXPECT_EQ(lines[header + 2].size(), lines[header].size());
-  EXPECT_LE(lines[header].size(), 100U);
+  EXPECT_LE(lines[header].size(), 80U);
+}
+
+TEST(Reports, EveryLineOfTheTextFitsEightyColumnsAndOnlyFailingGroupsAreListed) {
+  CheckReport r = report_with("python3 /a/very/long/path/to/an/implementation/that/goes/on/and/on/impl.py --with options",
+                              {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+                               {"behaviour/a_group_whose_name_is_longer_than_the_column_for_it_in_the_table", Outcome::Failed},
+                               {"vectors/from_bytes/FromBytesTest/40", Outcome::Failed}});
+  CaseResult& f = r.results[2];
+  f.reason = "expected err Format, got 'ok'; and a reason long enough that it must be wrapped onto a second line "
+             "and a third, word by word";
+  f.about = "padding bit 20 set (flags: PaddingBitsSet)";
+  f.request = "from_bytes f " + std::string(200, 'a');
+  f.expected = "err Format";
+  f.got = "ok";
+  f.oracle = "err Format padding: bits 20 .. 23 lie beyond m = 20 and must be 0 (the last byte is 12)";
+  f.allowed = "err BadParams, or ok and a u64";
+  f.stderr_tail = "Traceback (most recent call last):\n  " + std::string(120, 'x');
+  f.reproduce = "printf '%s\\n' 'from_bytes f " + std::string(200, 'a') + "' | cat";
+  const std::string text = text_report(r, {});
+  for (const auto& line : lines_of(text)) EXPECT_LE(line.size(), 80U) << line;
+  EXPECT_NE(text.find("  checks:   padding bit 20 set (flags: PaddingBitsSet)"), std::string::npos) << text;
+  EXPECT_NE(text.find("  allowed:  err BadParams, or ok and a u64"), std::string::npos) << text;
+  // Two groups failed, one did not: it is counted, not listed.
+  EXPECT_NE(text.find("groups with a failure"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nvectors/hash "), std::string::npos) << text;
+  EXPECT_NE(text.find("1 other groups with no failure (-v lists every group)"), std::string::npos) << text;
+  // The last line is the verdict.
+  EXPECT_EQ(lines_of(text).back().rfind("verdict: does NOT conform", 0), 0U) << text;
+  // The reproduce line, broken at 80 columns, is still the same shell command.
+  const std::size_t at = text.find("  reproduce:\n");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string block = text.substr(at + 14, text.find("\n\n", at) - at - 14) + "\n";
+  EXPECT_GT(std::count(block.begin(), block.end(), '\n'), 2) << block;
+  const auto run = run_with_input("sh", block, std::chrono::seconds(10));
+  EXPECT_EQ(run.out, "from_bytes f " + std::string(200, 'a') + "\n") << block;
 }
 
 // The number of times `needle` occurs in `text`.
@@ -167,10 +210,12 @@ TEST(Reports, TheHtmlReportHasTheFactsOfTheTextReport) {
   EXPECT_NE(html.find("<code>&#39;ok 0000000000000000&#39;</code>"), std::string::npos) << html;
   EXPECT_NE(html.find("printf &#39;fnv1a64 61\\n&#39; | impl"), std::string::npos) << html;
   EXPECT_EQ(html.find("vectors/hash/Fnv1a64Test/1</code>"), std::string::npos) << "a passed case is not a failure";
-  // The group table: vectors/hash passed 1, failed 1.
-  EXPECT_NE(html.find("vectors/hash</a></td><td class=\"n\">1</td><td class=\"n\">1</td><td class=\"n\">0</td>"),
+  // The group table: vectors/hash passed 1, failed 1 (in red), after the failures.
+  EXPECT_NE(html.find("vectors/hash</a></td><td class=\"n\">1</td><td class=\"n bad-count\">1</td><td class=\"n\">0</td>"),
             std::string::npos)
       << html;
+  EXPECT_LT(html.find("Failures ("), html.find("<h3>Groups</h3>")) << html;
+  EXPECT_LT(html.find("class=\"verdict"), html.find("Failures (")) << html;
 }
 
 TEST(Reports, TheHtmlParityMatrixLinksEachFailingCellToItsFailures) {

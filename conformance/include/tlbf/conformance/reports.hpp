@@ -50,7 +50,7 @@ nlohmann::ordered_json to_json(const CheckReport& report);
 // For several implementations: passed/run per group and implementation, the
 // implementations numbered in the header and their commands listed under it.
 // Columns line up whatever the group names.
-std::string parity_matrix(const std::vector<CheckReport>& reports);
+std::string parity_matrix(const std::vector<CheckReport>& reports, bool verbose = false);
 
 // One HTML page for people, self-contained (inline CSS, no script; the page
 // forbids itself to load anything): for each implementation the verdict, the
