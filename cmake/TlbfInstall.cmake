@@ -1,6 +1,7 @@
 # What `cmake --install BUILD --prefix P` puts where (docs/cli.md, "Installing"):
 #   P/bin/tlbf                             the program
 #   P/libexec/tlbf/tlbf-mutant             the mutant build's endpoint, which tlbf runs
+#   P/libexec/tlbf/tlbf-relay              what a suite's TLBF_IMPL runs in served mode
 #   P/share/tlbf/vectors/                  the vector files, and their schemas in schema/
 #   P/share/tlbf/mutation-test-elements.js the viewer tlbf mutate --html inlines, and its licence
 #   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the reference, patches, sanity patch,
@@ -13,7 +14,7 @@
 include(CMakePackageConfigHelpers)
 
 install(TARGETS tlbf RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS tlbf-mutant RUNTIME DESTINATION ${TLBF_INSTALL_MUTANT_DIR})
+install(TARGETS tlbf-mutant tlbf-relay RUNTIME DESTINATION ${TLBF_INSTALL_MUTANT_DIR})
 
 file(GLOB tlbf_vector_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/vectors/tlbf_*_v1.json)
 file(GLOB tlbf_vector_schemas CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/vectors/schema/*.schema.json)

@@ -18,7 +18,7 @@ debs=("$work"/tlbf_*.deb)
 deb=${debs[0]}
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$work/contents"
-for path in "$bindir/tlbf" "$mutantdir/tlbf-mutant" "$datadir/tlbf/vectors/tlbf_hash_v1.json" \
+for path in "$bindir/tlbf" "$mutantdir/tlbf-mutant" "$mutantdir/tlbf-relay" "$datadir/tlbf/vectors/tlbf_hash_v1.json" \
             "$datadir/tlbf/vectors/schema/tlbf_common_v1.schema.json" "include/tlbf/oracle.hpp" \
             "$libdir/cmake/tlbf/tlbfConfig.cmake" "share/doc/tlbf/format.md" \
             "$datadir/tlbf/grade-kits/python/kit.json" "$datadir/tlbf/grade-kits/rust/reference/src/bloom.rs" \

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace tlbf::mutants {
 namespace {
@@ -135,7 +136,14 @@ std::unique_ptr<HiddenServer> HiddenServer::start_program(const std::string& dir
 
 std::unique_ptr<HiddenServer> HiddenServer::listen_in(std::unique_ptr<HiddenServer> server, const std::string& dir,
                                                       std::string& why) {
-  server->path_ = dir + "/" + random_name();
+  // A folder of its own: a sandbox shows a run its socket's folder and no other run's.
+  server->folder_ = dir + "/" + random_name();
+  if (::mkdir(server->folder_.c_str(), 0700) != 0) {
+    why = "cannot make " + server->folder_ + ": " + std::strerror(errno);
+    server->folder_.clear();
+    return nullptr;
+  }
+  server->path_ = server->folder_ + "/" + random_name();
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (server->path_.size() >= sizeof(address.sun_path)) {
@@ -164,6 +172,7 @@ HiddenServer::~HiddenServer() {
     if (fd >= 0) ::close(fd);
   }
   if (!path_.empty()) ::unlink(path_.c_str());
+  if (!folder_.empty()) ::rmdir(folder_.c_str());
 }
 
 void HiddenServer::accept_loop() {
@@ -293,30 +302,27 @@ int relay(const std::string& socket_path) {
   const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (sock < 0 || ::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) return 2;
   ::signal(SIGPIPE, SIG_IGN);
-  bool input_open = true;
-  char buffer[1 << 16];
-  for (;;) {
-    pollfd fds[2] = {{sock, POLLIN, 0}, {input_open ? STDIN_FILENO : -1, POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return 3;
-    }
-    if (fds[0].revents != 0) {
-      const ssize_t n = ::read(sock, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return 0;  // the served process has ended
-      if (!write_all(STDOUT_FILENO, buffer, static_cast<std::size_t>(n))) return 3;
-    }
-    if (input_open && fds[1].revents != 0) {
+  // One direction a thread: a suite that writes many requests before it
+  // reads (protocol.md allows pipelining) fills both buffers, and a relay that
+  // blocked writing the requests while no one read the answers would wait
+  // for ever on the served process, which waits on it.
+  std::thread requests([sock] {
+    char buffer[1 << 16];
+    for (;;) {
       const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        input_open = false;
-        ::shutdown(sock, SHUT_WR);  // the served process sees the end of its input
-      } else if (!write_all(sock, buffer, static_cast<std::size_t>(n))) {
-        return 3;
-      }
+      if (n <= 0 || !write_all(sock, buffer, static_cast<std::size_t>(n))) break;
     }
+    ::shutdown(sock, SHUT_WR);  // the served process sees the end of its input
+  });
+  requests.detach();  // it may be blocked reading stdin when the answers end
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(sock, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return 3;
+    if (n == 0) return 0;  // the served process has ended
+    if (!write_all(STDOUT_FILENO, buffer, static_cast<std::size_t>(n))) return 3;
   }
 }
 

@@ -49,7 +49,9 @@ bool under_system_folder(const std::string& path) {
 
 bool sandbox_available(std::string& why) {
   const auto probe = conformance::run_with_input(
-      "bwrap --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net --unshare-pid --die-with-parent true", "",
+      "bwrap --unshare-user --cap-drop ALL --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
+      "--die-with-parent true",
+      "",
       std::chrono::seconds(30));
   if (probe.exited_cleanly()) return true;
   why = !probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
@@ -63,7 +65,10 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
   // The system read-only, and nothing of /home, /root, /work, /tmp or the
   // grader's scratch folders but what is bound below.
   std::string out =
-      "bwrap --die-with-parent --unshare-net --unshare-pid --unshare-ipc --unshare-uts"
+      // A user namespace of its own, with no capability in it: a suite run as
+      // root would otherwise keep root's, and could remount what is bound
+      // read-only or enter the grader's namespaces (an adversary's suite did).
+      "bwrap --die-with-parent --unshare-user --cap-drop ALL --unshare-net --unshare-pid --unshare-ipc --unshare-uts"
       " --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind-try /opt /opt"
       " --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
       " --proc /proc --dev /dev --tmpfs /tmp";

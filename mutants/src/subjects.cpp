@@ -377,7 +377,14 @@ class Patched final : public Subjects {
 
   // A folder name no other run has: a mutant's timeout is confirmed by a
   // second run, which may overlap nothing but must not reuse the first's name.
-  std::string unique(const std::string& name) { return name + "-" + std::to_string(++runs_); }
+  // Random, not counted: a suite sees its folder's name, which must not tell
+  // it how many runs came before.
+  std::string unique(const std::string& name) {
+    std::random_device random;
+    std::string suffix;
+    for (int i = 0; i < 16; ++i) suffix += "0123456789abcdef"[random() % 16];
+    return name + "-" + suffix;
+  }
 
   // A fresh copy of the seed (the work directory, or once warmed the warm-up's
   // copy of it), patched; `name` is the copy's folder. Once the slots are
@@ -682,7 +689,7 @@ class Served final : public Subjects {
     if (!set_.directory.empty()) {
       // A fresh copy for each run: a suite must not leave itself notes from
       // one run to the next (how many runs it has seen) where it runs.
-      folder = (runs_ / ("run-" + std::to_string(++runs_made_))).string();
+      folder = (runs_ / ("run-" + random_folder_name())).string();  // no count of runs in its name
       const auto copied = conformance::run_with_input(
           "cp -a " + conformance::shell_quote(set_.directory) + " " + conformance::shell_quote(folder), "",
           std::chrono::minutes(10));
@@ -692,14 +699,16 @@ class Served final : public Subjects {
       }
       run.directory = folder;
     }
-    run.command = suite_command(suite_, quote_if_needed(tlbf_mutant_) + " --connect " + quote_if_needed(server->socket_path()), "");
+    const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
+    run.command = suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
     if (set_.sandbox) {
-      // The suite sees the socket and tlbf-mutant, read-only, and its
-      // folder; in a PID namespace of its own it cannot see the served
-      // processes at all.
+      // The suite sees, read-only, its run's socket folder and the relay
+      // (not tlbf-mutant, which could serve it any mutant, nor tlbf beside
+      // it), and its folder; in a PID namespace of its own it cannot see the
+      // served processes at all.
       Sandbox box{toolchain_folders(suite_), {}};
-      box.read_only.push_back(sockets);
-      box.read_only.push_back(fs::path(tlbf_mutant_).parent_path().string());
+      box.read_only.push_back(server->socket_folder());
+      box.read_only.push_back(relay);
       if (set_.directory.empty()) {
         box.read_only.push_back(folder);
       } else {
@@ -728,7 +737,6 @@ class Served final : public Subjects {
   std::string private_error_;  // why one of them is missing
   std::vector<std::string> wheat_ids_;
   std::map<std::string, Variant> variant_;  // by wheat or chaff id; filled before any run
-  std::atomic<int> runs_made_{0};
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
 };

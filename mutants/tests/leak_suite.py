@@ -564,10 +564,10 @@ def main():
     check_hello = "--check-hello" in sys.argv[1:]
     impl = os.environ.get("TLBF_IMPL", "")
     argv = shlex.split(impl)
-    if "--connect" not in argv:
+    if len(argv) != 2 or not argv[0].endswith("/tlbf-relay"):
         print("leak_suite: TLBF_IMPL is not served mode:", impl)
         return 2
-    socket_path = argv[argv.index("--connect") + 1]
+    socket_path = argv[1]
     scratch = tempfile.mkdtemp(prefix="leak-suite-")
     out_path = os.path.join(scratch, "choice")
     watcher = Watcher()

@@ -15,8 +15,8 @@ suite=$2
 d=$(mktemp -d /tmp/tlbf-leak-XXXXXX) || exit 2
 trap 'rm -rf "$d"' EXIT
 chmod 0777 "$d"
-cp "$tlbf" "$(dirname "$tlbf")/tlbf-mutant" "$suite" "$d"/ || exit 2
-chmod 0755 "$d/tlbf" "$d/tlbf-mutant"
+cp "$tlbf" "$(dirname "$tlbf")/tlbf-mutant" "$(dirname "$tlbf")/tlbf-relay" "$suite" "$d"/ || exit 2
+chmod 0755 "$d/tlbf" "$d/tlbf-mutant" "$d/tlbf-relay"
 as=
 if [ "$(id -u)" = 0 ]; then
   id nobody >/dev/null 2>&1 || { echo "no user nobody to run as"; exit 77; }

@@ -124,8 +124,8 @@ class HiddenIdentity(Scratch):
     def test_served_runs_look_alike_until_tested(self):
         log = os.path.join(self.dir, "log")
         # Each run writes what it can see without testing: TLBF_MUTANT, the
-        # shape of TLBF_IMPL (its random socket name masked) and hello's answer.
-        suite = ('printf "%%s|%%s|%%s\\n" "${TLBF_MUTANT-unset}" "$(printf %%s "$TLBF_IMPL" | sed "s/[0-9a-f]\\{16\\}$/NAME/")" '
+        # shape of TLBF_IMPL (its random socket folder and name masked) and hello's answer.
+        suite = ('printf "%%s|%%s|%%s\\n" "${TLBF_MUTANT-unset}" "$(printf %%s "$TLBF_IMPL" | sed "s/[0-9a-f]\\{16\\}\\/[0-9a-f]\\{16\\}$/NAME/")" '
                  '"$(echo hello | sh -c "$TLBF_IMPL")" >> %s; exec %s check' % (log, TLBF))
         r = self.mutate("--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -137,9 +137,39 @@ class HiddenIdentity(Scratch):
         self.assertTrue(answered[0].startswith("unset|"), answered[0])
         # The words, not a substring: a checkout or TMPDIR path may hold "serve".
         impl_words = shlex.split(answered[0].split("|")[1])
-        self.assertEqual(impl_words[1:], ["--connect", impl_words[2]], answered[0])
-        self.assertTrue(impl_words[2].endswith("/NAME"), answered[0])
+        self.assertEqual(len(impl_words), 2, answered[0])
+        self.assertTrue(impl_words[0].endswith("/tlbf-relay"), answered[0])
+        self.assertTrue(impl_words[1].endswith("/NAME"), answered[0])
         self.assertScratchGone()
+
+    def test_a_suite_that_writes_all_its_requests_before_reading_is_answered(self):
+        # protocol.md allows pipelining. Requests of 100 kB and answers of 190 kB,
+        # written by one thread while another reads, fill both socket buffers: a
+        # relay that blocked on one direction hung (an adversary's honest suite
+        # failed the clean reference so: 3 answers of 80 in 20 s).
+        suite = os.path.join(self.dir, "pipelining.py")
+        with open(suite, "w") as f:
+            f.write("""import os, subprocess, sys, threading
+p = subprocess.Popen(os.environ["TLBF_IMPL"], shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+requests = ["fnv1a64 61"]
+for i in range(40):
+    requests += ["fnv1a64 " + "ab" * 50000, "positions_for 20 65536 %02x" % i]
+def write():
+    for r in requests:
+        p.stdin.write(r.encode() + b"\\n")
+    p.stdin.close()
+t = threading.Thread(target=write)
+t.start()
+answers = p.stdout.read().splitlines()
+t.join()
+p.wait()
+# fnv1a64("a") is af63dc4c8601ec8c (docs/format.md's hand value; s10's FNV-1 differs).
+sys.exit(0 if len(answers) == len(requests) and answers[0] == b"ok af63dc4c8601ec8c" else 1)
+""")
+        # Ample room for runs of a tenth of a second; a hung relay used all of it.
+        r = self.mutate("--mutants", "s10", "--no-sandbox", "--setup-timeout", "300", "--", "python3", suite)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(verdicts(r.stdout), {"s10": "killed"}, r.stdout + r.stderr)
 
     def test_a_relative_tmpdir_still_names_a_socket_the_suite_can_reach(self):
         # The suite changes folder before it starts TLBF_IMPL.

@@ -48,6 +48,8 @@ class HiddenServer {
   HiddenServer& operator=(const HiddenServer&) = delete;
 
   const std::string& socket_path() const { return path_; }
+  // The folder that holds the socket, and nothing else.
+  const std::string& socket_folder() const { return folder_; }
 
   // How many connections it has served: a run that never connected never
   // met its subject, so its failure cannot be the subject's doing.
@@ -68,7 +70,7 @@ class HiddenServer {
 
   void note_fault(const std::string& what);
 
-  std::string path_, tlbf_mutant_, choice_;
+  std::string folder_, path_, tlbf_mutant_, choice_;
   std::vector<std::string> program_;  // start_program's, with its first word a path; empty for tlbf_mutant_
   std::vector<char*> program_argv_;  // program_'s words as execve wants them, null-terminated
   std::string program_folder_;
@@ -82,9 +84,9 @@ class HiddenServer {
   std::vector<pid_t> children_;
 };
 
-// The client side, run by TLBF_IMPL: copies standard input to the socket and
-// the socket to standard output until the server closes it. Returns an exit
-// status.
+// The client side, run by TLBF_IMPL (tlbf-relay SOCKET): copies standard
+// input to the socket and the socket to standard output, each direction on
+// its own, until the server closes it. Returns an exit status.
 int relay(const std::string& socket_path);
 
 }  // namespace tlbf::mutants
