@@ -59,6 +59,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/python/ DESTINATION ${
   PATTERN __pycache__ EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/python/ DESTINATION ${kit}/chaffs)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/python/ DESTINATION ${kit}/wheats)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/patches/python/ DESTINATION ${kit}/mutants)
 file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json text)
 string(JSON tests_file GET "${text}" tests_file)
 string(JSON suite GET "${text}" suite)
@@ -67,7 +68,7 @@ string(JSON as_is GET "${text}" variants as_is)
 file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json
   "{\n  \"kind\": \"protocol\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
   "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"\",\n  \"suite\": ${suite},\n"
-  "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\"},\n"
+  "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
   "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
 install(FILES ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json DESTINATION ${kit})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json)
@@ -81,7 +82,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/conformance/impls/rust/server/src/main.rs
         DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/adapters/rust)
 
 file(GLOB tlbf_doc_pages CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${tlbf_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${tlbf_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian Policy 12.5: every package has /usr/share/doc/PACKAGE/copyright.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The oracle as a CMake package. Its headers are the whole of oracle/include
 # (bloom.hpp includes mutant_switch.hpp, which without TLBF_MUTANTS compiles

@@ -301,9 +301,11 @@ int run_check(CheckOptions opt) {
                 << "\n";
       return kUsage;
     }
-    if (report.not_found) {
-      std::cerr << "tlbf check: cannot start the implementation: " << report.session_problem << "\n  its command: "
-                << impl << "\n";
+    if (report.not_found || report.ended_before_answering) {
+      // Not a verdict: it never ran as an implementation (`python3 nosuch.py` exits 2 at once).
+      std::cerr << "tlbf check: cannot start the implementation"
+                << (report.not_found ? "" : " (it ended before its first answer)") << ": " << report.session_problem
+                << "\n  its command: " << impl << "\n";
       return kUsage;
     }
     std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});

@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 
@@ -105,6 +106,70 @@ int with_output_flushed(int rc, int failed_code) {
   return rc == kOk ? failed_code : rc;
 }
 
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The name `word` most likely meant: one it begins (an abbreviation) or one
+// a typo or two away; "" when none is near enough.
+std::string closest(const std::string& word, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(1, std::min<std::size_t>(2, word.size() / 3)) + 1;
+  for (const auto& name : names) {
+    const std::size_t d = name.rfind(word, 0) == 0 && word.size() >= 3 ? 1 : edit_distance(word, name);
+    if (d < best_distance) best = name, best_distance = d;
+  }
+  return best;
+}
+
+// "did you mean" for a mistyped command or option, as git and cargo say it;
+// "" when nothing near was typed.
+std::string suggestion(CLI::App& app, int argc, char** argv) {
+  CLI::App* command = nullptr;
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->parsed()) command = sub;
+  }
+  if (command == nullptr) {
+    if (argc < 2 || argv[1][0] == '-') return "";
+    std::vector<std::string> names;
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(sub->get_name());
+    const std::string near = closest(argv[1], names);
+    return near.empty() ? "" : "tlbf: no command '" + std::string(argv[1]) + "'; did you mean 'tlbf " + near + "'?";
+  }
+  for (CLI::App* sub : command->get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->parsed()) command = sub;
+  }
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command->get_options()) {
+    for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (word.rfind("--", 0) != 0) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
+    const std::string near = closest(word, names);
+    if (!near.empty()) return "tlbf " + command->get_name() + ": no option '" + word + "'; did you mean '" + near + "'?";
+  }
+  return "";
+}
+
+}  // namespace
+
 }  // namespace tlbf::cli
 
 int main(int argc, char** argv) {
@@ -132,6 +197,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version arrive here too, with exit code 0.
+    const std::string near = e.get_exit_code() == 0 ? "" : suggestion(app, argc, argv);
+    if (!near.empty()) {
+      std::cerr << near << "\nRun with --help for more information.\n";
+      return with_output_flushed(kUsage, kUsage);
+    }
     rc = app.exit(e) == 0 ? kOk : kUsage;
   } catch (const std::bad_alloc&) {
     std::cerr << "tlbf: out of memory\n";

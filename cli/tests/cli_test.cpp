@@ -476,6 +476,38 @@ TEST_F(Cli, CheckNamesACommandThatCannotStart) {
   EXPECT_NE(run.err.find("\n  its command: /nonexistent/impl --serve\n"), std::string::npos) << run.err;
 }
 
+// An interpreter that exits at once (its script is missing) never ran as an implementation: exit 2, not a verdict.
+TEST_F(Cli, CheckCallsAnImplementationThatEndsBeforeItsFirstAnswerAHarnessError) {
+  const auto run = shell(quoted(TLBF_BINARY) + " check --runs 0 --impl 'python3 /nonexistent/impl.py'");
+  EXPECT_EQ(run.rc, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("tlbf check: cannot start the implementation (it ended before its first answer): "),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("exited with status 2"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("can't open file"), std::string::npos) << "its stderr is shown\n" << run.err;
+  EXPECT_EQ(run.out.find("does NOT conform"), std::string::npos) << run.out;
+}
+
+// A mistyped command or option gets the name it most likely meant.
+TEST_F(Cli, MistypedCommandsAndOptionsGetASuggestion) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> typos = {
+      {{"chek"}, "tlbf: no command 'chek'; did you mean 'tlbf check'?"},
+      {{"grde", "class"}, "tlbf: no command 'grde'; did you mean 'tlbf grade'?"},
+      {{"check", "--imp", "x"}, "tlbf check: no option '--imp'; did you mean '--impl'?"},
+      {{"check", "--rust-crat", "."}, "tlbf check: no option '--rust-crat'; did you mean '--rust-crate'?"},
+      {{"mutate", "--mutant", "s01", "--", "true"}, "tlbf mutate: no option '--mutant'; did you mean '--mutants'?"},
+  };
+  for (const auto& [args, message] : typos) {
+    const auto run = tlbf(args);
+    EXPECT_EQ(run.rc, 2) << args[0];
+    EXPECT_NE(run.err.find(message), std::string::npos) << run.err;
+  }
+  // Nothing near: CLI11's own message.
+  const auto far = tlbf({"frobnicate"});
+  EXPECT_EQ(far.rc, 2);
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+}
+
 // The implementation's command goes in --impl; words after `check` alone are pointed there.
 TEST_F(Cli, CheckPointsStrayWordsAtImpl) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"check", "--", TLBF_BINARY, "serve"},

@@ -24,12 +24,20 @@ for path in "$bindir/tlbf" "$mutantdir/tlbf-mutant" "$mutantdir/tlbf-relay" "$da
             "$datadir/tlbf/grade-kits/python/kit.json" "$datadir/tlbf/grade-kits/rust/reference/src/bloom.rs" \
             "$datadir/tlbf/grade-kits/protocol/kit.json" "$datadir/tlbf/grade-kits/protocol/course/tlbf_client.py" \
             "$datadir/tlbf/grade-kits/protocol/variants/tlbf_impl.py" "$datadir/tlbf/adapters/python/tlbf_adapter.py" \
-            "$datadir/tlbf/adapters/python/tlbf_impl.py" "$datadir/tlbf/adapters/rust/main.rs"; do
+            "$datadir/tlbf/adapters/python/tlbf_impl.py" "$datadir/tlbf/adapters/rust/main.rs" \
+            "share/doc/tlbf/copyright" "share/doc/tlbf/LICENSE"; do
   grep -qx "./usr/$path" "$work/contents" || fail "the package has no /usr/$path"
 done
 if [ -n "$built_viewer" ]; then
   for path in "$datadir/tlbf/mutation-test-elements.js" "$datadir/tlbf/mutation-testing-elements.LICENSE"; do
     grep -qx "./usr/$path" "$work/contents" || fail "the package has no /usr/$path"
+  done
+fi
+# The man page, where help2man made one (scripts/setup installs it): every command's help in it.
+if [ -f "$build/cli/tlbf.1" ]; then
+  grep -qx "./usr/share/man/man1/tlbf.1" "$work/contents" || fail "the package has no /usr/share/man/man1/tlbf.1"
+  for command in check grade mutate serve; do
+    grep -q "^\.SS \"tlbf $command\"" "$build/cli/tlbf.1" || fail "the man page has no section for tlbf $command"
   done
 fi
 depends=$(dpkg-deb -f "$deb" Depends)

@@ -157,6 +157,8 @@ bool Run::probe() {
     std::string problem = answers.fault ? answers.fault->detail
                                         : "does not answer hello with 'ok 1 ...' (it answered " + readable(report_.hello, 80) +
                                               "): it does not speak protocol v1";
+    report_.ended_before_answering = answers.fault && answers.lines.empty() &&
+                                     (answers.fault->kind == FaultKind::Exited || answers.fault->kind == FaultKind::Killed);
     report_.not_found = answers.fault && (problem.find("exited with status 127") != std::string::npos ||
                                           problem.find("exited with status 126") != std::string::npos);
     if (answers.fault && answers.fault->kind == FaultKind::NotStarted) stop_for_the_harness(*answers.fault);

@@ -94,11 +94,12 @@ KitRead read_kit(const fs::path& path) {
     const Json command = variants.is_object() ? variants.value("command", Json()) : Json();
     const Json from = variants.is_object() ? variants.value("from", Json()) : Json();
     const Json as_is = variants.is_object() ? variants.value("as_is", Json("")) : Json();
+    const Json mutants = variants.is_object() ? variants.value("mutants", Json("")) : Json();
     if (variants.is_null() && out.kit.set.wheats.empty() && out.kit.set.chaffs.empty()) {
       // no variants: the oracle's mutants alone
     } else if (!from.is_string() || from.get<std::string>().empty() || !command.is_array() || command.empty() ||
                !std::all_of(command.begin(), command.end(), [](const Json& w) { return w.is_string(); }) ||
-               !as_is.is_string()) {
+               !as_is.is_string() || !mutants.is_string()) {
       if (out.error.empty()) {
         out.error = path.string() + ": \"variants\" must be {\"from\": FOLDER, \"command\": [WORDS], \"as_is\": NAME} when a served kit has wheats or chaffs";
       }
@@ -106,6 +107,9 @@ KitRead read_kit(const fs::path& path) {
       out.kit.served.variants_from = (base / from.get<std::string>()).lexically_normal().string();
       out.kit.served.variant_command = strings_of(command);
       out.kit.served.as_is = as_is.get<std::string>();
+      if (!mutants.get<std::string>().empty()) {
+        out.kit.served.mutant_patches = (base / mutants.get<std::string>()).lexically_normal().string();
+      }
       out.kit.served.wheats = out.kit.set.wheats;
       out.kit.served.chaffs = out.kit.set.chaffs;
     }
@@ -116,7 +120,8 @@ KitRead read_kit(const fs::path& path) {
                                   {"patches", out.kit.set.patches},
                                   {"chaffs", out.kit.set.chaffs},
                                   {"wheats", out.kit.set.wheats},
-                                  {"variants.from", out.kit.served.variants_from}}) {
+                                  {"variants.from", out.kit.served.variants_from},
+                                  {"variants.mutants", out.kit.served.mutant_patches}}) {
     if (!dir.empty() && !fs::is_directory(dir, ec)) {
       out.error = path.string() + ": " + what + " '" + dir + "' is not a folder";
       return out;
@@ -256,7 +261,8 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
   add(kit.serves);
   for (const auto& word : kit.served.variant_command) add(word);
   add(kit.served.as_is);
-  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats, kit.served.variants_from}) {
+  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats, kit.served.variants_from,
+                          kit.served.mutant_patches}) {
     if (dir.empty()) continue;
     std::map<std::string, std::string> files;  // sorted, so the order of the walk does not matter
     std::error_code ec;

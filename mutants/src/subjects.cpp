@@ -538,7 +538,17 @@ class Served final : public Subjects {
   }
   SuiteRun mutant(const std::string& id) override {
     if (variant_.count(id) > 0) return hidden("", id);  // a chaff
-    return reveal_ ? revealed(" serve --mutant " + id, id) : hidden(id, {});
+    if (reveal_) return revealed(" serve --mutant " + id, id);
+    if (variant_.count(kMutantForm + id) > 0) {
+      int turn = 0;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (turns_.count(id) == 0) turns_[id] = static_cast<int>(std::random_device{}() % 2);
+        turn = turns_[id]++;
+      }
+      if (turn % 2 == 1) return hidden("", kMutantForm + id);
+    }
+    return hidden(id, {});
   }
   SuiteRun wheat(const std::string& id) override {
     if (variant_.count(id) == 0) return Subjects::wheat(id);
@@ -612,6 +622,9 @@ class Served final : public Subjects {
     for (const auto& [id, change] : all) wheat_ids_.push_back(id);
     std::sort(wheat_ids_.begin(), wheat_ids_.end());
     for (const auto& id : patch_stems(set_.chaffs)) all.push_back({id, {fs::path(set_.chaffs) / (id + ".patch"), {}}});
+    for (const auto& id : patch_stems(set_.mutant_patches)) {
+      all.push_back({kMutantForm + id, {fs::path(set_.mutant_patches) / (id + ".patch"), {}}});
+    }
     for (const auto& [id, change] : all) {
       Variant& v = variant_[id];
       if (variants_.empty()) {
@@ -725,6 +738,8 @@ class Served final : public Subjects {
     fs::path folder;
     std::string error;  // why it cannot be served
   };
+  // The key of a mutant's other form among the variants.
+  static constexpr const char* kMutantForm = "mutant:";
 
   std::vector<std::string> suite_;
   std::string tlbf_;
@@ -736,7 +751,8 @@ class Served final : public Subjects {
   fs::path variants_;  // the wheats' and chaffs' folders
   std::string private_error_;  // why one of them is missing
   std::vector<std::string> wheat_ids_;
-  std::map<std::string, Variant> variant_;  // by wheat or chaff id; filled before any run
+  std::map<std::string, Variant> variant_;  // by wheat or chaff id, or kMutantForm + mutant id; filled before any run
+  std::map<std::string, int> turns_;        // by mutant id: its runs so far, from a random start (under mutex_)
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
 };
@@ -754,7 +770,9 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
                                           const ServedSet& set) {
   const auto absolute = [](const std::string& path) { return path.empty() ? std::string() : fs::absolute(path).string(); };
   ServedSet whole = set;
-  for (std::string* path : {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs}) *path = absolute(*path);
+  for (std::string* path : {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs, &whole.mutant_patches}) {
+    *path = absolute(*path);
+  }
   return std::make_unique<Served>(suite, "", tlbf_mutant, false, whole);
 }
 

@@ -51,6 +51,10 @@ struct CheckReport {
   std::string hello;  // the implementation's answer to hello
   bool speaks_protocol = false;
   bool not_found = false;  // the shell could not find or run the command (status 127 or 126)
+  // It ended (exited, or was killed) before its first answer, hello's: it
+  // never ran as an implementation (a missing script, an import error), so
+  // no verdict is given on it.
+  bool ended_before_answering = false;
   std::set<Capability> offered;   // some probe of it was answered other than err Unknown
   std::set<Capability> required;  // RunnerOptions::required
   // Neither offered nor required: left out by the user, named in the verdict.

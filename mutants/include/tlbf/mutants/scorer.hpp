@@ -108,6 +108,12 @@ struct ServedSet {
   std::string as_is;
   std::string wheats;  // DIR/NAME/: files laid over variants_from
   std::string chaffs;  // DIR/*.patch: applied to variants_from
+  // DIR/sNN.patch: the planted bugs written into variants_from too. Each
+  // mutant with one is then served in both forms, its runs alternating
+  // between them from a random first: a suite that tells the oracle from the
+  // variants (by hello, the spelling of a real, the time an answer takes)
+  // and tests only the oracle lets every other form survive.
+  std::string mutant_patches;
 };
 std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf_mutant,
                                           const ServedSet& set);
