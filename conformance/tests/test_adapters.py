@@ -92,6 +92,12 @@ class PythonModule(Adapters):
         self.assertEqual(r.returncode, 1, r.stdout[-3000:] + r.stderr)
         self.assertIn("err Raised RuntimeError: not written yet", r.stdout)
 
+    def test_what_the_module_prints_goes_to_stderr_not_into_the_answers(self):
+        module = self.planted("bloom.py", SEED_BLOOM, "    def insert(self, item):\n",
+                              "    def insert(self, item):\n        print('inserting', item)\n")
+        r = self.check("--python-module", module)
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr)
+
     def test_a_module_that_cannot_be_imported_is_a_usage_error_with_python_s_message(self):
         module = self.planted("bloom.py", SEED_BLOOM, "class Bloom:", "class Bloom(")
         r = self.check("--python-module", module)

@@ -157,8 +157,14 @@ class AdapterSession(protocol.Session):
 def main():
     if len(sys.argv) != 2:
         raise SystemExit("usage: tlbf_adapter.py MODULE.py")
+    # The answers go to the standard output tlbf check reads; whatever the
+    # module prints (a learner's debugging print) goes to standard error,
+    # which the report shows, instead of into the answers.
+    answers = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     try:
-        protocol.serve(AdapterSession(Module(sys.argv[1])))
+        protocol.serve(AdapterSession(Module(sys.argv[1])), outfd=answers)
     except BrokenPipeError:
         sys.exit(3)
 
