@@ -35,13 +35,6 @@ bool write_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
-// A name nobody can guess from the run it serves: 16 random hex digits.
-std::string random_name() {
-  std::random_device device;
-  std::string out;
-  for (int i = 0; i < 16; ++i) out += "0123456789abcdef"[device() % 16];
-  return out;
-}
 
 // The parent of process `pid`, from /proc/PID/stat (readable for every
 // process, a non-dumpable one included), or -1.
@@ -104,6 +97,13 @@ std::string on_path(const std::string& word) {
 }
 
 }  // namespace
+
+std::string random_name() {
+  std::random_device device;
+  std::string out;
+  for (int i = 0; i < 16; ++i) out += "0123456789abcdef"[device() % 16];
+  return out;
+}
 
 std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
                                                   const std::string& choice, std::string& why) {

@@ -330,9 +330,7 @@ class Patched final : public Subjects {
   static constexpr const char* kDisguised = "disguised";
   void make_disguised_wheat() {
     if (scratch_.empty()) return;
-    std::random_device random;
-    std::string digits;
-    for (int i = 0; i < 16; ++i) digits += "0123456789abcdef"[random() % 16];
+    const std::string digits = random_name();
     const fs::path folder = scratch_ / "disguised-wheat";
     bool any = false;
     for (const auto& file : patched_) {
@@ -379,12 +377,7 @@ class Patched final : public Subjects {
   // second run, which may overlap nothing but must not reuse the first's name.
   // Random, not counted: a suite sees its folder's name, which must not tell
   // it how many runs came before.
-  std::string unique(const std::string& name) {
-    std::random_device random;
-    std::string suffix;
-    for (int i = 0; i < 16; ++i) suffix += "0123456789abcdef"[random() % 16];
-    return name + "-" + suffix;
-  }
+  std::string unique(const std::string& name) { return name + "-" + random_name(); }
 
   // A fresh copy of the seed (the work directory, or once warmed the warm-up's
   // copy of it), patched; `name` is the copy's folder. Once the slots are
@@ -631,7 +624,7 @@ class Served final : public Subjects {
         v.error = private_error_;
         continue;
       }
-      const fs::path folder = variants_ / random_folder_name();
+      const fs::path folder = variants_ / random_name();
       const auto copied = conformance::run_with_input("cp -a " + conformance::shell_quote(set_.variants_from) + " " +
                                                           conformance::shell_quote(folder.string()),
                                                       "", std::chrono::minutes(1));
@@ -656,13 +649,6 @@ class Served final : public Subjects {
       }
       if (v.error.empty()) v.folder = folder;
     }
-  }
-
-  static std::string random_folder_name() {
-    std::random_device random;
-    std::string name;
-    for (int i = 0; i < 16; ++i) name += "0123456789abcdef"[random() % 16];
-    return name;
   }
 
   // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
@@ -702,7 +688,7 @@ class Served final : public Subjects {
     if (!set_.directory.empty()) {
       // A fresh copy for each run: a suite must not leave itself notes from
       // one run to the next (how many runs it has seen) where it runs.
-      folder = (runs_ / ("run-" + random_folder_name())).string();  // no count of runs in its name
+      folder = (runs_ / ("run-" + random_name())).string();  // no count of runs in its name
       const auto copied = conformance::run_with_input(
           "cp -a " + conformance::shell_quote(set_.directory) + " " + conformance::shell_quote(folder), "",
           std::chrono::minutes(10));

@@ -22,6 +22,10 @@
 
 namespace tlbf::mutants {
 
+// A name nobody can guess from the run it belongs to: 16 random hex digits.
+// Every name a suite can see (sockets, run folders) is one, never a count.
+std::string random_name();
+
 // The choice is written padded with spaces to this many bytes, so that the
 // served process reads the same number of bytes whatever it serves.
 inline constexpr std::size_t kChoiceWidth = 16;
