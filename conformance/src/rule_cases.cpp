@@ -1,5 +1,7 @@
 #include "tlbf/conformance/rule_cases.hpp"
 
+#include "header_files.hpp"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "tlbf/conformance/grammar_cases.hpp"
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
@@ -46,30 +49,6 @@ std::vector<std::uint8_t> pattern_item(std::size_t size) {
   std::vector<std::uint8_t> item(size);
   for (std::size_t i = 0; i < size; ++i) item[i] = static_cast<std::uint8_t>((i * 7 + 3) % 251);
   return item;
-}
-
-void put_le(std::vector<std::uint8_t>& out, std::uint64_t value, int size) {
-  for (int i = 0; i < size; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
-}
-
-struct Header {
-  std::uint64_t version = 1;  // written as 4 bytes
-  std::uint64_t m = 8;
-  std::uint64_t k = 1;         // 4 bytes
-  std::uint64_t reserved = 0;  // 4 bytes
-  std::uint64_t n = 0;
-  std::size_t bit_bytes = 1;
-};
-
-std::string file_hex(const Header& h) {
-  std::vector<std::uint8_t> out = {0x54, 0x4c, 0x42, 0x46};
-  put_le(out, h.version, 4);
-  put_le(out, h.m, 8);
-  put_le(out, h.k, 4);
-  put_le(out, h.reserved, 4);
-  put_le(out, h.n, 8);
-  out.resize(out.size() + h.bit_bytes, 0);
-  return hex_of(out);
 }
 
 // from_bytes NAME FILE, then everything a loaded filter tells about itself.
@@ -329,6 +308,18 @@ void decisions(std::vector<Case>& out) {
                                 "optimal_m 10000000000000000000 0.4121864931719917"}}) {
     Case c = case_from_draft(name, {ask(request)});
     c.acceptable = true;  // its answer saturates: OutOfDomain's zone
+    c.why = "OutOfDomain";
+    out.push_back(std::move(c));
+  }
+  // The one NaN any answer can be (docs/format.md, section 7): the rate at
+  // m = 0 and k * n = 0, 0 / 0 in the exponent. It lies in OutOfDomain's zone,
+  // where any real or err BadParams is acceptable, but a real is spelled as
+  // section 2 of docs/protocol.md spells it: `NaN` or `NAN` is no real. No
+  // answer is ever infinite (a rate is at most 1).
+  {
+    Case c = case_from_draft("format/predicted_fp_rate/nan_spelled_as_a_real",
+                             {ask("predicted_fp_rate 0 3 0"), ask("predicted_fp_rate 0 65536 0")});
+    c.acceptable = true;
     c.why = "OutOfDomain";
     out.push_back(std::move(c));
   }
@@ -674,6 +665,9 @@ std::vector<Case> rule_cases() {
   items(out);
   state(out);
   found_by_adversaries(out);
+  for (auto* family : {grammar_cases, width_cases, identity_cases, header_edge_cases, error_order_cases}) {
+    for (auto& c : family()) out.push_back(std::move(c));
+  }
   return out;
 }
 

@@ -1220,6 +1220,148 @@ def _():
     B.count_ones = lambda self: original(self) & 0xFFFF
 
 
+# ---- round 3: one member of each family of the described cases -------------
+# (conformance/src/grammar_cases.cpp: grammars, widths, identity, header
+# edges, error order, NaN). Each is how a port in another language goes wrong.
+
+@bug("bytes_pair_parsed_signed", "grammar", "each hex pair is read with Integer.parseInt(pair, 16), which takes a sign: '+f' is 15",
+     ["protocol/grammar/bytes/first"])
+def _():
+    def read_bytes(word):
+        if word == "-":
+            return b""
+        if len(word) % 2 or not word:
+            raise impl.bad("odd")
+        out = bytearray()
+        for i in range(0, len(word), 2):
+            pair = word[i:i + 2]
+            if not re.fullmatch(r"[+-]?[0-9a-fA-F]+", pair):
+                raise impl.bad("not hex")
+            out.append(int(pair, 16) & 0xff)
+        return bytes(out)
+    impl.read_bytes = read_bytes
+
+
+@bug("hash_parsed_unsigned_long", "grammar", "a hash of 16 characters is read with Long.parseUnsignedLong(word, 16), which takes a leading '+'",
+     ["protocol/grammar/hash/first"])
+def _():
+    def read_hash(word):
+        if len(word) != 16 or not re.fullmatch(r"\+?[0-9a-f]+", word):
+            raise impl.bad("not a hash")
+        return int(word, 16)
+    impl.read_hash = read_hash
+
+
+@bug("real_needs_fraction_digits", "grammar", "a hand-written real pattern wants a digit after the dot: '25.' and '25.E-1' are refused",
+     ["protocol/grammar/real/forms"])
+def _():
+    impl.REAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+@bug("name_java_identifier", "grammar", "names are checked with Character.isJavaIdentifierPart: '$' is a name character",
+     ["protocol/grammar/name/first"])
+def _():
+    impl.NAME = re.compile(r"[A-Za-z0-9_$]{1,32}\Z")
+
+
+@bug("k_int32_at_least_one", "width", "k goes through an int with max(1, k): a k from 2^31 to 2^32 - 1 wraps negative and becomes 1",
+     ["protocol/integers/widths/k"])
+def _():
+    plain = impl.uint(32)
+    def read(word):
+        k = plain(word)
+        if k >= 1 << 31:
+            k = max(1, k - (1 << 32))
+        return k
+    impl.U32 = read
+
+
+@bug("optimal_k_saturates_at_i32", "width", "optimal_k saturates at Integer.MAX_VALUE, 2^31 - 1, not at 2^32 - 1",
+     ["protocol/integers/widths/answers"])
+def _():
+    original = impl.optimal_k
+    impl.optimal_k = lambda m, n: min(original(m, n), (1 << 31) - 1)
+
+
+@bug("n_halved_to_double", "width", "an unsigned n at or above 2^63 becomes a double as (n >>> 1) * 2.0, which drops its last bit before rounding",
+     ["protocol/integers/widths/n"])
+def _():
+    original = impl.optimal_m
+    def optimal_m(n, p):
+        if n >= 1 << 63:
+            return original(int(float(n >> 1)) * 2, p)
+        return original(n, p)
+    impl.optimal_m = optimal_m
+
+
+@bug("nan_written_capitalized", "nan", "a NaN rate is written as Java's Double.toString writes it, 'NaN'",
+     ["format/predicted_fp_rate/nan_spelled_as_a_real"])
+def _():
+    original = impl.write_real
+    impl.write_real = lambda x: "NaN" if math.isnan(x) else original(x)
+
+
+@bug("filters_keyed_by_hashcode", "identity", "the filter table is keyed by the name's Java hashCode, so 'Aa' and 'BB' are one filter",
+     ["state/identity/names_colliding_in_java_hashcode"])
+def _():
+    FLAGS.add("key_by_hashcode")
+
+
+@bug("union_same_by_contents", "identity", "union treats filters with equal contents as the same filter and skips them, adding no count",
+     ["state/identity/union_of_equal_contents"])
+def _():
+    original = B.union
+    def union(self, other):
+        if self is not other and (self.m, self.k, self.n_inserted, bytes(self.bits)) == \
+                (other.m, other.k, other.n_inserted, bytes(other.bits)):
+            return None
+        return original(self, other)
+    B.union = union
+
+
+@bug("k_compared_by_reference", "identity", "union compares k as boxed Integers by reference: equal only from -128 to 127, so larger equal k are Mismatch",
+     ["state/identity/large_k_everywhere"])
+def _():
+    original = B.union
+    def union(self, other):
+        if self.k == other.k and self.k > 127:
+            raise impl.TlbfError("Mismatch", "k differs")
+        return original(self, other)
+    B.union = union
+
+
+@bug("magic_case_insensitive", "header", "the magic is compared ignoring case: a file starting 'tLBF' loads",
+     ["format/header/refused_alone/magic"])
+def _():
+    original = B.from_bytes
+    B.from_bytes = staticmethod(lambda data: original(data[:4].upper() + data[4:] if data[:4].upper() == b"TLBF" else data))
+
+
+@bug("padding_top_bit_only", "header", "only the last byte's top bit is checked for padding",
+     ["format/header/refused_alone/padding"])
+def _():
+    original = B.from_bytes
+    def from_bytes(data):
+        if len(data) > 32:
+            m = int.from_bytes(data[8:16], "little")
+            if m % 8 and not data[-1] & 0x80 and data[-1] >> (m % 8):
+                data = data[:-1] + bytes([data[-1] & ((1 << (m % 8)) - 1)])
+        return original(data)
+    B.from_bytes = staticmethod(from_bytes)
+
+
+@bug("values_checked_as_read", "order", "each integer is range-checked for a filter as soon as it is read: 'new f 0 +3' is BadParams, not Protocol",
+     ["protocol/errors/pairs/new", "protocol/errors/pairs/positions_for"])
+def _():
+    FLAGS.add("check_as_read")
+
+
+@bug("from_bytes_file_before_name", "order", "from_bytes decodes the file before it checks the name: 'from_bytes a-b 00' is Format",
+     ["protocol/errors/pairs/from_bytes"])
+def _():
+    FLAGS.add("file_before_name")
+
+
 # ---- controls: tlbf check must pass these -----------------------------------
 
 @control("k_round_floor_plus_half", "optimal_k rounds with floor(x + 0.5): differs from half away from zero only below 1 and above 2^52, where max(1, ...) and saturation hide it")
@@ -1295,6 +1437,13 @@ def _():
 
 # ---- the session and the loop, with the switches above ---------------------
 
+def java_hashcode(name):
+    h = 0
+    for c in name:
+        h = (31 * h + ord(c)) & 0xffffffff
+    return h
+
+
 class BuggySession(impl.Session):
     def __init__(self):
         super().__init__()
@@ -1359,11 +1508,19 @@ class BuggySession(impl.Session):
                     raise impl.ProtocolError("NoSuchFilter", a)
         if len(args) != len(readers):
             raise impl.bad("argument count")
+        if "file_before_name" in FLAGS and word == "from_bytes" and len(args) == 2:
+            data = impl.read_bytes(args[1])
+            B.from_bytes(data)
         values = []
         for r, a in zip(readers, args):
             values.append(impl.read_name(a) if r == impl.FILTER else r(a))
+            if "check_as_read" in FLAGS and word in ("new", "positions_for") and r in (impl.U64, impl.U32) \
+                    and values[-1] == 0:
+                raise impl.TlbfError("BadParams", "zero")
             if "lookup_early" in FLAGS and r == impl.FILTER and values[-1] not in self.filters:
                 raise impl.ProtocolError("NoSuchFilter", a)
+        if "key_by_hashcode" in FLAGS:
+            values = [java_hashcode(v) if r in (impl.FILTER, impl.NEW) else v for r, v in zip(readers, values)]
         for r, v in zip(readers, values):
             if r == impl.FILTER and v not in self.filters:
                 raise impl.ProtocolError("NoSuchFilter", v)
