@@ -9,6 +9,9 @@
 #   P/share/doc/tlbf/                      README.md and docs/*.md
 #   P/include/tlbf/, P/lib/libtlbf_oracle.a    the oracle, for C++ programs
 #   P/lib/cmake/tlbf/                      its CMake package: find_package(tlbf) gives tlbf::oracle
+#   P/include/tlbf/fuzz.h, P/lib/libtlbf_fuzz.a, libtlbf_fuzz_replay.a
+#                                          the in-process harness: tlbf::fuzz, tlbf::fuzz_replay, tlbf_add_fuzzer()
+#   P/share/tlbf/fuzz/                     its corpus, dictionary, the C example and the Rust shim
 # The folders are GNUInstallDirs', so a packager's CMAKE_INSTALL_LIBDIR and the
 # like apply.
 include(CMakePackageConfigHelpers)
@@ -95,6 +98,25 @@ install(TARGETS tlbf_oracle EXPORT tlbfTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/oracle/include/tlbf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# The in-process harness (docs/fuzzing.md, "Fuzzing your own parser"), in
+# the same package, with what a user's fuzzing run reads beside the vectors.
+# The Rust shim's manifest names the crate it wraps by a path: installed,
+# that is the tl-ds crate installed as the Rust kit's reference, which a
+# user replaces with their own.
+install(TARGETS tlbf_fuzz tlbf_fuzz_replay EXPORT tlbfTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/fuzz/include/tlbf/fuzz.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlbf)
+set(tlbf_fuzz_data ${CMAKE_INSTALL_DATADIR}/tlbf/fuzz)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/fuzz/corpus/from_bytes/ DESTINATION ${tlbf_fuzz_data}/corpus)
+install(FILES ${PROJECT_SOURCE_DIR}/fuzz/tlbf.dict DESTINATION ${tlbf_fuzz_data})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/fuzz/examples/c/ DESTINATION ${tlbf_fuzz_data}/examples/c)
+file(READ ${PROJECT_SOURCE_DIR}/fuzz/rust/Cargo.toml text)
+string(REPLACE "../../conformance/impls/rust" "../../grade-kits/rust/reference" text "${text}")
+file(WRITE ${CMAKE_BINARY_DIR}/installed-fuzz-rust/Cargo.toml "${text}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/fuzz/rust/Cargo.toml)
+install(FILES ${CMAKE_BINARY_DIR}/installed-fuzz-rust/Cargo.toml ${PROJECT_SOURCE_DIR}/fuzz/rust/Cargo.lock
+  DESTINATION ${tlbf_fuzz_data}/rust)
+install(FILES ${PROJECT_SOURCE_DIR}/fuzz/rust/src/lib.rs DESTINATION ${tlbf_fuzz_data}/rust/src)
+
 set(tlbf_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tlbf)
 install(EXPORT tlbfTargets NAMESPACE tlbf:: DESTINATION ${tlbf_cmake_dir})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/tlbfConfig.cmake.in
@@ -103,7 +125,7 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/tlbfConfig.cmake.in
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/tlbfConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/tlbfConfig.cmake ${CMAKE_BINARY_DIR}/tlbfConfigVersion.cmake
-  DESTINATION ${tlbf_cmake_dir})
+  ${CMAKE_CURRENT_LIST_DIR}/tlbfFuzz.cmake DESTINATION ${tlbf_cmake_dir})
 
 # Install into a scratch prefix and use it from there (cmake/tests/install_test.sh).
 # Not in the sanitizer and fuzz builds: their libraries need the sanitizer
@@ -117,4 +139,11 @@ if(TLBF_BUILD_TESTS AND NOT TLBF_SANITIZE AND NOT TLBF_FUZZ)
       ${CMAKE_INSTALL_BINDIR} ${TLBF_INSTALL_MUTANT_DIR} ${CMAKE_INSTALL_DATADIR} ${CMAKE_INSTALL_DOCDIR}
       "${TLBF_INSTALL_VIEWER_DIR}" "${TLBF_REPORT_VIEWER_BUNDLE}")
   set_tests_properties(install_and_use_from_a_prefix PROPERTIES TIMEOUT 900)
+  # A user's own C parser fuzzed in process from the installed package, as
+  # docs/fuzzing.md tells it (cmake/tests/fuzz_install_test.sh).
+  add_test(NAME fuzz_harness_from_a_prefix
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/fuzz_install_test.sh
+      ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/fuzz-install-test $<CONFIG> ${CMAKE_C_COMPILER} ${CMAKE_CXX_COMPILER}
+      "${CMAKE_GENERATOR}" ${CMAKE_INSTALL_BINDIR} ${CMAKE_INSTALL_DATADIR} "${CARGO}")
+  set_tests_properties(fuzz_harness_from_a_prefix PROPERTIES TIMEOUT 900)
 endif()
