@@ -32,6 +32,14 @@ set(TLBF_INPROCESS_example examples/c/harness.c examples/c/bloom.c)
 set(TLBF_INPROCESS_example_buggy examples/c/harness.c examples/c/bloom.c)
 set(TLBF_INPROCESS_oracle examples/oracle_wrapper.cpp)
 set(TLBF_INPROCESS_HARNESSES example example_buggy oracle)
+# The fuzz build's flags are clang's, for C as for C++: with another C
+# compiler the C example is left out of it (scripts/fuzz and fuzz/build.sh
+# pass clang for both).
+if(TLBF_FUZZ AND NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+  message(STATUS "The C example of the in-process harness is not built: the C compiler is ${CMAKE_C_COMPILER_ID}, "
+                 "not clang (configure with -DCMAKE_C_COMPILER=clang-14)")
+  set(TLBF_INPROCESS_HARNESSES oracle)
+endif()
 
 if(CARGO)
   # Cargo builds the shim into the build tree. In the fuzz build the Rust
