@@ -48,10 +48,10 @@ if(CARGO)
   set(rust_dir ${CMAKE_BINARY_DIR}/fuzz-rust)
   set(TLBF_FUZZ_RUST_SHIM ${rust_dir}/release/libtlbf_fuzz_shim.a)
   set(rustflags "")
-  if(TLBF_FUZZ)
+  if(TLBF_FUZZ OR TLBF_FUZZ_ENGINE)
     set(rustflags "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares")
   endif()
-  set(crate ${PROJECT_SOURCE_DIR}/conformance/impls/rust)
+  get_filename_component(crate ${CMAKE_CURRENT_SOURCE_DIR}/../conformance/impls/rust ABSOLUTE)
   add_custom_command(
     OUTPUT ${TLBF_FUZZ_RUST_SHIM}
     COMMAND ${CMAKE_COMMAND} -E env CARGO_TARGET_DIR=${rust_dir} "RUSTFLAGS=${rustflags}"
@@ -131,5 +131,16 @@ if(TLBF_BUILD_TESTS)
       COMMAND bash ${dir}/tests/inprocess_libfuzzer.sh ${CMAKE_CURRENT_BINARY_DIR}/inprocess-libfuzzer
               $<TARGET_FILE:tlbf_fuzz> $<TARGET_FILE:tlbf_oracle> ${PROJECT_SOURCE_DIR} "${CARGO}")
     set_tests_properties(fuzz_inprocess_libfuzzer_bounded_runs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endif()
+  # The OSS-Fuzz build and ClusterFuzzLite's, with the engine's variables
+  # only (each builds the oracle and the targets with clang and ASan).
+  if(NOT TLBF_SANITIZE AND NOT TLBF_FUZZ)
+    foreach(script fuzz/build.sh .clusterfuzzlite/build.sh)
+      string(REGEX REPLACE "^[.]" "" name "${script}")
+      string(REGEX REPLACE "[/.]" "_" name "${name}")
+      add_test(NAME ${name}_with_engine_variables_only
+        COMMAND bash ${dir}/tests/build_sh_test.sh ${script} ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/${name}-test)
+      set_tests_properties(${name}_with_engine_variables_only PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
+    endforeach()
   endif()
 endif()

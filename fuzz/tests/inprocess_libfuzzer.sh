@@ -67,7 +67,11 @@ for name in example_buggy example_buggy_empty; do
   ls "artifacts-$name"/crash-* >/dev/null 2>&1 || fail "$name: libFuzzer wrote no crash file"
   [ -f "artifacts-$name/oracle-vs-example-from_bytes-accepts.transcript" ] || fail "$name: no transcript"
   last=$(grep -oE '^#[0-9]+' "$name.log" | tail -1 | tr -d '#')
-  echo "$name: found the planted bug ${last:+after at most $last inputs}${last:-while reading the corpus}"
+  if [ -n "$last" ]; then
+    echo "$name: found the planted bug after at most $last inputs"
+  else
+    echo "$name: found the planted bug while reading the corpus"
+  fi
 done
 for name in "${harnesses[@]}"; do
   [ "$name" = example_buggy ] && continue
