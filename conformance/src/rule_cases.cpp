@@ -11,7 +11,7 @@
 #include <string_view>
 #include <utility>
 
-#include "tlbf/conformance/grammar_cases.hpp"
+#include "tlbf/conformance/described_cases.hpp"
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"

@@ -26,11 +26,13 @@ BUGS = {}
 CONTROLS = {}
 
 
-def bug(bug_id, family, description, caught_by, deterministic=True, model=False):
-    """model: the random request sequences alone (--filter 'model/*') must catch it at every seed."""
+def bug(bug_id, family, description, caught_by, deterministic=True, model=False, group=None):
+    """model: the random request sequences alone (--filter 'model/*') must catch it at every seed.
+    group: a glob of cases outside the default check (large/*) that catches it, run with --filter."""
     def register(patch):
         BUGS[bug_id] = {"id": bug_id, "family": family, "description": description,
-                        "caught_by": caught_by, "deterministic": deterministic, "model": model, "patch": patch}
+                        "caught_by": caught_by, "deterministic": deterministic, "model": model, "group": group,
+                        "patch": patch}
         return patch
     return register
 
@@ -1221,7 +1223,7 @@ def _():
 
 
 # ---- round 3: one member of each family of the described cases -------------
-# (conformance/src/grammar_cases.cpp: grammars, widths, identity, header
+# (conformance/src/described_cases.cpp: grammars, widths, identity, header
 # edges, error order, NaN). Each is how a port in another language goes wrong.
 
 @bug("bytes_pair_parsed_signed", "grammar", "each hex pair is read with Integer.parseInt(pair, 16), which takes a sign: '+f' is 15",
@@ -1362,6 +1364,89 @@ def _():
     FLAGS.add("file_before_name")
 
 
+@bug("real_exponent_int32", "width", "a real's exponent is kept in an int32: 1e-4294967297 reads as 1e-1",
+     ["protocol/grammar/real/forms"])
+def _():
+    original = impl.read_real
+    def read_real(word):
+        m = re.fullmatch(r"(.*[0-9.])[eE]([+-]?)([0-9]+)", word)
+        if m and impl.REAL.match(word):
+            e = int(m.group(2) + m.group(3))
+            e = (e + (1 << 31)) % (1 << 32) - (1 << 31)
+            word = f"{m.group(1)}e{e}"
+        return original(word)
+    impl.read_real = read_real
+
+
+@bug("real_nan_payload", "grammar", "reals are read with C's strtod, which takes 'nan(1)' and 'nan()'",
+     ["protocol/grammar/real/forms"])
+def _():
+    original = impl.read_real
+    impl.read_real = lambda word: math.nan if re.fullmatch(r"nan\([0-9A-Za-z_]*\)", word) else original(word)
+
+
+@bug("union_count_halves_no_carry", "width", "union adds counts as two 32-bit halves and loses the carry between them",
+     ["protocol/integers/widths/n_inserted"])
+def _():
+    original = B.union
+    def union(self, other):
+        a, b = self.n_inserted, other.n_inserted
+        original(self, other)
+        if self.n_inserted != MASK:
+            low = (a & 0xffffffff) + (b & 0xffffffff)
+            self.n_inserted = ((a >> 32) + (b >> 32) << 32 | low & 0xffffffff) & MASK
+    B.union = union
+
+
+@bug("byte_index_u16", "width", "from_bytes keeps the bit array's byte index g / 8 in 16 bits when it reads bits",
+     ["protocol/integers/widths/positions"])
+def _():
+    def contains(self, item):
+        h1 = impl.fnv1a64(item)
+        h2 = impl.mix64(h1) | 1
+        for i in range(self.k):
+            g = ((h1 + i * h2) & MASK) % self.m
+            if not self.bits[(g >> 3) & 0xffff] >> (g & 7) & 1:
+                return False
+        return True
+    B.contains = contains
+
+
+@bug("length_in_u32", "header", "from_bytes computes ceil(m / 8) in 32 bits: the bare header with m = 2^35 loads",
+     ["format/header/refused_alone/length"])
+def _():
+    original = B.from_bytes
+    def from_bytes(data):
+        if len(data) >= 32:
+            m = int.from_bytes(data[8:16], "little")
+            if 1 <= m <= impl.MAX_BITS and ((m + 7) // 8) & 0xffffffff == len(data) - 32 != (m + 7) // 8:
+                return B(m, max(1, int.from_bytes(data[16:20], "little")), 0, bytearray((m + 7) // 8))
+        return original(data)
+    B.from_bytes = staticmethod(from_bytes)
+
+
+@bug("drop_looks_up_before_counting", "order", "drop looks its filter up before it counts its arguments: 'drop absent 1' is NoSuchFilter",
+     ["protocol/errors/pairs/drop"])
+def _():
+    FLAGS.add("drop_lookup_first")
+
+
+@bug("bit_index_u32", "width", "bit indexes are kept in 32 bits: in a filter of 2^33 bits, two items 2^32 apart share a bit",
+     ["large/index_keeps_64_bits"], group="large/*")
+def _():
+    def index(self, item):
+        h1 = impl.fnv1a64(item)
+        h2 = impl.mix64(h1) | 1
+        return [((h1 + i * h2) & MASK) % self.m & 0xffffffff for i in range(self.k)]
+    def insert(self, item):
+        for g in index(self, item):
+            self.bits[g >> 3] |= 1 << (g & 7)
+        self.n_inserted = min(self.n_inserted + 1, MASK)
+    def contains(self, item):
+        return all(self.bits[g >> 3] >> (g & 7) & 1 for g in index(self, item))
+    B.insert, B.contains = insert, contains
+
+
 # ---- controls: tlbf check must pass these -----------------------------------
 
 @control("k_round_floor_plus_half", "optimal_k rounds with floor(x + 0.5): differs from half away from zero only below 1 and above 2^52, where max(1, ...) and saturation hide it")
@@ -1477,6 +1562,9 @@ class BuggySession(impl.Session):
             word = line.split(" ")[0]
             if word and word not in self.table:
                 raise impl.ProtocolError("Unknown", word)
+        if "drop_lookup_first" in FLAGS and line.startswith("drop ") and len(line.split(" ")) > 2 \
+                and line.split(" ")[1] not in self.filters:
+            raise impl.ProtocolError("NoSuchFilter", line.split(" ")[1])
         if "max_words" in FLAGS and len(line.split(" ")) > 4:
             raise impl.bad("too many words")
         if "split_any" in FLAGS:

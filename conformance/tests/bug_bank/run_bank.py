@@ -70,10 +70,11 @@ def main(argv):
             sys.exit(f"run_bank.py: unknown option {rest[0]}")
     cat = catalog()
     bugs = [b for b in cat["bugs"] if only is None or b["id"] in only]
+    group = lambda b: ["--filter", b["group"]] if b.get("group") else []
     if mode == "all":
-        jobs_list = [(b["id"], [], b) for b in bugs]
+        jobs_list = [(b["id"], group(b), b) for b in bugs]
     elif mode == "deterministic":
-        jobs_list = [(b["id"], ["--runs", "0"], b) for b in bugs if b["deterministic"]]
+        jobs_list = [(b["id"], ["--runs", "0"] + group(b), b) for b in bugs if b["deterministic"]]
     elif mode == "clean":
         jobs_list = [("none", ["--seed", str(seed)], None) for seed in range(1, 21)]
     elif mode == "controls":

@@ -6,6 +6,8 @@
 // the cases that check them", maps each rule to its cases.
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,11 @@ std::vector<Case> rule_cases();
 // when it loads, every answer as the oracle's. An entry refused only for a k
 // above 65536 is `acceptable` (flag StrictKBound, as in the vectors).
 std::vector<Case> corpus_cases();
+
+// large/*: filters of m at or above 2^32 (512 MiB of bits and more, made
+// one at a time, their steps only when they run). Not in the default check:
+// `tlbf check --filter 'large/*'` runs them (docs/check.md, "The large filters").
+std::vector<Case> large_cases();
 
 // rule_cases() then corpus_cases(): the deterministic cases `tlbf check` adds
 // to the vector cases, each with its rule as docs/check.md's table words it.

@@ -1,4 +1,4 @@
-// The described cases (src/grammar_cases.cpp) held to their descriptions:
+// The described cases (src/described_cases.cpp) held to their descriptions:
 // every word a grammar case sends is answered err Protocol exactly when the
 // grammar block of docs/protocol.md (read here, not compiled in) refuses it;
 // every printable character is tried at every position of every type; each
@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "tlbf/conformance/grammar_cases.hpp"
+#include "tlbf/conformance/described_cases.hpp"
 #include "tlbf/conformance/rule_cases.hpp"
 
 namespace tlbf::conformance {
@@ -46,7 +46,7 @@ bool fits(const std::string& word, bool u32) {
   return digits.size() < top.size() || (digits.size() == top.size() && digits <= top);
 }
 
-TEST(GrammarCases, EveryWordIsAnsweredAsTheDocsGrammarDecides) {
+TEST(DescribedCases, EveryWordIsAnsweredAsTheDocsGrammarDecides) {
   const auto grammar = docs_grammar();
   ASSERT_EQ(grammar.size(), 6u);
   std::set<std::string> types_seen;
@@ -64,7 +64,7 @@ TEST(GrammarCases, EveryWordIsAnsweredAsTheDocsGrammarDecides) {
   EXPECT_GT(words, 3000u);
 }
 
-TEST(GrammarCases, EveryPrintableCharacterIsTriedAtEveryPosition) {
+TEST(DescribedCases, EveryPrintableCharacterIsTriedAtEveryPosition) {
   const std::string chars = printable_characters();
   EXPECT_EQ(chars.size(), 94u);
   std::map<std::string, std::set<std::string>> by_case;
@@ -117,7 +117,7 @@ std::uint32_t byte_sum(const std::string& s) {
   return h;
 }
 
-TEST(GrammarCases, EachPairOfNamesCollidesUnderItsHash) {
+TEST(DescribedCases, EachPairOfNamesCollidesUnderItsHash) {
   std::set<std::string> hashes;
   for (const auto& c : name_collisions()) {
     const std::string a = c.a, b = c.b, hash = c.hash;
@@ -152,7 +152,7 @@ std::string decimal_2_pow_plus(int b, int d) {
   return v;
 }
 
-TEST(GrammarCases, EveryIntegerFieldMeetsEveryWidthBoundary) {
+TEST(DescribedCases, EveryIntegerFieldMeetsEveryWidthBoundary) {
   std::map<std::string, std::string> requests;  // case name -> all its requests
   for (const auto& c : width_cases()) {
     for (const auto& s : c.steps) requests[c.name] += s.request + "\n";
@@ -175,12 +175,37 @@ TEST(GrammarCases, EveryIntegerFieldMeetsEveryWidthBoundary) {
   }
 }
 
-TEST(GrammarCases, TheyAreAmongTheDeterministicCases) {
+TEST(DescribedCases, TheyAreAmongTheDeterministicCases) {
   std::set<std::string> names;
   for (const auto& c : deterministic_cases()) names.insert(c.name);
   for (const auto& c : grammar_cases()) EXPECT_TRUE(names.count(c.name)) << c.name;
   for (const auto& c : width_cases()) EXPECT_TRUE(names.count(c.name)) << c.name;
   for (const auto& c : identity_cases()) EXPECT_TRUE(names.count(c.name)) << c.name;
+}
+
+}  // namespace
+}  // namespace tlbf::conformance
+
+namespace tlbf::conformance {
+namespace {
+
+TEST(LargeCases, TheTwoItemsShareTheirLow32BitsOfPositionAndNothingElse) {
+  for (auto& c : large_cases()) {
+    EXPECT_EQ(c.name.rfind("large/", 0), 0u) << c.name;
+    if (c.name != "large/index_keeps_64_bits") continue;
+    make_steps_now(c);
+    // Steps 4 and 5 ask the oracle for each item's one position.
+    ASSERT_GE(c.steps.size(), 5u);
+    ASSERT_EQ(c.steps[3].request.rfind("positions lx ", 0), 0u);
+    const auto a = std::stoull(c.steps[3].pattern.substr(3)), b = std::stoull(c.steps[4].pattern.substr(3));
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a & 0xffffffff, b & 0xffffffff);
+    EXPECT_EQ(c.steps[2].pattern, "ok false") << "the second item is not in the filter of the first";
+  }
+}
+
+TEST(LargeCases, TheyAreNotInTheDefaultCheck) {
+  for (const auto& c : deterministic_cases()) EXPECT_NE(c.name.rfind("large/", 0), 0u) << c.name;
 }
 
 }  // namespace

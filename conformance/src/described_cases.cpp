@@ -1,4 +1,4 @@
-#include "tlbf/conformance/grammar_cases.hpp"
+#include "tlbf/conformance/described_cases.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -110,7 +110,12 @@ std::vector<std::string> forms(std::string_view type) {
       }
     }
     for (const char* word : {"infinity", "Infinity", "-Infinity", "1e999", "-1e999", "1e-999", "4.9e-324", "1.7976931348623157e308",
-                             "0x1p-2", "0X.8", "1_0", "0.2_5", "1d", "1f", "0.25f", "0,25", "..5", "5..", "0.2.5"}) {
+                             "0x1p-2", "0X.8", "1_0", "0.2_5", "1d", "1f", "0.25f", "0,25", "..5", "5..", "0.2.5", "nan(1)",
+                             "nan()", "inf(", "nan0", "infe1",
+                             // exponents past every integer width: p = 0 or inf, where an exponent kept in
+                             // an int32 (or an int64) wraps to a small one
+                             "1e-4294967297", "1e4294967296", "1e-2147483649", "1e2147483648", "1e-18446744073709551617",
+                             "0.1e+0000000000000000000000001", "1e-00000000000000000000000000001"}) {
       out.push_back(word);
     }
   } else if (type == "bytes") {
@@ -307,6 +312,22 @@ std::vector<Case> width_cases() {
       counts.push_back(ask("info wc"));
     }
   }
+  // Counts added by union across each width (below 2^64 - 1, where the sum is
+  // fixed): a carry lost between 32-bit halves, a signed overflow test.
+  for (int b : kWidthBoundaries) {
+    if (b > 63) continue;
+    const std::uint64_t p = std::uint64_t{1} << b;
+    for (auto [x, y] : {std::pair{p - 1, std::uint64_t{1}}, std::pair{p / 2, p / 2}, std::pair{p - 1, p}}) {
+      Header hx, hy;
+      hx.n = x;
+      hy.n = y;
+      counts.push_back(ask("from_bytes wc " + file_hex(hx)));
+      counts.push_back(ask("from_bytes wd " + file_hex(hy)));
+      counts.push_back(ask("union wc wd"));
+      counts.push_back(ask("info wc"));
+    }
+  }
+  counts.push_back(ask("drop wd"));
   counts.push_back(ask("drop wc"));
   out.push_back(judged("protocol/integers/widths/n_inserted", std::move(counts)));
 
@@ -316,6 +337,23 @@ std::vector<Case> width_cases() {
   for (int b : {7, 8, 15, 16, 31, 32, 40}) {
     const std::string mw = decimal((u128{1} << b) + 1);
     for (const char* item : {"61", "636174", "646f67", "00"}) pos.push_back(ask("positions_for " + mw + " 7 " + item));
+  }
+  // Byte indexes past 2^16 (g / 8 kept in 16 bits): a filter of 2^20 + 1
+  // bits, its file read back, and every item looked up in the copy.
+  {
+    const char* items[] = {"61", "636174", "646f67", "62697264", "00", "01", "02", "03"};
+    std::vector<std::string> made = {"new wp 1048577 3"};
+    for (const char* item : items) made.push_back(std::string("insert wp ") + item);
+    protocol::OracleSession oracle;
+    for (const auto& r : made) oracle.handle(r);
+    const std::string file = oracle.handle("to_bytes wp").substr(3);
+    for (const auto& r : made) pos.push_back(ask(r));
+    pos.push_back(ask("to_bytes wp"));
+    pos.push_back(ask("from_bytes wq " + file));
+    for (const char* item : items) pos.push_back(ask(std::string("contains wq ") + item));
+    pos.push_back(ask("count_ones wq"));
+    pos.push_back(ask("drop wp"));
+    pos.push_back(ask("drop wq"));
   }
   out.push_back(judged("protocol/integers/widths/positions", std::move(pos)));
 
@@ -466,6 +504,13 @@ std::vector<Case> header_edge_cases() {
       files.emplace_back("length", h);
     }
   }
+  // Lengths a u32 byte count wraps to: ceil(m / 8) is 2^32 and 2^32 + 1.
+  for (std::uint64_t m : {std::uint64_t{1} << 35, (std::uint64_t{1} << 35) + 8}) {
+    Header h = good;
+    h.m = m;
+    h.bit_bytes = static_cast<std::size_t>(((m + 7) / 8) & 0xffffffff);
+    files.emplace_back("length", h);
+  }
   std::map<std::string, Steps> by_field;
   for (const auto& [field, h] : files) {
     Steps& steps = by_field[field];
@@ -519,6 +564,7 @@ const std::vector<CommandShape>& command_shapes() {
       {"contains", {{Arg::Existing, "eo_f"}, {Arg::Bytes, "61"}}},
       {"count_ones", {{Arg::Existing, "eo_f"}}},
       {"to_bytes", {{Arg::Existing, "eo_f"}}},
+      {"drop", {{Arg::Existing, "eo_f"}}},
       {"from_bytes", {{Arg::Name, "eo_new"}, {Arg::File, ""}}},
       {"union", {{Arg::Existing, "eo_f"}, {Arg::Existing, "eo_g"}}},
   };
@@ -578,10 +624,15 @@ std::vector<Case> error_order_cases() {
         }
       }
       // With one argument too many as well: the count is checked before any value.
-      auto extra = good;
-      extra[i] = faults(shape.args[i].first, shape.word).front();
-      extra.push_back("1");
-      steps.push_back(ask(request(extra)));
+      for (const auto& fi : faults(shape.args[i].first, shape.word)) {
+        auto extra = good;
+        extra[i] = fi;
+        extra.push_back("1");
+        steps.push_back(ask(request(extra)));
+        extra.pop_back();
+        extra.pop_back();  // and one too few
+        if (!extra.empty() || n == 1) steps.push_back(ask(request(extra)));
+      }
     }
     for (const char* f : {"eo_f", "eo_g", "eo_m", "eo_new"}) steps.push_back(ask(std::string("drop ") + f));
     out.push_back(judged(std::string("protocol/errors/pairs/") + shape.word, std::move(steps)));
