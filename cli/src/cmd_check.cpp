@@ -37,6 +37,7 @@ struct CheckOptions {
   std::vector<std::string> impls;
   std::string vectors_dir;
   std::string filter;
+  std::vector<std::string> skip;  // globs of cases left out, after --filter
   std::string json_file;
   std::string junit_file;
   std::string html_file;
@@ -45,6 +46,7 @@ struct CheckOptions {
   long timeout_ms = 10'000;
   long budget_s = 60;
   int faults = 0;  // no limit: the time budget bounds a run
+  int max_failures = 0;  // no limit: every case runs
   std::string profile = "tlbf";
   std::optional<std::string> capabilities;  // comma-separated; none: the profile's own
   std::uint64_t seed = 20261129;
@@ -256,8 +258,14 @@ int run_check(CheckOptions opt) {
   if (!opt.filter.empty()) {
     std::erase_if(behaviour, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
   }
+  const auto skipped = [&](const auto& c) {
+    return std::any_of(opt.skip.begin(), opt.skip.end(), [&](const std::string& g) { return ::fnmatch(g.c_str(), c.name.c_str(), 0) == 0; });
+  };
+  std::erase_if(cases, skipped);
+  std::erase_if(behaviour, skipped);
   if (cases.empty() && behaviour.empty()) {
-    std::cerr << "tlbf check: --filter '" << opt.filter << "' matches no case of profile " << opt.profile << "\n";
+    std::cerr << "tlbf check: --filter '" << opt.filter << "'" << (opt.skip.empty() ? "" : " with --skip")
+              << " matches no case of profile " << opt.profile << "\n";
     return kUsage;
   }
   if (opt.list) {
@@ -292,6 +300,7 @@ int run_check(CheckOptions opt) {
   }
   runner.pipelined = !opt.no_pipeline;
   runner.faults_before_unreliable = opt.faults;
+  runner.max_failures = opt.max_failures;
   if (!required_capabilities(opt, runner.required)) return kUsage;
 
   bool all_conform = true;
@@ -302,7 +311,8 @@ int run_check(CheckOptions opt) {
     const bool progress = ::isatty(STDERR_FILENO) != 0;
     if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
     CheckReport report = conformance::check(impl, cases, runner, behaviour);
-    report.selected_by = opt.filter;
+    report.selected_by = opt.filter.empty() ? "" : "--filter '" + opt.filter + "'";
+    for (const auto& g : opt.skip) report.selected_by += (report.selected_by.empty() ? "" : " ") + ("--skip '" + g + "'");
     if (progress) std::cerr << "\r\033[K" << std::flush;
     // The command on a line of its own: it may hold quotes of its own (the built-in one does).
     if (!report.harness_problem.empty()) {
@@ -388,6 +398,9 @@ void add_check(CLI::App& app, int& rc) {
   cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones")
       ->check(kNotEmpty);
   cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob")->check(kNotEmpty);
+  cmd->add_option("--skip", opt->skip,
+                  "Leave out the cases whose name matches this glob (after --filter; may be given more than once)")
+      ->check(kNotEmpty);
   cmd->add_option("--profile", opt->profile,
                   "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
                   "every Bloom filter has, for filters of other designs")
@@ -413,6 +426,10 @@ void add_check(CLI::App& app, int& rc) {
   cmd->add_option("--faults", opt->faults,
                   "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 0: no "
                   "limit; each fault costs its case, the implementation is restarted, and --time-budget bounds the run)")
+      ->check(whole_number_in(0, 1'000'000));
+  cmd->add_option("--max-failures", opt->max_failures,
+                  "Failed cases after which the cases left are not run, as pytest's --maxfail (default 0: every "
+                  "case runs); the verdict of a stopped run is 'does not conform'")
       ->check(whole_number_in(0, 1'000'000));
   cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON")
       ->check(kNotEmpty);

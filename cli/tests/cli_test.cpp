@@ -266,6 +266,49 @@ TEST_F(Cli, CheckExitCodes) {
   EXPECT_EQ(list.out.substr(0, 26), "vectors/union/UnionTest/1\n");
 }
 
+TEST_F(Cli, CheckSkipLeavesOutWhatItMatchesAfterFilter) {
+  const auto all = tlbf({"check", "--list", "--filter", "vectors/union/*"});
+  const auto fewer = tlbf({"check", "--list", "--filter", "vectors/union/*", "--skip", "vectors/union/UnionTest/1",
+                           "--skip", "vectors/union/UnionTest/2"});
+  ASSERT_EQ(all.rc, 0);
+  ASSERT_EQ(fewer.rc, 0);
+  EXPECT_EQ(fewer.out.find("vectors/union/UnionTest/1\n"), std::string::npos);
+  EXPECT_EQ(fewer.out.find("vectors/union/UnionTest/2\n"), std::string::npos);
+  EXPECT_NE(fewer.out.find("vectors/union/UnionTest/3\n"), std::string::npos);
+  const auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  EXPECT_EQ(lines(all.out) - 2, lines(fewer.out));
+  EXPECT_EQ(tlbf({"check", "--filter", "vectors/union/*", "--skip", "vectors/*"}).rc, 2);  // nothing left
+  const auto run = tlbf({"check", "--runs", "0", "--skip", "behaviour/*", "--skip", "vectors/*"});
+  EXPECT_EQ(run.rc, 0) << run.out;
+  EXPECT_NE(run.out.find("--skip 'behaviour/*' --skip 'vectors/*' selects"), std::string::npos) << run.out;
+}
+
+TEST_F(Cli, CheckMaxFailuresStopsTheRunOnceThatManyCasesFailed) {
+  // s03 fails dozens of cases of the default check; with a limit, the run
+  // stops after the batch in which the limit is reached.
+  const std::string mutant = std::string(TLBF_BINARY) + " serve --mutant s03";
+  const auto whole = tlbf({"check", "--runs", "0", "--impl", mutant, "--json", (dir_ / "whole.json").string()});
+  const auto stopped = tlbf({"check", "--runs", "0", "--impl", mutant, "--max-failures", "1", "--json", (dir_ / "stopped.json").string()});
+  EXPECT_EQ(whole.rc, 1);
+  EXPECT_EQ(stopped.rc, 1);
+  EXPECT_NE(stopped.out.find("stopped after "), std::string::npos) << stopped.out;
+  EXPECT_NE(stopped.out.find("(--max-failures 1)"), std::string::npos) << stopped.out;
+  const auto count = [](const std::string& out, const std::string& what) {
+    const auto at = out.find("cases: ");
+    const auto line = out.substr(at, out.find('\n', at) - at);
+    const auto end = line.find(" " + what);
+    const auto start = line.rfind(' ', end - 1) + 1;
+    return std::stoi(line.substr(start, end - start));
+  };
+  EXPECT_GE(count(stopped.out, "failed"), 1);
+  EXPECT_LT(count(stopped.out, "failed"), count(whole.out, "failed"));
+  EXPECT_GT(count(stopped.out, "not run"), 0);
+  EXPECT_EQ(count(whole.out, "not run"), 0);
+  // A correct implementation runs every case whatever the limit.
+  const auto clean = tlbf({"check", "--runs", "0", "--max-failures", "1"});
+  EXPECT_EQ(clean.rc, 0) << clean.out;
+}
+
 TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
   const std::string screen = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py filter_only";
   // The vector cases of filters are enough: the capabilities are probed whatever --filter keeps.

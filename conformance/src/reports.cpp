@@ -212,7 +212,7 @@ std::string verdict_words(const CheckReport& report, bool tlbf, const Capability
   if (!report.conforms()) return tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter";
   // A part of the check that passes is no verdict on the whole.
   const std::string part =
-      report.selected_by.empty() ? "" : ", but only on the cases --filter '" + report.selected_by + "' selects, not the whole check";
+      report.selected_by.empty() ? "" : ", but only on the cases " + report.selected_by + " selects, not the whole check";
   if (!tlbf) return "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)" + part;
   return (lists.left_out.empty() ? "conforms to TLBF v1, every capability checked"
                                  : "conforms to TLBF v1 on" + lists.offered + ", with" + lists.left_out + " left out") +

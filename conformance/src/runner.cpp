@@ -1,5 +1,6 @@
 #include "tlbf/conformance/runner.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -83,6 +84,9 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
   return r;
 }
 
+// Cases sent in one exchange when a failure limit is set.
+constexpr std::size_t kBatchWithLimit = 64;
+
 // The run of one check: the session, the report it fills, and the faults
 // counted so far, which decide when to stop provoking more.
 class Run {
@@ -98,6 +102,16 @@ class Run {
   void pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered);
   void count_fault(const Fault& fault);
   bool stopped() const { return !report_.stopped_because.empty(); }
+  // True, and the run stopped, once options_.max_failures cases have failed.
+  bool reached_failure_limit() {
+    if (options_.max_failures <= 0 || stopped()) return stopped();
+    const auto failed = std::count_if(report_.results.begin(), report_.results.end(),
+                                      [](const CaseResult& r) { return r.outcome == Outcome::Failed; });
+    if (failed < options_.max_failures) return false;
+    report_.stopped_because = "stopped after " + std::to_string(failed) + " failed case" + (failed == 1 ? "" : "s") +
+                              " (--max-failures " + std::to_string(options_.max_failures) + ")";
+    return true;
+  }
   CaseResult not_run(const std::string& name) const { return {name, Outcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}}; }
   bool restart();
   // tlbf, not the implementation, failed: the run stops, with no verdict.
@@ -269,7 +283,9 @@ void Run::run_cases(const std::vector<Case>& cases) {
   while (next < runnable.size() && !stopped()) {
     std::vector<Request> requests;
     std::vector<std::size_t> starts;  // index of each case's first request
-    for (std::size_t i = next; i < runnable.size(); ++i) {
+    // With a failure limit, a batch at a time, so that the limit can stop what is not yet sent.
+    const std::size_t end = options_.max_failures > 0 ? std::min(runnable.size(), next + kBatchWithLimit) : runnable.size();
+    for (std::size_t i = next; i < end; ++i) {
       const Case& c = cases[runnable[i]];
       starts.push_back(requests.size());
       for (const auto& step : c.steps) requests.push_back({step.request, answer_limit(step.request, step.pattern)});
@@ -277,7 +293,7 @@ void Run::run_cases(const std::vector<Case>& cases) {
     }
     const Answers answers = session_.exchange(requests, careful ? Pace::OneAtATime : Pace::Pipelined);
     bool restart_needed = false;
-    for (std::size_t i = next; i < runnable.size(); ++i) {
+    for (std::size_t i = next; i < end; ++i) {
       const Case& c = cases[runnable[i]];
       CaseResult& result = report_.results[runnable[i]];
       const std::size_t from = starts[i - next];
@@ -318,8 +334,12 @@ void Run::run_cases(const std::vector<Case>& cases) {
       next = i + 1;
       break;
     }
-    if (!restart_needed) break;
-    if (next < runnable.size() && !restart()) break;
+    if (!restart_needed) {
+      if (end == runnable.size()) break;
+      next = end;
+    }
+    if (reached_failure_limit()) break;
+    if (restart_needed && next < runnable.size() && !restart()) break;
   }
   if (pending) {
     CaseResult& result = report_.results[pending->first];
@@ -337,7 +357,7 @@ void Run::run_cases(const std::vector<Case>& cases) {
 
 void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
   for (const InteractiveCase& ic : cases) {
-    if (stopped()) {
+    if (reached_failure_limit()) {
       report_.results.push_back(not_run(ic.name));
       continue;
     }

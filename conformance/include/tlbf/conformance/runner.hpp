@@ -21,6 +21,10 @@ struct RunnerOptions {
   // are not run. 0 (the default): no count stops the run, only the budget;
   // each fault costs its case, and the run goes on in a fresh process.
   int faults_before_unreliable = 0;
+  // After this many failed cases the cases left are not run (pytest's
+  // --maxfail): cases go out in batches then, so that a failure found early
+  // saves the rest. 0 (the default): every case runs.
+  int max_failures = 0;
   // The capabilities that must be offered (and so checked) for the verdict
   // to be "conforms": by default all of TLBF v1. A capability left out here
   // and not offered is named in the verdict as left out; one required and
@@ -71,8 +75,8 @@ struct CheckReport {
   // a fork failed: ulimit -n, -u) at any point: the run stopped there, and
   // it says nothing about the implementation (tlbf check: exit 2).
   std::string harness_problem;
-  // The --filter pattern that chose the cases run, "" when none did: the
-  // verdict then covers those cases only, and says so.
+  // The options that chose the cases run ("--filter 'X' --skip 'Y'"), ""
+  // when none did: the verdict then covers those cases only, and says so.
   std::string selected_by;
 
   int count(Outcome o) const;
