@@ -532,8 +532,11 @@ std::string parity_matrix(const std::vector<CheckReport>& reports, bool verbose)
   // The groups where the implementations differ; every group with -v.
   std::vector<std::string> shown;
   std::size_t differing = 0;
-  for (const auto& [group, cells] : matrix) {
-    const bool differ = std::any_of(cells.begin(), cells.end(), [&](const auto& c) { return c != cells.front(); });
+  for (const auto& entry : matrix) {
+    // No structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const auto& group = entry.first;
+    const auto& row = entry.second;
+    const bool differ = std::any_of(row.begin(), row.end(), [&](const auto& c) { return c != row.front(); });
     differing += differ ? 1U : 0U;
     if (verbose || differ) shown.push_back(group);
   }

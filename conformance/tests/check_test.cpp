@@ -29,9 +29,22 @@ const std::vector<Case>& all_cases() {
 
 std::string misbehaving(const std::string& mode) { return std::string(TLBF_MISBEHAVING_IMPL) + " " + mode; }
 
-RunnerOptions quick() {
+// Budgets far above what a run needs on a loaded machine: these tests are
+// not about budgets (budgets_test.cpp is), so no time limit may decide them.
+RunnerOptions ample() {
   RunnerOptions o;
+  o.budget.first_answer = 120s;
+  o.budget.floor = 60s;
+  o.budget.total = 1800s;
+  return o;
+}
+
+// For the implementations that hang on purpose: a hang ends after 5 s, and
+// the whole run still has all the time it could need.
+RunnerOptions quick() {
+  RunnerOptions o = ample();
   o.budget.first_answer = 5s;  // ends a hang sooner; not a speed requirement
+  o.budget.floor = 5s;
   return o;
 }
 
@@ -56,7 +69,7 @@ class Bundled : public ::testing::TestWithParam<Named> {};
 
 TEST_P(Bundled, Conforms) {
   if (*GetParam().command == '\0') GTEST_SKIP() << "cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)";
-  const CheckReport r = check(GetParam().command, all_cases(), RunnerOptions{});
+  const CheckReport r = check(GetParam().command, all_cases(), ample());
   EXPECT_TRUE(r.conforms()) << r.session_problem << " " << r.count(Outcome::Failed) << " failed";
   EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(all_cases().size()));
   EXPECT_EQ(r.offered.size(), 5U);
@@ -164,7 +177,7 @@ TEST(Cleanup, ADaemonOfTheImplementationIsEndedWithTheCheck) {
   const std::string impl = "setsid sh -c 'sleep 3599; :' " + tag + " </dev/null >/dev/null 2>&1 & exec " +
                            std::string(TLBF_ORACLE_IMPL);
   const auto cases = cases_from_vectors(vectors::generate());
-  const CheckReport r = check(impl, {cases.begin(), cases.begin() + 5}, RunnerOptions{}, {});
+  const CheckReport r = check(impl, {cases.begin(), cases.begin() + 5}, ample(), {});
   EXPECT_TRUE(r.conforms());
   EXPECT_EQ(processes_with(tag), 0) << "a daemon of the implementation outlived its check";
 }
@@ -180,7 +193,7 @@ TEST(Behavioural, BundledImplementationsBehave) {
       std::cerr << "Rust skipped: cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)\n";
       continue;
     }
-    const CheckReport r = check(impl, {}, RunnerOptions{}, behaviour());
+    const CheckReport r = check(impl, {}, ample(), behaviour());
     EXPECT_TRUE(r.conforms()) << impl;
     EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(behaviour().size())) << impl;
   }
@@ -195,7 +208,7 @@ TEST(Behavioural, AnotherDesignPassesBehaviouralAndFailsTlbf) {
   EXPECT_EQ(behavioural.count(Outcome::Passed), static_cast<int>(behaviour().size()));
   EXPECT_EQ(behavioural.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}));
 
-  const CheckReport tlbf = check(TLBF_FXBLOOM_IMPL, all_cases(), RunnerOptions{}, behaviour());
+  const CheckReport tlbf = check(TLBF_FXBLOOM_IMPL, all_cases(), ample(), behaviour());
   EXPECT_FALSE(tlbf.conforms());
   EXPECT_GT(failed_groups(tlbf)["vectors/filter"], 0);
   EXPECT_EQ(tlbf.restarts, 0) << "the design's own implementation should not crash on TLBF's cases";
@@ -247,7 +260,7 @@ TEST(ModelBased, BundledImplementationsAgreeWithTheOracle) {
       std::cerr << "Rust skipped: cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)\n";
       continue;
     }
-    const CheckReport r = check(impl, {}, RunnerOptions{}, {model_based_case(7, 100)});
+    const CheckReport r = check(impl, {}, ample(), {model_based_case(7, 100)});
     EXPECT_TRUE(r.conforms()) << impl << ": " << (r.results.empty() ? "" : r.results[0].reason);
   }
 }
@@ -364,7 +377,7 @@ TEST(Check, OneRequestAtATimeGivesTheSameVerdicts) {
   const CheckReport a = check(TLBF_ORACLE_IMPL, all_cases(), slow);
   EXPECT_TRUE(a.conforms());
   const CheckReport b = check(misbehaving("s05"), all_cases(), slow);
-  EXPECT_EQ(failed_groups(b), failed_groups(check(misbehaving("s05"), all_cases(), RunnerOptions{})));
+  EXPECT_EQ(failed_groups(b), failed_groups(check(misbehaving("s05"), all_cases(), ample())));
 }
 
 }  // namespace

@@ -227,7 +227,9 @@ class Flakiness(Scratch):
         # Passes on odd runs, fails on even ones: the clean reference never changes.
         suite = ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '
                  'if [ $((n %% 2)) -eq 1 ]; then echo "passing run $n"; else echo "failing run $n"; exit 1; fi') % (counter, counter)
-        r = self.mutate("--", "sh", "-c", suite)
+        # One job at a time: two clean runs at once would race on the counter
+        # (both read 1, both fail). It failed once in a loaded full run, output lost.
+        r = self.mutate("-j", "1", "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 5, r.stdout + r.stderr)
         self.assertIn("flaky", r.stdout)
         self.assertIn("passed 2 of 3 runs", r.stdout)
