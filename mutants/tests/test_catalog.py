@@ -71,8 +71,27 @@ class Catalog(unittest.TestCase):
             self.assertIn(m["oracle"]["switch"], read(m["oracle"]["file"]), m["id"])
 
     def test_the_oracles_enum_of_ids_is_the_catalogs(self):
-        enum = re.search(r"enum class Id \{ none, ([^}]*) \};", read("oracle/include/tlbf/mutant_switch.hpp"))
+        # Generated from the catalog at configure time (oracle/CMakeLists.txt);
+        # no source file of the oracle writes the ids or their number again.
+        with open(os.environ["TLBF_MUTANT_IDS_HEADER"]) as f:
+            generated = f.read()
+        enum = re.search(r"enum class Id \{ none, ([^}]*) \};", generated)
         self.assertEqual([w.strip() for w in enum.group(1).split(",")], IDS)
+        self.assertIn(f"kCount = {len(IDS)};", generated)
+        self.assertNotIn("enum class Id", read("oracle/include/tlbf/mutant_switch.hpp"))
+        self.assertNotRegex(read("oracle/src/mutants.cpp"), r"<= *\d|s01 *\.\.")
+
+    def test_the_mutant_build_takes_every_catalog_id_and_refuses_any_other(self):
+        binary = os.environ["TLBF_MUTANT_BINARY"]
+        for id in IDS + ["s00", f"s{len(IDS) + 1:02d}", "S01", "s1"]:
+            r = subprocess.run([binary], input="hello\n", capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, TLBF_MUTANT=id))
+            if id in IDS:
+                self.assertEqual(r.returncode, 0, id + ": " + r.stderr)
+                self.assertTrue(r.stdout.startswith("ok 1 "), id + ": " + r.stdout)
+            else:
+                self.assertEqual(r.returncode, 2, id)
+                self.assertIn("names no mutant; use one of " + " ".join(IDS), r.stderr)
 
 
 if __name__ == "__main__":

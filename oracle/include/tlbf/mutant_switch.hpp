@@ -11,13 +11,15 @@
 
 #ifdef TLBF_MUTANTS
 
+// Id, kCount and kNames, generated from mutants/catalog.json (oracle/CMakeLists.txt).
+#include "tlbf/mutant_ids.hpp"
+
 namespace tlbf::mutants {
 
-enum class Id { none, s01, s02, s03, s04, s05, s06, s07, s08, s09, s10 };
-
 // The active mutant: set_active's, or else the environment variable
-// TLBF_MUTANT ("s01" .. "s10"; unset or empty for none), read once. A value
-// that names no mutant stops the process with status 2 and a message.
+// TLBF_MUTANT (an id of the catalog, "s01" ...; unset or empty for none), read
+// once. A value that names no mutant stops the process with status 2 and a
+// message listing the ids.
 Id active() noexcept;
 void set_active(Id id) noexcept;
 
