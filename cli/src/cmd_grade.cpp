@@ -247,7 +247,7 @@ int run_grade(const GradeOptions& opt) {
   for (const auto& id : run.required) {
     const auto offered = mutants::ids();
     if (!read.kit.serves.empty() && std::find(offered.begin(), offered.end(), id) == offered.end()) {
-      std::cerr << "tlbf grade: no mutant '" << id << "' (the oracle's are s01..s10)\n";
+      std::cerr << "tlbf grade: no mutant '" << id << "' (the oracle's are " << mutants::id_range() << ")\n";
       return kUsage;
     }
     if (read.kit.serves.empty() && !fs::is_regular_file(fs::path(read.kit.set.patches) / (id + ".patch"), ec)) {
@@ -341,8 +341,8 @@ void add_grade(CLI::App& app, int& rc) {
   cmd->footer(
       "Each sub-folder of CLASS is a learner; their tests file (--kind rust: ds08_bloom.rs, python:\n"
       "test_bloom.py, protocol: test_protocol.py) goes into a copy of the course's reference (for\n"
-      "protocol, a folder beside the served oracle), which is graded with the planted bugs s01..s10,\n"
-      "must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
+      "protocol, a folder beside the served oracle), which is graded with the planted bugs\n" +
+      mutants::id_range() + ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
       "did not change. Exit codes: 0 every learner has a verdict (see the table); 2 usage, or a\n"
@@ -363,7 +363,7 @@ void add_grade(CLI::App& app, int& rc) {
   cmd->add_option("--confirm-runs", opt->confirm_runs, "Runs of each mutant, which must agree (default 2)")
       ->check(whole_number_in(1, 20));
   cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
-  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default all of s01..s10)")
+  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default all of " + mutants::id_range() + ")")
       ->check(kNotEmpty);
   cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
       ->check(decimal_in(1, 1000));

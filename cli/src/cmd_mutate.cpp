@@ -256,7 +256,7 @@ int run_merge(const MutateOptions& opt) {
 
 void add_mutate(CLI::App& app, int& rc) {
   auto opt = std::make_shared<MutateOptions>();
-  CLI::App* cmd = app.add_subcommand("mutate", "Grade a test suite by the planted bugs s01 .. s10 it catches");
+  CLI::App* cmd = app.add_subcommand("mutate", "Grade a test suite by the planted bugs " + mutants::id_range() + " it catches");
   cmd->footer(
       "Runs SUITE on the clean reference (--baseline-runs times), once against an implementation\n"
       "that refuses every request, then once per mutant, with TLBF_IMPL set to a command serving it.\n"

@@ -74,7 +74,7 @@ void add_serve(CLI::App& app, int& rc) {
 }
 
 void add_mutants(CLI::App& app, int& rc) {
-  CLI::App* cmd = app.add_subcommand("mutants", "The planted bugs s01 .. s10 (docs/mutants.md)");
+  CLI::App* cmd = app.add_subcommand("mutants", "The planted bugs " + mutants::id_range() + " (docs/mutants.md)");
   cmd->require_subcommand(1);
   add_version(*cmd);
   CLI::App* list = cmd->add_subcommand("list", "Print each mutant's id, place and description");
@@ -87,7 +87,7 @@ void add_mutants(CLI::App& app, int& rc) {
   });
   auto id = std::make_shared<std::string>();
   CLI::App* diff = cmd->add_subcommand("diff", "Print a mutant's change as a unified diff of the oracle source");
-  diff->add_option("id", *id, "A mutant, s01 .. s10")->required();
+  diff->add_option("id", *id, "A mutant, " + mutants::id_range())->required();
   add_version(*diff);
   diff->callback([id, &rc] {
     const auto* m = mutants::find(*id);

@@ -39,6 +39,11 @@ std::vector<std::string> ids() {
   return out;
 }
 
+std::string id_range() {
+  const auto& all = catalog();
+  return all.empty() ? std::string("(none)") : all.front().id + " .. " + all.back().id;
+}
+
 const Mutant* find(std::string_view id) {
   for (const auto& m : catalog()) {
     if (m.id == id) return &m;

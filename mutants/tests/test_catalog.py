@@ -81,6 +81,13 @@ class Catalog(unittest.TestCase):
         self.assertNotIn("enum class Id", read("oracle/include/tlbf/mutant_switch.hpp"))
         self.assertNotRegex(read("oracle/src/mutants.cpp"), r"<= *\d|s01 *\.\.")
 
+    def test_no_source_writes_the_range_of_ids_again(self):
+        # Help texts and messages take the range from the catalog (mutants::id_range()).
+        first_last = re.compile(re.escape(IDS[0]) + r" ?\.\. ?" + re.escape(IDS[-1]))
+        for path in glob.glob(os.path.join(SOURCE, "cli", "src", "*.cpp")) + \
+                glob.glob(os.path.join(SOURCE, "oracle", "src", "*.cpp")):
+            self.assertIsNone(first_last.search(open(path).read()), path)
+
     def test_the_mutant_build_takes_every_catalog_id_and_refuses_any_other(self):
         binary = os.environ["TLBF_MUTANT_BINARY"]
         for id in IDS + ["s00", f"s{len(IDS) + 1:02d}", "S01", "s1"]:

@@ -38,6 +38,8 @@ const std::string& catalog_json();
 
 // The ids in the catalog's order.
 std::vector<std::string> ids();
+// The catalog's ids as help texts write them: "s01 .. s10" (first .. last).
+std::string id_range();
 
 // The change as a unified diff of the oracle source.
 std::string unified_diff(const Mutant& m);
