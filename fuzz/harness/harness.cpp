@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "../transcript_file.hpp"
 #include "tlbf/bloom.hpp"
 
 // Defining tlbf_fuzz_name is optional: an undefined weak symbol is null.
@@ -178,20 +179,9 @@ class Check {
                          ": " + clip(parser_answer);
     if (!difference.empty()) detail += "\nfirst difference: " + difference;
 
-    const char* dir_env = std::getenv("TLBF_FUZZ_REPRO_DIR");
-    const std::filesystem::path dir = dir_env && *dir_env ? dir_env : "fuzz-repro";
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    const auto file = dir / (signature + ".transcript");
-    std::ofstream out(file);
-    out << "# " << signature << " (the in-process harness, tlbf/fuzz.h)\n";
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = detail.find('\n', start)) != std::string::npos; start = nl + 1) {
-      out << "# " << detail.substr(start, nl - start) << "\n";
-    }
-    out << "# " << detail.substr(start) << "\n";
-    for (const auto& [request, answer] : lines) out << "> " << request << "\n< " << answer << "\n";
-    out.close();
+    bool out = false;
+    const auto file = tlbf::fuzz::write_transcript(signature, signature + " (the in-process harness, tlbf/fuzz.h)", detail,
+                                                   lines, out);
     const char* impl = std::getenv("TLBF_IMPL");
     std::fprintf(stderr, "\n==%d== tlbf fuzz: %s\n%s\ntranscript: %s%s\nreplay: tlbf check --impl '%s' --transcript %s\n",
                  static_cast<int>(::getpid()), signature.c_str(), detail.c_str(), file.c_str(),

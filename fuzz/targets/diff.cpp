@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "../transcript_file.hpp"
 #include "tlbf/hex.hpp"
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/readable.hpp"
@@ -94,22 +95,12 @@ std::string verdict(const std::string& request, const std::string& response) {
 
 [[noreturn]] void report(const std::string& command, const std::string& signature, const std::vector<std::string>& requests,
                          const std::vector<std::string>& expected, const std::string& detail) {
-  const char* dir_env = std::getenv("TLBF_FUZZ_REPRO_DIR");
-  const std::filesystem::path dir = dir_env && *dir_env ? dir_env : "fuzz-repro";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  const auto file = dir / (signature + ".transcript");
-  std::ofstream out(file);
-  out << "# " << signature << "\n";
-  std::size_t start = 0;
-  for (std::size_t nl; (nl = detail.find('\n', start)) != std::string::npos; start = nl + 1) {
-    out << "# " << detail.substr(start, nl - start) << "\n";
-  }
-  out << "# " << detail.substr(start) << "\n";
+  std::vector<std::pair<std::string, std::string>> exchanges;
   for (std::size_t i = 0; i < requests.size() && i < expected.size(); ++i) {
-    out << "> " << requests[i] << "\n< " << verdict(requests[i], expected[i]) << "\n";
+    exchanges.emplace_back(requests[i], verdict(requests[i], expected[i]));
   }
-  out.close();
+  bool written = false;
+  const auto file = tlbf::fuzz::write_transcript(signature, signature, detail, exchanges, written);
   std::fprintf(stderr, "\n==%d== tlbf fuzz_diff: %s\n%s\nreplay: tlbf check --impl '%s' --transcript %s\n",
                static_cast<int>(::getpid()), signature.c_str(), detail.c_str(), command.c_str(),
                file.c_str());
