@@ -51,6 +51,11 @@ void add_build(CLI::App& app, int& rc) {
   auto opt = std::make_shared<BuildOptions>();
   CLI::App* cmd = app.add_subcommand(
       "build", "Build a filter for N items at false-positive rate P from input lines");
+  cmd->footer(exit_footer({{kOk, "the filter is written"},
+                           {kRefused, "N and P are parameters TLBF v1 refuses, or a --hex line is not hex"},
+                           {kUsage, "usage"},
+                           {kIo, "the input cannot be read or the filter cannot be written"}},
+                          "docs/cli.md"));
   cmd->add_option("--n", opt->n, "Items the filter is designed for (>= 1)")
       ->required()
       ->check(kUnsigned64);

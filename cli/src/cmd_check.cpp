@@ -219,7 +219,7 @@ int run_check(CheckOptions opt) {
       return kUsage;
     }
   }
-  if (!add_adapters(opt)) return kUsage;
+  if (!add_adapters(opt)) return kCannotRun;
   if (opt.impls.empty()) {
     // Set but empty is a CI variable that was never filled in: checking the
     // built-in reference instead would pass without checking anything.
@@ -320,14 +320,14 @@ int run_check(CheckOptions opt) {
       std::cerr << "tlbf check: harness error: " << report.harness_problem
                 << " (is the machine short of processes or file descriptors? ulimit -u, -n)\n  its command: " << impl
                 << "\n";
-      return kUsage;
+      return kCannotRun;
     }
     if (report.not_found || report.ended_before_answering) {
       // Not a verdict: it never ran as an implementation (`python3 nosuch.py` exits 2 at once).
       std::cerr << "tlbf check: cannot start the implementation"
                 << (report.not_found ? "" : " (it ended before its first answer)") << ": " << report.session_problem
                 << "\n  its command: " << impl << "\n";
-      return kUsage;
+      return kCannotRun;
     }
     std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});
     if (opt.impls.size() > 1) std::cout << "\n";
@@ -379,11 +379,15 @@ void add_check(CLI::App& app, int& rc) {
   CLI::App* cmd = app.add_subcommand("check", "Check an implementation of TLBF v1 over line protocol v1");
   cmd->footer(
       "With no --impl, --rust-crate or --python-module, checks $TLBF_IMPL, or else the built-in\n"
-      "reference (this binary's serve).\n"
-      "Exit codes: 0 every implementation conforms, every capability checked (or every one --capabilities\n"
-      "requires); 1 one does not, or does not offer a required capability;\n"
-      "2 usage or harness error (bad options, an implementation that cannot be started, vector\n"
-      "files that fail the lint); 3 a file could not be written. See docs/check.md.");
+      "reference (this binary's serve).\n" +
+      exit_footer({{kOk, "every implementation conforms, every capability checked (or every one --capabilities "
+                         "requires)"},
+                   {kRefused, "one does not, or does not offer a required capability"},
+                   {kUsage, "usage (bad options, vector files that fail the lint, a transcript that cannot be read)"},
+                   {kIo, "a file could not be read or written"},
+                   {kCannotRun, "an implementation cannot be started (or built, for --rust-crate), or the machine "
+                                "cannot start processes"}},
+                  "docs/check.md"));
   cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
   cmd->add_option("--rust-crate", opt->rust_crates,
                   "Check the Rust crate in DIR (the course's API, section 4) through a protocol server built "

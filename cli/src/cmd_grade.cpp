@@ -196,7 +196,7 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
   context.sandbox = run.sandbox;
-  context.exit_code = score.stopped;
+  context.exit_code = exit_for(score.stopped);
   std::vector<std::string> missed;
   if (score.stopped == mutants::kNotStopped) {
     context.meets = mutants::meets_bar(score, opt.threshold, run.required, missed);
@@ -330,7 +330,7 @@ int run_grade(const GradeOptions& opt) {
     line += part + (&verdict == &counts.rbegin()->first ? "" : ",");
   }
   std::printf("%s\n", line.c_str());
-  return run.harness_failed ? kUsage : kOk;
+  return run.harness_failed ? kCannotRun : kOk;
 }
 
 }  // namespace
@@ -345,8 +345,12 @@ void add_grade(CLI::App& app, int& rc) {
       mutants::id_range() + ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
-      "did not change. Exit codes: 0 every learner has a verdict (see the table); 2 usage, or a\n"
-      "harness error for some learner; 3 an output file cannot be written. See docs/mutants.md.");
+      "did not change.\n" +
+      exit_footer({{kOk, "every learner has a verdict (see the table)"},
+                   {kUsage, "usage"},
+                   {kIo, "an output file cannot be written"},
+                   {kCannotRun, "some learner's grading met a harness error"}},
+                  "docs/mutants.md"));
   cmd->add_option("class", opt->class_dir, "The class: one sub-folder per learner")->required()->check(kNotEmpty);
   cmd->add_option("--kind", opt->kind, "The kind of suite: rust, python or protocol (picks the bundled kit)")
       ->check(CLI::IsMember({"rust", "python", "protocol"}));

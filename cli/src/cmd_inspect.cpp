@@ -87,6 +87,11 @@ void add_inspect(CLI::App& app, int& rc) {
   auto opt = std::make_shared<InspectOptions>();
   CLI::App* cmd = app.add_subcommand(
       "inspect", "Show a filter file's header, fill and false-positive rate, or why it is refused");
+  cmd->footer(exit_footer({{kOk, "the file is a TLBF v1 filter"},
+                           {kRefused, "it is not (the reason is printed)"},
+                           {kUsage, "usage"},
+                           {kIo, "the file cannot be read"}},
+                          "docs/cli.md"));
   cmd->add_option("file", opt->file, "A TLBF v1 filter file")->required()->check(kNotEmpty);
   cmd->add_flag("--json", opt->json, "Print one JSON object instead of text");
   add_version(*cmd);

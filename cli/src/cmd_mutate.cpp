@@ -180,12 +180,12 @@ int run_mutate(const MutateOptions& opt) {
   context.mode = opt.patches.empty() ? "served" : "patches";
   context.selected = selected;
   context.shard = opt.shard;
-  context.exit_code = score.stopped;
+  context.exit_code = exit_for(score.stopped);
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
   context.sandbox = sandbox;
   std::vector<std::string> missed;
-  if (score.stopped == 0) {
+  if (score.stopped == mutants::kNotStopped) {
     context.meets = mutants::meets_bar(score, opt.threshold, required, missed);
     context.exit_code = context.meets ? kOk : kRefused;
   }
@@ -193,12 +193,12 @@ int run_mutate(const MutateOptions& opt) {
   // dashboard or a merge must see why there is no grade.
   if ((!opt.json.empty() || !opt.html.empty()) &&
       !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(*subjects, score, context), viewer_js)) {
-    return kUsage;
+    return kIo;
   }
 
-  if (score.stopped != 0) {
+  if (score.stopped != mutants::kNotStopped) {
     print_stop(score);
-    return score.stopped;
+    return context.exit_code;
   }
   if (score.warm_up_seconds > 0) std::printf("warm-up (builds, not graded): %.2f s\n", score.warm_up_seconds);
   std::printf("baseline: the suite passes on the clean reference %d of %d times, the slowest in %.2f s%s\n",
@@ -233,7 +233,7 @@ int run_merge(const MutateOptions& opt) {
     const auto bytes = read_file(file);
     if (!bytes) {
       std::cerr << "tlbf mutate: cannot read '" << file << "'\n";
-      return kUsage;
+      return kIo;
     }
     reports.emplace_back(file, std::string(bytes->begin(), bytes->end()));
   }
@@ -242,11 +242,11 @@ int run_merge(const MutateOptions& opt) {
     std::cerr << "tlbf mutate --merge: " << merged.error << "\n";
     return kUsage;
   }
-  if (merged.score.stopped != 0) {
+  if (merged.score.stopped != mutants::kNotStopped) {
     print_stop(merged.score);
-    return merged.score.stopped;
+    return exit_for(merged.score.stopped);
   }
-  if (!write_reports("tlbf mutate", opt.json, opt.html, merged.json, viewer_js)) return kUsage;
+  if (!write_reports("tlbf mutate", opt.json, opt.html, merged.json, viewer_js)) return kIo;
   std::printf("merged %zu reports of %zu mutants\n\n", reports.size(), merged.score.runs.size());
   print_verdict(merged.score, {}, merged.context.threshold, merged.missed, merged.context.meets);
   return merged.context.exit_code;
@@ -261,12 +261,18 @@ void add_mutate(CLI::App& app, int& rc) {
       "Runs SUITE on the clean reference (--baseline-runs times), once against an implementation\n"
       "that refuses every request, then once per mutant, with TLBF_IMPL set to a command serving it.\n"
       "In patch mode, SUITE runs in a copy of --workdir, clean, then with each patch applied.\n"
-      "Exit codes: 0 the score meets the threshold and every required mutant is killed; 1 it falls\n"
-      "short; 2 usage or harness error; 3 the suite fails on the clean reference; 4 the suite passes\n"
-      "against an implementation that refuses everything; 5 the suite is flaky (passes some clean\n"
-      "runs, fails others, or two runs of one mutant disagree); 6 the suite fails a correct variant\n"
-      "(--wheats); 7 a run could not happen (a patch that does not apply). With --merge, the shards'\n"
-      "reports as one grading (2: they cannot be merged). See docs/mutants.md.");
+      "With --merge, the shards' reports as one grading.\n" +
+      exit_footer({{kOk, "the score meets the threshold and every required mutant is killed"},
+                   {kRefused, "it falls short"},
+                   {kUsage, "usage, or (--merge) reports that cannot be merged"},
+                   {kIo, "a report cannot be read or written"},
+                   {kPassesBroken, "the suite passes against an implementation that refuses everything"},
+                   {kFlaky, "the suite is flaky (passes some clean runs, fails others, or two runs of one mutant "
+                            "disagree)"},
+                   {kRejectsCorrect, "the suite fails a correct variant (--wheats)"},
+                   {kCannotRun, "a run could not happen (a patch that does not apply, a copy that cannot be made)"},
+                   {kFailsClean, "the suite fails on the clean reference"}},
+                  "docs/mutants.md"));
   cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --");
   cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(whole_number_in(1, 256));
   cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")

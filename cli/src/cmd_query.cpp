@@ -59,6 +59,11 @@ void add_query(CLI::App& app, int& rc) {
   auto opt = std::make_shared<QueryOptions>();
   CLI::App* cmd = app.add_subcommand(
       "query", "Answer present or absent for each input line, one answer a line");
+  cmd->footer(exit_footer({{kOk, "every line is answered"},
+                           {kRefused, "the filter file is not TLBF v1, or a --hex line is not hex"},
+                           {kUsage, "usage"},
+                           {kIo, "a file cannot be read or the answers cannot be written"}},
+                          "docs/cli.md"));
   cmd->add_option("filter", opt->filter, "A TLBF v1 filter file")->required()->check(kNotEmpty);
   cmd->add_option("input", opt->input, "Items, one a line (default: standard input)")->check(kNotEmpty);
   cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");

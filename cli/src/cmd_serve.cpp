@@ -32,13 +32,13 @@ int run_mutant(const std::string& id) {
     if (candidates.empty()) std::cerr << ": this program's own path (/proc/self/exe) cannot be read";
     for (std::size_t i = 0; i < candidates.size(); ++i) std::cerr << (i == 0 ? "; looked at " : " and ") << candidates[i];
     std::cerr << "\n";
-    return kUsage;
+    return kCannotRun;
   }
   const std::string path = found->string();
   char* argv[] = {const_cast<char*>(path.c_str()), const_cast<char*>(id.c_str()), nullptr};
   ::execv(path.c_str(), argv);
   std::cerr << "tlbf serve: cannot run " << path << ": " << std::strerror(errno) << "\n";
-  return kIo;
+  return kCannotRun;
 }
 
 int run_serve() {
@@ -56,6 +56,11 @@ void add_serve(CLI::App& app, int& rc) {
   auto refuse_all = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "serve", "Answer line protocol v1 requests on stdin/stdout with the oracle (docs/protocol.md)");
+  cmd->footer(exit_footer({{kOk, "the input ended"},
+                           {kUsage, "usage, or no such mutant"},
+                           {kIo, "an answer cannot be written"},
+                           {kCannotRun, "tlbf-mutant, the mutant build, cannot be found or run"}},
+                          "docs/protocol.md"));
   cmd->add_option("--mutant", *mutant, "Serve planted bug sNN instead of the oracle (docs/mutants.md)")
       ->check(kNotEmpty);
   cmd->add_flag("--refuse-all", *refuse_all,
@@ -87,6 +92,7 @@ void add_mutants(CLI::App& app, int& rc) {
   });
   auto id = std::make_shared<std::string>();
   CLI::App* diff = cmd->add_subcommand("diff", "Print a mutant's change as a unified diff of the oracle source");
+  diff->footer(exit_footer({{kOk, "the diff is printed"}, {kUsage, "usage, or no such mutant"}}, "docs/mutants.md"));
   diff->add_option("id", *id, "A mutant, " + mutants::id_range())->required();
   add_version(*diff);
   diff->callback([id, &rc] {

@@ -51,6 +51,8 @@ void add_vectors(CLI::App& app, int& rc) {
 
   auto out_dir = std::make_shared<std::string>("vectors");
   CLI::App* gen = cmd->add_subcommand("generate", "Write every vector file, the same bytes on every run");
+  gen->footer(exit_footer({{kOk, "every file is written"}, {kUsage, "usage"}, {kIo, "a file cannot be written"}},
+                          "docs/vectors.md"));
   gen->add_option("--out", *out_dir, "Folder to write to (default: vectors)")->check(kNotEmpty);
   add_version(*gen);
   gen->callback([out_dir, &rc] { rc = run_generate(*out_dir); });
@@ -65,6 +67,11 @@ void add_vectors(CLI::App& app, int& rc) {
   auto dir = std::make_shared<std::string>("vectors");
   CLI::App* lint = cmd->add_subcommand(
       "lint", "Check vector files: structure, counts, tcIds, flags, and every expected value by the oracle");
+  lint->footer(exit_footer({{kOk, "every file passes the lint"},
+                            {kRefused, "one does not (each problem is printed)"},
+                            {kUsage, "usage"},
+                            {kIo, "the folder cannot be read"}},
+                           "docs/vectors.md"));
   lint->add_option("dir", *dir, "Folder holding the vector files (default: vectors)")->check(kNotEmpty);
   add_version(*lint);
   lint->callback([dir, &rc] { rc = run_lint(*dir); });

@@ -7,18 +7,9 @@
 #include <optional>
 #include <string>
 
-namespace tlbf::cli {
+#include "exit_code.hpp"
 
-// Exit codes shared by every subcommand (docs/cli.md, "Exit codes").
-enum Exit : int {
-  kOk = 0,
-  kRefused = 1,  // the input was read and is not acceptable: a malformed filter
-                 // file, parameters TLBF v1 refuses, an item line that is not hex
-  kUsage = 2,    // the command line itself is wrong
-  kIo = 3,       // a file could not be opened, read or written
-  kFailed = 70,  // tlbf itself failed (out of memory, an unexpected error): distinct
-                 // from every subcommand's own codes (sysexits.h's EX_SOFTWARE)
-};
+namespace tlbf::cli {
 
 void add_inspect(CLI::App& app, int& rc);
 void add_build(CLI::App& app, int& rc);

@@ -12,6 +12,19 @@
 
 namespace tlbf::cli {
 
+Exit exit_for(mutants::Stop why) {
+  switch (why) {
+    case mutants::kNotStopped: return kOk;
+    case mutants::kHarness: return kCannotRun;
+    case mutants::kFailsClean: return kFailsClean;
+    case mutants::kPassesBroken: return kPassesBroken;
+    case mutants::kFlaky: return kFlaky;
+    case mutants::kRejectsCorrect: return kRejectsCorrect;
+    case mutants::kUngradable: return kCannotRun;
+  }
+  return kFailed;  // not reached: every reason is named above
+}
+
 void print_stop(const mutants::Score& score) {
   std::cout << "stopped: " << score.stop_reason << "\n";
   if (score.stopped == mutants::kFlaky && !score.passing_output.empty()) {

@@ -6,12 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "exit_code.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
 
 namespace tlbf::cli {
 
 // Why a grading stopped, with the suite's output where it says more.
+// The exit code of a grading that stopped (docs/cli.md, "Exit codes").
+Exit exit_for(mutants::Stop why);
+
 void print_stop(const mutants::Score& score);
 
 // The table of mutants, each survivor's bug (its description, the file and

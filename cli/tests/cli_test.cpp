@@ -257,7 +257,7 @@ TEST_F(Cli, CheckExitCodes) {
   EXPECT_NE(bad.out.find("reproduce:\n    printf"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("does NOT conform"), std::string::npos);
 
-  EXPECT_EQ(tlbf({"check", "--impl", "/no/such/implementation"}).rc, 2);
+  EXPECT_EQ(tlbf({"check", "--impl", "/no/such/implementation"}).rc, 7);  // cannot run
   EXPECT_EQ(tlbf({"check", "--filter", "nothing/matches/*"}).rc, 2);
   EXPECT_EQ(tlbf({"check", "--timeout", "0"}).rc, 2);
 
@@ -505,7 +505,7 @@ TEST_F(Cli, CheckCallsAProcessItCannotMakeAHarnessError) {
       continue;
     }
     ++harness_errors;
-    EXPECT_EQ(run.rc, 2) << "ulimit -n " << limit << "\n" << run.out << run.err;
+    EXPECT_EQ(run.rc, 7) << "ulimit -n " << limit << "\n" << run.out << run.err;  // cannot run
     EXPECT_NE(run.err.find("tlbf check: harness error: tlbf could not make a process for the implementation: it could "
                            "not be started (cannot make a pipe: Too many open files)"),
               std::string::npos)
@@ -520,15 +520,15 @@ TEST_F(Cli, CheckCallsAProcessItCannotMakeAHarnessError) {
 // A command the shell cannot find is the implementation's, named once.
 TEST_F(Cli, CheckNamesACommandThatCannotStart) {
   const auto run = shell(quoted(TLBF_BINARY) + " check --runs 0 --impl '/nonexistent/impl --serve'");
-  EXPECT_EQ(run.rc, 2) << run.out << run.err;
+  EXPECT_EQ(run.rc, 7) << run.out << run.err;  // cannot run
   EXPECT_NE(run.err.find("tlbf check: cannot start the implementation: "), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("\n  its command: /nonexistent/impl --serve\n"), std::string::npos) << run.err;
 }
 
-// An interpreter that exits at once (its script is missing) never ran as an implementation: exit 2, not a verdict.
+// An interpreter that exits at once (its script is missing) never ran as an implementation: exit 7, not a verdict.
 TEST_F(Cli, CheckCallsAnImplementationThatEndsBeforeItsFirstAnswerAHarnessError) {
   const auto run = shell(quoted(TLBF_BINARY) + " check --runs 0 --impl 'python3 /nonexistent/impl.py'");
-  EXPECT_EQ(run.rc, 2) << run.out << run.err;
+  EXPECT_EQ(run.rc, 7) << run.out << run.err;
   EXPECT_NE(run.err.find("tlbf check: cannot start the implementation (it ended before its first answer): "),
             std::string::npos)
       << run.err;
@@ -652,9 +652,9 @@ TEST_F(Cli, MutateWritesAnHtmlPageOrSaysWhyNot) {
   EXPECT_NE(html.find("<script>\n" + viewer + "\n</script>"), std::string::npos) << "the viewer is inlined whole";
   EXPECT_NE(html.find("<mutation-test-report-app"), std::string::npos);
   EXPECT_NE(html.find("\"id\": \"s10\""), std::string::npos) << "the --json report is inlined";
-  // Unwritable: exit 2, as for --json (3 is a suite that fails on the reference).
+  // Unwritable: exit 3, as for --json.
   args[4] = path("no/such/folder/mutate.html");
-  EXPECT_EQ(tlbf(args).rc, 2);
+  EXPECT_EQ(tlbf(args).rc, 3);
   // A merge writes the page of the whole.
   const auto merged = tlbf({"mutate", "--merge", path("mutate.json"), "--html", path("merged.html")});
   EXPECT_EQ(merged.rc, 0) << merged.out << merged.err;
@@ -820,7 +820,7 @@ TEST_F(Cli, MutateFailsAWeakSuiteAndNamesTheSurvivors) {
 
 TEST_F(Cli, MutateStopsOnABrokenOrUselessSuite) {
   const auto failing = tlbf({"mutate", "--", "sh", "-c", "echo the suite is broken; exit 5"});
-  EXPECT_EQ(failing.rc, 3) << failing.out;
+  EXPECT_EQ(failing.rc, 8) << failing.out;
   EXPECT_NE(failing.out.find("the suite is broken"), std::string::npos) << failing.out;
   const auto useless = tlbf({"mutate", "--", "true"});
   EXPECT_EQ(useless.rc, 4) << useless.out;

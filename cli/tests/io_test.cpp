@@ -104,19 +104,19 @@ class Io : public ::testing::Test {
 
 namespace {
 
-// TMPDIR missing or a file: a clear error naming it, exit 2 (as for a
-// read-only one), in served and in patch mode; never an uncaught exception.
+// TMPDIR missing or a file: a clear error naming it, exit 7, cannot run (as
+// for a read-only one), in served and in patch mode; never an uncaught exception.
 TEST_F(Io, MutateNamesATmpdirItCannotUse) {
   spit(path("a-file"), "");
   for (const std::string& tmpdir : {std::string("/no/such/folder"), path("a-file").string()}) {
     SCOPED_TRACE(tmpdir);
     const auto served = sh("TMPDIR=" + quoted(tmpdir) + " $T mutate -- true");
-    EXPECT_EQ(served.rc, 2) << served.err;
+    EXPECT_EQ(served.rc, 7) << served.err;
     EXPECT_NE((served.out + served.err).find("cannot make a private folder under TMPDIR=" + tmpdir + ": "), std::string::npos)
         << served.err;
     const auto patched = sh("TMPDIR=" + quoted(tmpdir) + " $T mutate --patches " TLBF_SOURCE_DIR
                             "/mutants/patches/python --workdir " TLBF_SOURCE_DIR "/conformance/impls/python -- true");
-    EXPECT_EQ(patched.rc, 2) << patched.err;
+    EXPECT_EQ(patched.rc, 7) << patched.err;
     EXPECT_NE((patched.out + patched.err).find("cannot make a private folder under TMPDIR=" + tmpdir + ": "), std::string::npos)
         << patched.err;
   }
@@ -219,8 +219,8 @@ TEST_F(Io, ADirectoryForInputIsExit3) {
 
 namespace {
 
-// Standard output that cannot be written is exit 3 (2 for mutate, whose 3
-// means something else), whatever the subcommand: never a silent exit 0.
+// Standard output that cannot be written is exit 3, whatever the subcommand:
+// never a silent exit 0.
 TEST_F(Io, AnUnwritableStandardOutputIsNotExit0) {
   spit(path("f.tlbf"), kWorkedExample);
   struct Case {
@@ -241,7 +241,7 @@ TEST_F(Io, AnUnwritableStandardOutputIsNotExit0) {
       // whole checks, outlasts the test's bound in a sanitizer build.
       {"$T mutate --control-runs 0 --baseline-runs 1 --mutants s10 --require s10 -- $T check --filter 'vectors/hash/*' "
        ">/dev/full",
-       2},
+       3},
   };
   for (const Case& c : cases) {
     const auto r = sh(c.line);

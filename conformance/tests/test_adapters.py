@@ -98,17 +98,17 @@ class PythonModule(Adapters):
         r = self.check("--python-module", module)
         self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr)
 
-    def test_a_module_that_cannot_be_imported_is_a_usage_error_with_python_s_message(self):
+    def test_a_module_that_cannot_be_imported_cannot_run_and_shows_python_s_message(self):
         module = self.planted("bloom.py", SEED_BLOOM, "class Bloom:", "class Bloom(")
         r = self.check("--python-module", module)
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, 7, r.stdout + r.stderr)  # cannot run
         self.assertIn("does not serve", r.stderr)
         self.assertIn("SyntaxError", r.stderr)
 
     def test_a_module_without_a_name_the_adapter_calls_says_which(self):
         module = self.planted("bloom.py", SEED_BLOOM, "def mix64(z):", "def mix_64(z):")
         r = self.check("--python-module", module)
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, 7, r.stdout + r.stderr)  # cannot run
         self.assertIn("has no mix64", r.stderr)
 
     def test_modules_compare_in_a_parity_run(self):
@@ -135,16 +135,16 @@ class RustCrate(Adapters):
         failed = self.failed(r)
         self.assertTrue(any(n.startswith("vectors/positions/PositionsForTest/") for n in failed), sorted(failed)[:20])
 
-    def test_a_crate_without_an_item_the_server_calls_is_a_usage_error_with_cargo_s_message(self):
+    def test_a_crate_without_an_item_the_server_calls_cannot_run_and_shows_cargo_s_message(self):
         crate = self.planted("src/bloom.rs", CRATE, "pub fn count_ones(", "pub fn popcount(")
         r = self.check("--rust-crate", crate)
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, 7, r.stdout + r.stderr)  # cannot run
         self.assertIn("cannot build the Rust adapter", r.stderr)
         self.assertIn("count_ones", r.stderr)
 
     def test_a_module_that_is_not_there_is_named(self):
         r = self.check("--rust-crate", CRATE, "--rust-module", "filters")
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, 7, r.stdout + r.stderr)  # cannot run
         self.assertIn("tl_ds::filters", r.stderr)
 
 

@@ -47,7 +47,7 @@ std::string tail(const std::string& output) {
 Json config_json(const Score& score, const ReportContext& context, const Json& extra) {
   Json stopped = nullptr;
   if (score.stopped != kNotStopped) {
-    stopped = {{"exitCode", score.stopped}, {"reason", score.stop_reason}};
+    stopped = {{"why", to_string(score.stopped)}, {"exitCode", context.exit_code}, {"reason", score.stop_reason}};
     if (!score.passing_output.empty()) stopped["passingOutput"] = tail(score.passing_output);
     if (!score.baseline_output.empty()) stopped["failingOutput"] = tail(score.baseline_output);
   }
@@ -366,7 +366,12 @@ Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& rep
     try {
       if (!config.at("stopped").is_null()) {
         // A shard that could not be graded leaves the whole ungraded.
-        out.score.stopped = config.at("stopped").at("exitCode").get<int>();
+        const auto why = stop_named(config.at("stopped").at("why").get<std::string>());
+        if (!why) {
+          out.error = name + ": its stopped.why is not a reason tlbf mutate stops for";
+          return out;
+        }
+        out.score.stopped = *why;
         out.score.stop_reason = name + " stopped: " + config.at("stopped").at("reason").get<std::string>();
         return out;
       }

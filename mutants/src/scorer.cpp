@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
@@ -115,6 +116,32 @@ std::string_view to_string(Verdict v) {
     case Verdict::Error: return "error";
   }
   return "?";
+}
+
+namespace {
+constexpr std::pair<Stop, std::string_view> kStopNames[] = {
+    {kNotStopped, ""},
+    {kHarness, "harness-error"},
+    {kFailsClean, "fails-clean"},
+    {kPassesBroken, "passes-broken"},
+    {kFlaky, "flaky"},
+    {kRejectsCorrect, "rejects-correct"},
+    {kUngradable, "ungradable"},
+};
+}  // namespace
+
+std::string_view to_string(Stop why) {
+  for (const auto& [stop, name] : kStopNames) {
+    if (stop == why) return name;
+  }
+  return "?";
+}
+
+std::optional<Stop> stop_named(std::string_view word) {
+  for (const auto& [stop, name] : kStopNames) {
+    if (stop != kNotStopped && name == word) return stop;
+  }
+  return std::nullopt;
 }
 
 int Score::killed() const {

@@ -404,7 +404,7 @@ class HostileSuites(Scratch):
         # with its default 256 MB quarantine of freed memory, which small_quarantine() shrinks.
         self.assertLess(peak_kib, 160 * 1024, "tlbf mutate held the flood in memory")
         self.assertIn("the last words", self.report(path)["config"]["stopped"]["failingOutput"])
-        self.assertEqual(self.report(path)["config"]["exitCode"], 3)
+        self.assertEqual(self.report(path)["config"]["exitCode"], 8)  # fails clean
 
     def test_a_daemon_left_by_the_suite_is_ended_before_the_report(self):
         tag = "tlbf-daemon-%d" % os.getpid()
@@ -442,10 +442,10 @@ class HostileSuites(Scratch):
         self.assertScratchGone()
 
     def test_a_run_that_cannot_be_prepared_is_the_harness_not_the_suite(self):
-        # The suite deletes the copies later runs are made from: not flaky (5), a harness error (2).
+        # The suite deletes the copies later runs are made from: not flaky (5), a harness error (7).
         suite = 'rm -rf ../seed-*; exec python3 -m unittest -q test_tlbf_impl'
         r = self.mutate("--no-sandbox", "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, 7, r.stdout + r.stderr)
         self.assertIn("could not be prepared", r.stdout)
         self.assertNotIn("flaky", r.stdout)
         self.assertScratchGone()
@@ -480,7 +480,7 @@ class HostileSuites(Scratch):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         # Unsandboxed, the same suite sees the work directory and the copies beside its own: it fails clean.
         r = self.mutate("--no-sandbox", "-j", "2", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
-        self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, 8, r.stdout + r.stderr)  # fails clean
         self.assertIn("can see:", r.stdout)
 
 
@@ -505,7 +505,7 @@ class Reports(Scratch):
         self.assertEqual({m: v["status"] for m, v in mutants_of(report).items()},
                          dict({m: "Survived" for m in ALL}, s10="Killed"))
 
-    def stopped(self, code, *suite):
+    def stopped(self, code, why, *suite):
         path = os.path.join(self.dir, "stopped-%d.json" % code)
         r = self.mutate("--json", path, "--", *suite)
         self.assertEqual(r.returncode, code, r.stdout + r.stderr)
@@ -514,15 +514,16 @@ class Reports(Scratch):
         self.assertEqual(report["config"]["exitCode"], code)
         self.assertFalse(report["config"]["meets"])
         self.assertEqual(report["config"]["stopped"]["exitCode"], code)
+        self.assertEqual(report["config"]["stopped"]["why"], why)
         return report["config"]["stopped"]
 
     def test_a_run_that_stops_writes_its_report_and_why(self):
-        fails = self.stopped(3, "sh", "-c", "echo the suite is broken; exit 7")
+        fails = self.stopped(8, "fails-clean", "sh", "-c", "echo the suite is broken; exit 7")
         self.assertIn("fails on the clean reference", fails["reason"])
         self.assertIn("the suite is broken", fails["failingOutput"])
-        self.assertIn("not testing the implementation", self.stopped(4, "true")["reason"])
+        self.assertIn("not testing the implementation", self.stopped(4, "passes-broken", "true")["reason"])
         counter = os.path.join(self.dir, "count")
-        flaky = self.stopped(5, "sh", "-c", 'n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s; '
+        flaky = self.stopped(5, "flaky", "sh", "-c", 'n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s; '
                              'echo "run $((n+1))"; [ $((n %% 2)) -eq 0 ]' % (counter, counter))
         self.assertIn("flaky", flaky["reason"])
         self.assertEqual((flaky["passingOutput"], flaky["failingOutput"]), ("run 1\n", "run 2\n"))

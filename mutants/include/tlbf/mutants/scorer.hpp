@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tlbf::mutants {
@@ -182,17 +183,23 @@ struct ScoreOptions {
 enum class Verdict { Killed, Survived, Timeout, Error };
 std::string_view to_string(Verdict v);
 
-// Why a run stopped without a grade (Score::stopped); the values are tlbf
-// mutate's exit codes.
-enum Stop {
-  kNotStopped = 0,
-  kHarness = 2,
-  kFailsClean = 3,
-  kPassesBroken = 4,
-  kFlaky = 5,
-  kRejectsCorrect = 6,  // the suite fails a correct variant (a wheat)
-  kUngradable = 7,      // a run could not happen as planned (a patch that does not apply, a suite that cannot start)
+// Why a run stopped without a grade (Score::stopped). A reason, not a number:
+// the command line maps each to its exit code (cli/src/grading_output.cpp),
+// and a report names it by to_string.
+enum class Stop {
+  kNotStopped,
+  kHarness,
+  kFailsClean,
+  kPassesBroken,
+  kFlaky,
+  kRejectsCorrect,  // the suite fails a correct variant (a wheat)
+  kUngradable,      // a run could not happen as planned (a patch that does not apply, a suite that cannot start)
 };
+using enum Stop;
+// "harness-error", "fails-clean", ...: the learner verdicts' words; "" for kNotStopped.
+std::string_view to_string(Stop why);
+// The reason a report names; nullopt for any other word.
+std::optional<Stop> stop_named(std::string_view word);
 
 struct MutantRun {
   std::string id;
@@ -217,7 +224,7 @@ struct WheatRuns {
 };
 
 struct Score {
-  int stopped = kNotStopped;
+  Stop stopped = kNotStopped;
   std::string stop_reason;
   std::string baseline_output;   // a failing clean run's output (kFailsClean, kFlaky)
   std::string passing_output;    // a passing clean run's output (kFlaky)
