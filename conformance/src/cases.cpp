@@ -89,38 +89,9 @@ std::string short_name(const std::string& file) {
 
 }  // namespace
 
-std::string_view to_string(Capability c) {
-  switch (c) {
-    case Capability::Hashing: return "hashing";
-    case Capability::Sizing: return "sizing";
-    case Capability::Filter: return "filter";
-    case Capability::Bytes: return "bytes";
-    case Capability::Union: return "union";
-  }
-  return "?";
-}
-
-std::optional<Capability> capability_named(std::string_view name) {
-  for (auto c : kAllCapabilities) {
-    if (to_string(c) == name) return c;
-  }
-  return std::nullopt;
-}
-
 std::optional<Capability> capability_of(std::string_view command) {
-  static const std::map<std::string_view, Capability> groups = {
-      {"fnv1a64", Capability::Hashing},      {"mix64", Capability::Hashing},
-      {"positions_for", Capability::Hashing}, {"optimal_m", Capability::Sizing},
-      {"optimal_k", Capability::Sizing},     {"predicted_fp_rate", Capability::Sizing},
-      {"with_rate", Capability::Filter},     {"new", Capability::Filter},
-      {"info", Capability::Filter},          {"positions", Capability::Filter},
-      {"insert", Capability::Filter},        {"contains", Capability::Filter},
-      {"count_ones", Capability::Filter},    {"drop", Capability::Filter},
-      {"to_bytes", Capability::Bytes},       {"from_bytes", Capability::Bytes},
-      {"union", Capability::Union}};
-  const auto found = groups.find(command);
-  if (found == groups.end()) return std::nullopt;
-  return found->second;
+  const protocol::Command* c = protocol::command_named(command);
+  return c ? c->capability : std::nullopt;
 }
 
 std::vector<Case> cases_from_vectors(const std::vector<vectors::VectorFile>& files) {

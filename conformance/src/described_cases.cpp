@@ -11,6 +11,7 @@
 #include "header_files.hpp"
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/rule_cases.hpp"
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/session.hpp"
 
 namespace tlbf::conformance {
@@ -542,32 +543,43 @@ namespace {
 
 enum class Arg { Name, Existing, U64, U32, Real, Bytes, File, Hash, Other };
 
-// Each command's arguments (docs/protocol.md, section 4), with a good word for each.
+// Each command's arguments (the protocol's command table), with a good word
+// for each: a command added to the table gets its error-order cases here.
 struct CommandShape {
-  const char* word;
+  std::string word;
   std::vector<std::pair<Arg, std::string>> args;
 };
 
+std::pair<Arg, std::string> shape_of(protocol::Arg arg, const protocol::Command& command, std::size_t filters_before) {
+  switch (arg) {
+    // The bytes of a command that makes a filter from them are a file.
+    case protocol::Arg::Bytes:
+      return command.effect == protocol::Effect::Creates ? std::pair{Arg::File, std::string()} : std::pair{Arg::Bytes, std::string("61")};
+    case protocol::Arg::Hash: return {Arg::Hash, "0000000000000001"};
+    case protocol::Arg::U64: return {Arg::U64, "64"};
+    case protocol::Arg::U32: return {Arg::U32, "3"};
+    case protocol::Arg::Real: return {Arg::Real, "0.1"};
+    case protocol::Arg::NewName: return {Arg::Name, "eo_new"};
+    case protocol::Arg::Filter: return {Arg::Existing, filters_before == 0 ? "eo_f" : "eo_g"};
+  }
+  return {Arg::Other, ""};
+}
+
 const std::vector<CommandShape>& command_shapes() {
-  static const std::vector<CommandShape> shapes = {
-      {"fnv1a64", {{Arg::Bytes, "61"}}},
-      {"mix64", {{Arg::Hash, "0000000000000001"}}},
-      {"positions_for", {{Arg::U64, "64"}, {Arg::U32, "3"}, {Arg::Bytes, "61"}}},
-      {"optimal_m", {{Arg::U64, "4"}, {Arg::Real, "0.1"}}},
-      {"optimal_k", {{Arg::U64, "20"}, {Arg::U64, "4"}}},
-      {"predicted_fp_rate", {{Arg::U64, "20"}, {Arg::U32, "3"}, {Arg::U64, "4"}}},
-      {"with_rate", {{Arg::Name, "eo_new"}, {Arg::U64, "4"}, {Arg::Real, "0.1"}}},
-      {"new", {{Arg::Name, "eo_new"}, {Arg::U64, "64"}, {Arg::U32, "3"}}},
-      {"info", {{Arg::Existing, "eo_f"}}},
-      {"positions", {{Arg::Existing, "eo_f"}, {Arg::Bytes, "61"}}},
-      {"insert", {{Arg::Existing, "eo_f"}, {Arg::Bytes, "61"}}},
-      {"contains", {{Arg::Existing, "eo_f"}, {Arg::Bytes, "61"}}},
-      {"count_ones", {{Arg::Existing, "eo_f"}}},
-      {"to_bytes", {{Arg::Existing, "eo_f"}}},
-      {"drop", {{Arg::Existing, "eo_f"}}},
-      {"from_bytes", {{Arg::Name, "eo_new"}, {Arg::File, ""}}},
-      {"union", {{Arg::Existing, "eo_f"}, {Arg::Existing, "eo_g"}}},
-  };
+  static const std::vector<CommandShape> shapes = [] {
+    std::vector<CommandShape> out;
+    for (const auto& command : protocol::commands()) {
+      if (command.args.empty()) continue;  // hello: no argument to get wrong
+      CommandShape shape{std::string(command.word), {}};
+      std::size_t filters = 0;
+      for (const auto arg : command.args) {
+        shape.args.push_back(shape_of(arg, command, filters));
+        filters += arg == protocol::Arg::Filter;
+      }
+      out.push_back(std::move(shape));
+    }
+    return out;
+  }();
   return shapes;
 }
 
@@ -576,7 +588,8 @@ const std::vector<CommandShape>& command_shapes() {
 // no filter (BadParams, Format, Mismatch; the sizing functions have none that
 // is fixed, see OutOfDomain).
 std::vector<std::string> faults(Arg arg, std::string_view command) {
-  const bool sizing = command == "optimal_m" || command == "optimal_k" || command == "predicted_fp_rate";
+  const protocol::Command* row = protocol::command_named(command);
+  const bool sizing = row != nullptr && row->capability == protocol::Capability::Sizing;
   switch (arg) {
     case Arg::Name: return {"a-b", "n$"};
     case Arg::Existing: return {"a-b", "absent_eo", "eo_m"};  // eo_m: another m, for union's Mismatch
@@ -635,7 +648,7 @@ std::vector<Case> error_order_cases() {
       }
     }
     for (const char* f : {"eo_f", "eo_g", "eo_m", "eo_new"}) steps.push_back(ask(std::string("drop ") + f));
-    out.push_back(judged(std::string("protocol/errors/pairs/") + shape.word, std::move(steps)));
+    out.push_back(judged("protocol/errors/pairs/" + shape.word, std::move(steps)));
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "tlbf/bloom.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/log_last_bit.hpp"
 #include "tlbf/protocol/values.hpp"
 
@@ -16,6 +17,7 @@ namespace tlbf::conformance {
 namespace {
 
 using Words = std::vector<std::string_view>;
+using protocol::Effect;
 
 std::optional<Words> words_of(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -24,31 +26,13 @@ std::optional<Words> words_of(std::string_view line) {
 
 Words split(std::string_view text) { return split_on_spaces(text); }
 
-bool all_u64(const Words& w, std::size_t from) {
-  for (std::size_t i = from; i < w.size(); ++i) {
-    if (!protocol::read_u64(w[i])) return false;
-  }
-  return true;
-}
-
 // True when `got` is `ok` followed by the words a success of `command` has
-// (docs/protocol.md, section 4), whatever their values.
+// (docs/protocol.md, section 4, and the command table), whatever their values.
 bool has_ok_form(std::string_view command, std::string_view got) {
   const Words w = split(got);
-  if (w[0] != "ok") return false;
-  const std::size_t values = w.size() - 1;
-  if (command == "fnv1a64" || command == "mix64") return values == 1 && protocol::read_hash(w[1]).has_value();
-  if (command == "positions_for" || command == "positions") return values >= 1 && all_u64(w, 1);
-  // k is a u32 wherever it is written (docs/protocol.md, section 2).
-  if (command == "optimal_k") return values == 1 && protocol::read_u32(w[1]).has_value();
-  if (command == "optimal_m" || command == "count_ones") return values == 1 && all_u64(w, 1);
-  if (command == "info") {
-    return values == 3 && protocol::read_u64(w[1]) && protocol::read_u32(w[2]) && protocol::read_u64(w[3]);
-  }
-  if (command == "predicted_fp_rate") return values == 1 && protocol::read_real(w[1]).has_value();
-  if (command == "contains") return values == 1 && protocol::read_bool(w[1]).has_value();
-  if (command == "to_bytes") return values == 1 && protocol::read_bytes(w[1]).has_value();
-  return values == 0;
+  const protocol::Command* c = protocol::command_named(command);
+  if (w[0] != "ok" || c == nullptr) return false;
+  return protocol::has_answer_form(c->answer, Words(w.begin() + 1, w.end()));
 }
 
 std::string_view err_kind(std::string_view got) {
@@ -59,15 +43,12 @@ std::string_view err_kind(std::string_view got) {
 std::size_t digits(std::uint64_t x) { return std::to_string(x).size(); }
 
 // The filters a request reads (those it only replaces or drops are not read).
-Words filters_read(const Words& w) {
-  const std::string_view c = w[0];
-  if ((c == "insert" || c == "contains" || c == "positions") && w.size() == 3) return {w[1]};
-  if ((c == "info" || c == "count_ones" || c == "to_bytes") && w.size() == 2) return {w[1]};
-  if (c == "union" && w.size() == 3) return {w[1], w[2]};
-  return {};
-}
+Words filters_read(const Words& w) { return protocol::filters_read(w); }
 
-bool replaces_filter(std::string_view c) { return c == "new" || c == "with_rate" || c == "from_bytes"; }
+Effect effect_of(std::string_view command) {
+  const protocol::Command* c = protocol::command_named(command);
+  return c ? c->effect : Effect::None;
+}
 
 // info's three numbers for a filter the oracle holds.
 std::optional<std::array<std::uint64_t, 3>> info_of(protocol::OracleSession& oracle, std::string_view name) {
@@ -106,7 +87,9 @@ std::optional<std::string> unprintable_in(std::string_view answer) {
 
 std::string pattern_for(std::string_view request, std::string_view answer) {
   if (answer.rfind("err ", 0) == 0) return std::string(answer.substr(0, answer.find(' ', 4)));
-  if (request.rfind("predicted_fp_rate ", 0) == 0 && answer.rfind("ok ", 0) == 0) {
+  const protocol::Command* c = protocol::command_named(request.substr(0, request.find(' ')));
+  if (c != nullptr && c->answer == protocol::Answer::Hello) return "ok 1 *";  // any words name an implementation
+  if (c != nullptr && c->answer == protocol::Answer::Real && answer.rfind("ok ", 0) == 0) {
     return "ok ~" + std::string(answer.substr(3));
   }
   return std::string(answer);
@@ -259,7 +242,7 @@ Judgement Judge::judge(std::string_view got) {
       if (const auto found = open_.find(name); found != open_.end()) read_open = found->second;
     }
   }
-  const bool drops_open = w && command == "drop" && w->size() == 2 && open_.count((*w)[1]);
+  const bool drops_open = w && effect_of(command) == Effect::Drops && w->size() == 2 && open_.count((*w)[1]);
   if (!read_open.empty() || drops_open) {
     const std::string flag = drops_open ? open_.find((*w)[1])->second : read_open;
     const std::string_view kind = err_kind(got);
@@ -272,7 +255,7 @@ Judgement Judge::judge(std::string_view got) {
     }
     if (drops_open) {
       open_.erase(open_.find((*w)[1]));
-    } else if (command == "union") {
+    } else if (effect_of(command) == Effect::Merges) {
       opened_by = read_open;
     }
   } else if (!latitude_.flag.empty()) {
@@ -283,9 +266,9 @@ Judgement Judge::judge(std::string_view got) {
   }
   if (w && w->size() >= 2 && out.verdict != Verdict::Mismatch) {
     const std::string name((*w)[1]);
-    if (!opened_by.empty() && (command == "union" || !latitude_.opens.empty())) {
+    if (!opened_by.empty() && (effect_of(command) == Effect::Merges || !latitude_.opens.empty())) {
       open_.emplace(name, opened_by);
-    } else if (replaces_filter(command) && oracle_answer_ == "ok" && got == "ok") {
+    } else if (effect_of(command) == Effect::Creates && oracle_answer_ == "ok" && got == "ok") {
       open_.erase(name);
     }
   }

@@ -16,6 +16,7 @@
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/hex.hpp"
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/session.hpp"
 #include "tlbf/protocol/values.hpp"
 
@@ -46,9 +47,10 @@ struct Model {
 // Keeps Model::alive up to date with what `line` did (answered `answer`).
 void track(Model& m, std::string_view line, std::string_view answer) {
   if (answer != "ok") return;
-  const std::string_view command = line.substr(0, line.find(' '));
-  const bool creates = command == "new" || command == "with_rate" || command == "from_bytes";
-  if (!creates && command != "drop") return;
+  const protocol::Command* command = protocol::command_named(line.substr(0, line.find(' ')));
+  if (command == nullptr) return;
+  const bool creates = command->effect == protocol::Effect::Creates;
+  if (!creates && command->effect != protocol::Effect::Drops) return;
   const std::size_t at = line.find(kPrefixSlot);
   if (at == std::string_view::npos) return;
   const std::string_view rest = line.substr(at + kPrefixSlot.size());

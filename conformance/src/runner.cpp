@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "tlbf/conformance/judge.hpp"
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
@@ -137,28 +138,16 @@ struct Probe {
   std::optional<Capability> group;
 };
 
+// From the protocol's command table, in its order (a filter made before it
+// is read, dropped last).
 const std::vector<Probe>& probes() {
-  using C = Capability;
-  static const std::vector<Probe> all = {
-      {"hello", std::nullopt},
-      {"fnv1a64 -", C::Hashing},
-      {"mix64 0000000000000000", C::Hashing},
-      {"positions_for 8 1 -", C::Hashing},
-      {"optimal_m 1 0.5", C::Sizing},
-      {"optimal_k 8 1", C::Sizing},
-      {"predicted_fp_rate 8 1 1", C::Sizing},
-      {"new tlbf_probe 8 1", C::Filter},
-      {"insert tlbf_probe -", C::Filter},
-      {"contains tlbf_probe -", C::Filter},
-      {"info tlbf_probe", C::Filter},
-      {"count_ones tlbf_probe", C::Filter},
-      {"with_rate tlbf_probe_b 1 0.5", C::Filter},
-      {"to_bytes tlbf_probe", C::Bytes},
-      {"from_bytes tlbf_probe_c -", C::Bytes},
-      {"union tlbf_probe tlbf_probe", C::Union},
-      {"union tlbf_probe tlbf_probe_b", C::Union},
-      {"drop tlbf_probe", C::Filter},
-      {"drop tlbf_probe_b", C::Filter}};
+  static const std::vector<Probe> all = [] {
+    std::vector<Probe> out;
+    for (const auto& command : protocol::commands()) {
+      for (const auto request : command.probes) out.push_back({std::string(request), command.capability});
+    }
+    return out;
+  }();
   return all;
 }
 

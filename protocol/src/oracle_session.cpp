@@ -7,21 +7,11 @@
 #include <vector>
 
 #include "tlbf/oracle.hpp"
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::protocol {
 namespace {
-
-// The kinds of argument a command takes (docs/protocol.md, section 2).
-enum class Arg {
-  Bytes,
-  Hash,
-  U64,
-  U32,
-  Real,
-  NewName,  // names a filter the command creates or replaces: syntax only
-  Filter,   // names a filter that must exist
-};
 
 // A bytes argument whose syntax has been checked, decoded only when a command
 // uses it: a request may carry 32 MiB of bytes for a filter that does not
@@ -45,12 +35,6 @@ struct Call {
 
 using Filters = std::map<std::string, Bloom, std::less<>>;
 using Handler = std::function<std::string(Call&, Filters&)>;
-
-struct Command {
-  std::string_view word;
-  std::vector<Arg> args;
-  Handler run;
-};
 
 std::string ok() { return "ok"; }
 template <typename... Words>
@@ -77,14 +61,16 @@ std::string store(Filters& filters, const std::string& name, Result<Bloom> made)
   return ok();
 }
 
-const std::vector<Command>& commands() {
-  using A = Arg;
-  static const std::vector<Command> table = {
-      {"hello", {}, [](Call&, Filters&) { return ok("1", "tlbf-oracle", TLBF_VERSION_STRING); }},
+// What the oracle does for each command of the table (commands.hpp), which
+// says the words and the arguments; a command of the table with no handler
+// here is answered err Unknown, and the session's tests send every one.
+const std::map<std::string_view, Handler>& handlers() {
+  static const std::map<std::string_view, Handler> table = {
+      {"hello", [](Call&, Filters&) { return ok("1", "tlbf-oracle", TLBF_VERSION_STRING); }},
       // hashing
-      {"fnv1a64", {A::Bytes}, [](Call& c, Filters&) { return ok(write_hash(fnv1a64(c.bytes(0)))); }},
-      {"mix64", {A::Hash}, [](Call& c, Filters&) { return ok(write_hash(mix64(c.u64(0)))); }},
-      {"positions_for", {A::U64, A::U32, A::Bytes},
+      {"fnv1a64", [](Call& c, Filters&) { return ok(write_hash(fnv1a64(c.bytes(0)))); }},
+      {"mix64", [](Call& c, Filters&) { return ok(write_hash(mix64(c.u64(0)))); }},
+      {"positions_for",
        [](Call& c, Filters&) {
          // The same ranges as a filter of these parameters would have.
          if (c.u64(0) < 1 || c.u64(0) > MAX_BITS) {
@@ -96,44 +82,44 @@ const std::vector<Command>& commands() {
          return positions_line(positions_for(c.u64(0), c.u32(1), c.bytes(2)));
        }},
       // sizing
-      {"optimal_m", {A::U64, A::Real},
+      {"optimal_m",
        [](Call& c, Filters&) { return ok(std::to_string(optimal_m(c.u64(0), c.real(1)))); }},
-      {"optimal_k", {A::U64, A::U64},
+      {"optimal_k",
        [](Call& c, Filters&) { return ok(std::to_string(optimal_k(c.u64(0), c.u64(1)))); }},
-      {"predicted_fp_rate", {A::U64, A::U32, A::U64},
+      {"predicted_fp_rate",
        [](Call& c, Filters&) { return ok(write_real(predicted_fp_rate(c.u64(0), c.u32(1), c.u64(2)))); }},
       // filter
-      {"with_rate", {A::NewName, A::U64, A::Real},
+      {"with_rate",
        [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::with_rate(c.u64(1), c.real(2))); }},
-      {"new", {A::NewName, A::U64, A::U32},
+      {"new",
        [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::create(c.u64(1), c.u32(2))); }},
-      {"info", {A::Filter},
+      {"info",
        [](Call& c, Filters&) {
          const Bloom& b = *c.filters[0];
          return ok(std::to_string(b.m()), std::to_string(b.k()), std::to_string(b.n_inserted()));
        }},
-      {"positions", {A::Filter, A::Bytes},
+      {"positions",
        [](Call& c, Filters&) { return positions_line(c.filters[0]->bit_positions(c.bytes(1))); }},
-      {"insert", {A::Filter, A::Bytes},
+      {"insert",
        [](Call& c, Filters&) {
          c.filters[0]->insert(c.bytes(1));
          return ok();
        }},
-      {"contains", {A::Filter, A::Bytes},
+      {"contains",
        [](Call& c, Filters&) { return ok(c.filters[0]->contains(c.bytes(1)) ? "true" : "false"); }},
-      {"count_ones", {A::Filter},
+      {"count_ones",
        [](Call& c, Filters&) { return ok(std::to_string(c.filters[0]->count_ones())); }},
-      {"drop", {A::Filter},
+      {"drop",
        [](Call& c, Filters& f) {
          f.erase(c.name(0));
          return ok();
        }},
       // bytes
-      {"to_bytes", {A::Filter}, [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
-      {"from_bytes", {A::NewName, A::Bytes},
+      {"to_bytes", [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
+      {"from_bytes",
        [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.bytes(1))); }},
       // union
-      {"union", {A::Filter, A::Filter},
+      {"union",
        [](Call& c, Filters&) {
          const Status merged = c.filters[0]->union_with(*c.filters[1]);
          return merged ? ok() : err(merged.error());
@@ -190,11 +176,9 @@ std::string OracleSession::handle(std::string_view line) {
     return err("Protocol", "a request is printable ASCII words separated by single spaces");
   }
   const std::string_view word = (*words)[0];
-  const Command* command = nullptr;
-  for (const Command& c : commands()) {
-    if (c.word == word) command = &c;
-  }
-  if (!command) return err("Unknown", "no command '" + std::string(word) + "'");
+  const Command* command = command_named(word);
+  const auto handler = command ? handlers().find(word) : handlers().end();
+  if (handler == handlers().end()) return err("Unknown", "no command '" + std::string(word) + "'");
 
   const std::size_t given = words->size() - 1;
   if (given != command->args.size()) {
@@ -216,7 +200,7 @@ std::string OracleSession::handle(std::string_view line) {
     if (found == filters_.end()) return err("NoSuchFilter", "no filter '" + call.name(i) + "'");
     call.filters.push_back(&found->second);
   }
-  return command->run(call, filters_);
+  return handler->second(call, filters_);
 }
 
 }  // namespace tlbf::protocol

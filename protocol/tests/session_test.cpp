@@ -2,10 +2,16 @@
 // reach cheaply: every kind of request must get one line and never throw.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <random>
+#include <regex>
+#include <set>
 #include <string>
 
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/values.hpp"
 
 namespace tlbf::protocol {
 namespace {
@@ -16,6 +22,70 @@ TEST(Session, WorkedExample) {
   EXPECT_EQ(s.handle("insert f 636174"), "ok");
   EXPECT_EQ(s.handle("insert f 646f67\r"), "ok");
   EXPECT_EQ(s.handle("to_bytes f"), "ok 544c424601000000140000000000000003000000000000000200000000000000096802");
+}
+
+// The command table (commands.hpp) is what the session dispatches by: every
+// row is answered with its arguments' count, and its success has the row's
+// answer form; every probe is a request of its row with that many arguments.
+TEST(CommandTable, EveryRowIsHandledAndAnsweredInItsForm) {
+  OracleSession s;
+  ASSERT_EQ(s.handle("new f 64 3"), "ok");
+  ASSERT_EQ(s.handle("new g 64 3"), "ok");
+  for (const Command& c : commands()) {
+    SCOPED_TRACE(std::string(c.word));
+    std::string request(c.word);
+    for (Arg a : c.args) {
+      switch (a) {
+        case Arg::Bytes: request += " 544c424601000000140000000000000003000000000000000200000000000000096802"; break;
+        case Arg::Hash: request += " 0000000000000001"; break;
+        case Arg::U64: request += " 64"; break;
+        case Arg::U32: request += " 3"; break;
+        case Arg::Real: request += " 0.1"; break;
+        case Arg::NewName: request += " h"; break;
+        case Arg::Filter: request += c.effect == Effect::Drops ? " g" : " f"; break;
+      }
+    }
+    const std::string answer = s.handle(request);
+    ASSERT_EQ(answer.rfind("ok", 0), 0u) << request << " -> " << answer;
+    const auto words = split_words(answer);
+    ASSERT_TRUE(words.has_value());
+    EXPECT_TRUE(has_answer_form(c.answer, std::vector<std::string_view>(words->begin() + 1, words->end())))
+        << request << " -> " << answer;
+    EXPECT_EQ(s.handle(request + " 1").rfind("err Protocol", 0), 0u) << "one argument too many";
+    for (const auto probe : c.probes) {
+      const auto probe_words = split_words(probe);
+      ASSERT_TRUE(probe_words.has_value()) << probe;
+      EXPECT_EQ((*probe_words)[0], c.word) << probe;
+      EXPECT_EQ(probe_words->size(), c.args.size() + 1) << probe;
+    }
+  }
+  EXPECT_EQ(s.handle("clear f").rfind("err Unknown", 0), 0u);
+  EXPECT_EQ(command_named("clear"), nullptr);
+}
+
+// docs/protocol.md, section 4, lists the table's commands: the same words,
+// the same number of arguments, the same capability.
+TEST(CommandTable, IsTheOneDocsProtocolMdLists) {
+  std::ifstream in(TLBF_SOURCE_DIR "/docs/protocol.md");
+  std::string line;
+  while (std::getline(in, line) && line != "## 4. Commands") {
+  }
+  const std::regex row(R"(^\| `([a-z0-9_]+)((?: [A-Z_]+)*)` \| .* \| ([a-z()]+) \|$)");
+  std::set<std::string> documented;
+  while (std::getline(in, line) && line.rfind("## ", 0) != 0) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    const std::string word = m[1];
+    documented.insert(word);
+    const Command* c = command_named(word);
+    ASSERT_NE(c, nullptr) << "docs/protocol.md lists '" << word << "', the command table has not";
+    const std::string args = m[2];
+    EXPECT_EQ(static_cast<std::size_t>(std::count(args.begin(), args.end(), ' ')), c->args.size()) << word;
+    EXPECT_EQ(std::string(m[3]), c->capability ? std::string(to_string(*c->capability)) : "(all)") << word;
+  }
+  std::set<std::string> table;
+  for (const Command& c : commands()) table.insert(std::string(c.word));
+  EXPECT_EQ(documented, table);
 }
 
 TEST(Session, ErrorsCarryAKindAndAMessage) {

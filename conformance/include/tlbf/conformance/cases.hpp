@@ -7,20 +7,17 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
 namespace tlbf::conformance {
 
-// The command groups of docs/protocol.md, section 4.
-enum class Capability { Hashing, Sizing, Filter, Bytes, Union };
-
-// Every group of TLBF v1, in the order of docs/protocol.md.
-inline constexpr Capability kAllCapabilities[] = {Capability::Hashing, Capability::Sizing, Capability::Filter,
-                                                   Capability::Bytes, Capability::Union};
-
-std::string_view to_string(Capability c);
-// The capability called `name` ("hashing", ...), if there is one.
-std::optional<Capability> capability_named(std::string_view name);
+// The command groups of docs/protocol.md, section 4: the protocol's command
+// table (tlbf/protocol/commands.hpp) says which command is in which.
+using protocol::Capability;
+using protocol::kAllCapabilities;
+using protocol::to_string;
+using protocol::capability_named;
 // The group a command word belongs to; hello (and unknown words) belong to none.
 std::optional<Capability> capability_of(std::string_view command);
 
