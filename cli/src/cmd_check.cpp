@@ -1,5 +1,4 @@
 // tlbf check: does an implementation conform to TLBF v1? (docs/check.md)
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,10 +17,10 @@
 #include "files.hpp"
 #include "installed_files.hpp"
 #include "tlbf/conformance/adapters.hpp"
+#include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
-#include "tlbf/conformance/rule_cases.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -240,37 +239,13 @@ int run_check(CheckOptions opt) {
   if (!opt.transcripts.empty()) return run_transcripts(opt);
   std::vector<vectors::VectorFile> files;
   if (!load_vectors(opt.vectors_dir, files)) return kUsage;
-  auto cases = conformance::cases_from_vectors(files);
-  for (auto& c : conformance::deterministic_cases()) cases.push_back(std::move(c));  // docs/check.md
-  if (!opt.filter.empty()) {
-    // The large filters run only when a filter asks for them (docs/check.md, "The large filters").
-    for (auto& c : conformance::large_cases()) cases.push_back(std::move(c));
-    std::erase_if(cases, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
-  }
-  auto behaviour = conformance::behavioural_cases(opt.seed);
-  if (opt.profile == "behavioural") {
-    cases.clear();  // another design: its hashes and bytes are its own, and the oracle is no model for it
-  } else {
-    behaviour.insert(behaviour.begin(), conformance::fresh_start_case());
-    behaviour.insert(behaviour.begin(), conformance::end_of_input_case());
-    if (opt.runs > 0) behaviour.push_back(conformance::model_based_case(opt.seed, opt.runs));
-  }
-  if (!opt.filter.empty()) {
-    std::erase_if(behaviour, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
-  }
-  const auto skipped = [&](const auto& c) {
-    return std::any_of(opt.skip.begin(), opt.skip.end(), [&](const std::string& g) { return ::fnmatch(g.c_str(), c.name.c_str(), 0) == 0; });
-  };
-  std::erase_if(cases, skipped);
-  std::erase_if(behaviour, skipped);
-  if (cases.empty() && behaviour.empty()) {
-    std::cerr << "tlbf check: --filter '" << opt.filter << "'" << (opt.skip.empty() ? "" : " with --skip")
-              << " matches no case of profile " << opt.profile << "\n";
-    return kUsage;
-  }
+  const conformance::CheckSelection selection{opt.profile, opt.seed, opt.runs, opt.filter, opt.skip, std::move(files)};
+  auto selected = conformance::select_check_cases(selection);
+  if (!selected.ok()) return fail_with(kUsage, "tlbf check", selected.failure());
+  const conformance::CheckSuite& suite = selected.value();
   if (opt.list) {
-    for (const auto& c : cases) std::cout << c.name << "\n";
-    for (const auto& c : behaviour) std::cout << c.name << "\n";
+    for (const auto& c : suite.cases) std::cout << c.name << "\n";
+    for (const auto& c : suite.behaviour) std::cout << c.name << "\n";
     return kOk;
   }
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
@@ -288,16 +263,8 @@ int run_check(CheckOptions opt) {
     expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
   }
   conformance::RunnerOptions runner;
-  runner.budget = budget_of(opt);
-  if (std::any_of(cases.begin(), cases.end(), [](const auto& c) { return c.name.rfind("large/", 0) == 0; })) {
-    // A request on a filter of 512 MiB may take seconds where memory is
-    // zeroed eagerly (docs/check.md, "The large filters"): a budget that
-    // would call that a hang calls it one only after 30 s.
-    using namespace std::chrono_literals;
-    runner.budget.first_answer = std::max<conformance::Millis>(runner.budget.first_answer, 30s);
-    runner.budget.floor = std::max<conformance::Millis>(runner.budget.floor, 30s);
-    runner.budget.total = std::max<conformance::Millis>(runner.budget.total, 900s);
-  }
+  // A large filter is not called hung for what a 512 MiB request costs (docs/check.md, "The large filters").
+  runner.budget = conformance::budget_for(suite.cases, budget_of(opt));
   runner.pipelined = !opt.no_pipeline;
   runner.faults_before_unreliable = opt.faults;
   runner.max_failures = opt.max_failures;
@@ -310,9 +277,8 @@ int run_check(CheckOptions opt) {
     // A progress line on a terminal only, erased when the report is printed.
     const bool progress = ::isatty(STDERR_FILENO) != 0;
     if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
-    CheckReport report = conformance::check(impl, cases, runner, behaviour);
-    report.selected_by = opt.filter.empty() ? "" : "--filter '" + opt.filter + "'";
-    for (const auto& g : opt.skip) report.selected_by += (report.selected_by.empty() ? "" : " ") + ("--skip '" + g + "'");
+    CheckReport report = conformance::check(impl, suite.cases, runner, suite.behaviour);
+    report.selected_by = conformance::selected_by(selection);
     if (progress) std::cerr << "\r\033[K" << std::flush;
     // The command on a line of its own: it may hold quotes of its own (the built-in one does).
     if (!report.harness_problem.empty()) {
