@@ -6,10 +6,11 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "tlbf/conformance/rule_cases.hpp"
+#include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/runner.hpp"
-#include "tlbf/vectors/vectors.hpp"
 
 namespace {
 
@@ -33,18 +34,18 @@ int main(int argc, char** argv) {
   const int runs = argc > 2 ? std::stoi(argv[2]) : 5;
   // The vector cases alone (the figure earlier rounds measured), then every
   // deterministic case of the default check: the vectors, the rules, the corpus.
-  auto cases = tlbf::conformance::cases_from_vectors(tlbf::vectors::generate());
+  tlbf::conformance::CheckSelection vectors_only;
+  vectors_only.filter = "vectors/*";
+  const tlbf::conformance::CheckSelection default_check;
+  const std::pair<const char*, std::vector<tlbf::conformance::Case>> sets[] = {
+      {"vector cases", tlbf::conformance::select_check_cases(vectors_only).value().cases},
+      {"all deterministic cases", tlbf::conformance::select_check_cases(default_check).value().cases}};
   bool conforms = true;
   // What every check pays whatever its cases: starting the implementation,
   // the capability probes, and its end.
   const double fixed = seconds_per_check(command, {}, true, runs, conforms);
   std::printf("no cases (start, probe, end): %.3f s, mean of %d runs\n", fixed, runs);
-  for (const char* set : {"vector cases", "all deterministic cases"}) {
-    if (std::string(set) != "vector cases") {
-      for (auto more : {tlbf::conformance::rule_cases(), tlbf::conformance::corpus_cases()}) {
-        cases.insert(cases.end(), more.begin(), more.end());
-      }
-    }
+  for (const auto& [set, cases] : sets) {
     std::size_t requests = 0;
     for (const auto& c : cases) requests += c.steps.size() + 1;
     const double pipelined = seconds_per_check(command, cases, true, runs, conforms);

@@ -1,5 +1,4 @@
 // tlbf check: does an implementation conform to TLBF v1? (docs/check.md)
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,10 +17,10 @@
 #include "files.hpp"
 #include "installed_files.hpp"
 #include "tlbf/conformance/adapters.hpp"
+#include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
-#include "tlbf/conformance/rule_cases.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -31,7 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using conformance::CheckReport;
-using conformance::Outcome;
+constexpr std::string_view kCommand = "tlbf check";
 
 struct CheckOptions {
   std::vector<std::string> impls;
@@ -63,16 +62,15 @@ struct CheckOptions {
 
 // The capabilities that must be offered: those --capabilities names, else
 // every one of TLBF v1 (the behavioural profile: the filter, its bytes and
-// union, which its checks use). False, having said why, on an unknown name.
-bool required_capabilities(const CheckOptions& opt, std::set<conformance::Capability>& out) {
+// union, which its checks use). A Failure names an unknown name.
+Outcome<std::set<conformance::Capability>> required_capabilities(const CheckOptions& opt) {
   using conformance::Capability;
   if (!opt.capabilities) {
-    out = opt.profile == "behavioural" ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
-                                       : std::set<Capability>(std::begin(conformance::kAllCapabilities),
-                                                              std::end(conformance::kAllCapabilities));
-    return true;
+    return opt.profile == "behavioural" ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
+                                        : std::set<Capability>(std::begin(conformance::kAllCapabilities),
+                                                               std::end(conformance::kAllCapabilities));
   }
-  out.clear();
+  std::set<Capability> out;
   const std::string& names = *opt.capabilities;
   std::size_t start = 0;
   // An empty list is refused like any unknown name: "" would otherwise be
@@ -82,14 +80,13 @@ bool required_capabilities(const CheckOptions& opt, std::set<conformance::Capabi
     const std::string name = names.substr(start, comma - start);
     const auto c = conformance::capability_named(name);
     if (!c) {
-      std::cerr << "tlbf check: --capabilities: no capability named '" << name
-                << "' (hashing, sizing, filter, bytes, union, separated by commas)\n";
-      return false;
+      return failure("--capabilities: no capability named '" + name +
+                     "' (hashing, sizing, filter, bytes, union, separated by commas)");
     }
     out.insert(*c);
     start = comma + 1;
   }
-  return true;
+  return out;
 }
 
 // The built-in reference: this very binary, serving.
@@ -101,19 +98,14 @@ std::string reference_command() {
 
 // The vector files to check against: the ones compiled in, or DIR's after
 // they pass the lint (a corrupt file would make every verdict meaningless).
-bool load_vectors(const std::string& dir, std::vector<vectors::VectorFile>& files) {
-  if (dir.empty()) {
-    files = vectors::generate();
-    return true;
-  }
+// A Failure lists the lint's problems, a line each, as tlbf check says each.
+Outcome<std::vector<vectors::VectorFile>> load_vectors(const std::string& dir) {
+  if (dir.empty()) return vectors::generate();
   auto folder = vectors::load_folder(dir);
-  for (const auto& problem : folder.problems) std::cerr << "tlbf check: " << problem << "\n";
-  if (!folder.problems.empty()) {
-    std::cerr << "tlbf check: the vector files in " << dir << " fail the lint; not checking with them\n";
-    return false;
-  }
-  files = std::move(folder.files);
-  return true;
+  if (folder.problems.empty()) return std::move(folder.files);
+  std::string why;
+  for (const auto& problem : folder.problems) why += problem + "\n" + std::string(kCommand) + ": ";
+  return failure(why + "the vector files in " + dir + " fail the lint; not checking with them");
 }
 
 
@@ -128,6 +120,16 @@ conformance::Budget budget_of(const CheckOptions& opt) {
   return budget;
 }
 
+// What a replay found, in the words of the check's text report.
+void print_replay(const conformance::Transcript& t, const std::string& impl,
+                  const conformance::ReplayReport& report) {
+  std::cout << (report.passed ? "PASS " : "FAIL ") << t.name << " (" << t.exchanges.size() << " requests) on "
+            << impl << "\n";
+  for (const auto& f : report.failures) std::cout << "  " << f << "\n";
+  for (const auto& a : report.acceptable) std::cout << "  acceptable difference: " << a << "\n";
+  if (!report.passed && !report.stderr_tail.empty()) std::cout << "  its stderr:\n" << report.stderr_tail;
+}
+
 // --transcript: replay the files, and nothing else, against each implementation.
 int run_transcripts(const CheckOptions& opt) {
   std::vector<conformance::Transcript> transcripts;
@@ -136,21 +138,14 @@ int run_transcripts(const CheckOptions& opt) {
     if (!bytes) return kIo;
     std::string error;
     auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path, &error);
-    if (!t) {
-      std::cerr << "tlbf check: " << path << ":" << error << "\n";
-      return kUsage;
-    }
+    if (!t) return fail_with(kUsage, kCommand, failure(path + ":" + error));
     transcripts.push_back(std::move(*t));
   }
   bool all_passed = true;
   for (const auto& impl : opt.impls) {
     for (const auto& t : transcripts) {
       const auto report = conformance::replay(t, impl, budget_of(opt));
-      std::cout << (report.passed ? "PASS " : "FAIL ") << t.name << " (" << t.exchanges.size() << " requests) on "
-                << impl << "\n";
-      for (const auto& f : report.failures) std::cout << "  " << f << "\n";
-      for (const auto& a : report.acceptable) std::cout << "  acceptable difference: " << a << "\n";
-      if (!report.passed && !report.stderr_tail.empty()) std::cout << "  its stderr:\n" << report.stderr_tail;
+      print_replay(t, impl, report);
       all_passed = all_passed && report.passed;
     }
   }
@@ -173,203 +168,305 @@ std::optional<fs::path> adapter_file(const std::string& relative) {
   return std::nullopt;
 }
 
+// An adapter that could not be made: its error, and below it what it printed (a build's output).
+Failure adapter_failure(const conformance::Adapter& a) {
+  return failure(a.detail.empty() ? a.error : a.error + "\n" + conformance::readable_lines(a.detail, 4000));
+}
+
 // --rust-crate and --python-module: each becomes an --impl, a protocol server over the learner's code.
-bool add_adapters(CheckOptions& opt) {
-  const auto limit = std::chrono::milliseconds(std::max<long>(opt.timeout_ms, 600'000));
-  const auto report = [](const conformance::Adapter& a) {
-    std::cerr << "tlbf check: " << a.error << "\n";
-    if (!a.detail.empty()) std::cerr << conformance::readable_lines(a.detail, 4000) << "\n";
-    return false;
-  };
+Outcome<Done> add_adapters(CheckOptions& opt) {
   for (const auto& module : opt.python_modules) {
     const auto script = adapter_file("python/tlbf_adapter.py");
     if (!script) {
-      std::cerr << "tlbf check: cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)\n";
-      return false;
+      return failure("cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)");
     }
     const auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
-    if (!a.error.empty()) return report(a);
+    if (!a.error.empty()) return adapter_failure(a);
     opt.impls.push_back(a.command);
   }
+  const auto limit = std::chrono::milliseconds(std::max<long>(opt.timeout_ms, 600'000));
   for (const auto& crate : opt.rust_crates) {
     const auto server = adapter_file("rust/main.rs");
-    if (!server) {
-      std::cerr << "tlbf check: cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)\n";
-      return false;
-    }
-    std::cerr << "tlbf check: building the Rust adapter against " << crate << " ..." << std::endl;
+    if (!server) return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
+    std::cerr << kCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
     const auto a = conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
-    if (!a.error.empty()) return report(a);
+    if (!a.error.empty()) return adapter_failure(a);
     opt.impls.push_back(a.command);
   }
-  return true;
+  return done();
 }
 
-int run_check(CheckOptions opt) {
+// The implementations' commands as given: words outside any option, or an
+// --impl that runs nothing, are refused before anything runs.
+Outcome<Done> commands_are_usable(const CheckOptions& opt) {
   if (!opt.stray.empty()) {
     std::string words;
     for (const auto& w : opt.stray) words += (words.empty() ? "" : " ") + w;
-    std::cerr << "tlbf check: unexpected arguments '" << words
-              << "': give the implementation's command as one word, --impl 'COMMAND' (docs/check.md)\n";
-    return kUsage;
+    return failure("unexpected arguments '" + words +
+                   "': give the implementation's command as one word, --impl 'COMMAND' (docs/check.md)");
   }
   for (const auto& impl : opt.impls) {
-    if (runs_nothing(impl)) {
-      std::cerr << "tlbf check: --impl '" << impl << "': an empty command runs no implementation\n";
-      return kUsage;
-    }
+    if (runs_nothing(impl)) return failure("--impl '" + impl + "': an empty command runs no implementation");
   }
-  if (!add_adapters(opt)) return kCannotRun;
-  if (opt.impls.empty()) {
-    // Set but empty is a CI variable that was never filled in: checking the
-    // built-in reference instead would pass without checking anything.
-    const char* from_env = std::getenv("TLBF_IMPL");
-    if (from_env != nullptr && runs_nothing(from_env)) {
-      std::cerr << "tlbf check: TLBF_IMPL is set but empty ('" << from_env
-                << "'): it names no implementation; set it to one's command, or unset it to check the built-in "
-                   "reference\n";
-      return kUsage;
-    }
-    opt.impls.push_back(from_env != nullptr ? from_env : reference_command());
+  return done();
+}
+
+// What to check when no option names an implementation: $TLBF_IMPL, else the built-in reference.
+Outcome<std::string> default_implementation() {
+  // Set but empty is a CI variable that was never filled in: checking the
+  // built-in reference instead would pass without checking anything.
+  const char* from_env = std::getenv("TLBF_IMPL");
+  if (from_env != nullptr && runs_nothing(from_env)) {
+    return failure(std::string("TLBF_IMPL is set but empty ('") + from_env +
+                   "'): it names no implementation; set it to one's command, or unset it to check the built-in "
+                   "reference");
   }
-  if (!opt.transcripts.empty() && !opt.html_file.empty()) {
-    // A replay has no groups, capabilities or verdict to draw: not silently no page.
-    std::cerr << "tlbf check: --html reports a check; --transcript only replays (its report is the text)\n";
-    return kUsage;
-  }
-  if (!opt.transcripts.empty()) return run_transcripts(opt);
-  std::vector<vectors::VectorFile> files;
-  if (!load_vectors(opt.vectors_dir, files)) return kUsage;
-  auto cases = conformance::cases_from_vectors(files);
-  for (auto& c : conformance::deterministic_cases()) cases.push_back(std::move(c));  // docs/check.md
-  if (!opt.filter.empty()) {
-    // The large filters run only when a filter asks for them (docs/check.md, "The large filters").
-    for (auto& c : conformance::large_cases()) cases.push_back(std::move(c));
-    std::erase_if(cases, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
-  }
-  auto behaviour = conformance::behavioural_cases(opt.seed);
-  if (opt.profile == "behavioural") {
-    cases.clear();  // another design: its hashes and bytes are its own, and the oracle is no model for it
-  } else {
-    behaviour.insert(behaviour.begin(), conformance::fresh_start_case());
-    behaviour.insert(behaviour.begin(), conformance::end_of_input_case());
-    if (opt.runs > 0) behaviour.push_back(conformance::model_based_case(opt.seed, opt.runs));
-  }
-  if (!opt.filter.empty()) {
-    std::erase_if(behaviour, [&](const auto& c) { return ::fnmatch(opt.filter.c_str(), c.name.c_str(), 0) != 0; });
-  }
-  const auto skipped = [&](const auto& c) {
-    return std::any_of(opt.skip.begin(), opt.skip.end(), [&](const std::string& g) { return ::fnmatch(g.c_str(), c.name.c_str(), 0) == 0; });
-  };
-  std::erase_if(cases, skipped);
-  std::erase_if(behaviour, skipped);
-  if (cases.empty() && behaviour.empty()) {
-    std::cerr << "tlbf check: --filter '" << opt.filter << "'" << (opt.skip.empty() ? "" : " with --skip")
-              << " matches no case of profile " << opt.profile << "\n";
-    return kUsage;
-  }
-  if (opt.list) {
-    for (const auto& c : cases) std::cout << c.name << "\n";
-    for (const auto& c : behaviour) std::cout << c.name << "\n";
-    return kOk;
-  }
+  return from_env != nullptr ? std::string(from_env) : reference_command();
+}
+
+// --expected and --update-expected, which need each other's company.
+Outcome<Done> expected_options_fit(const CheckOptions& opt) {
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
-    std::cerr << "tlbf check: --expected lists one implementation's failures; give one --impl\n";
-    return kUsage;
+    return failure("--expected lists one implementation's failures; give one --impl");
   }
-  if (opt.update_expected && opt.expected_file.empty()) {
-    std::cerr << "tlbf check: --update-expected needs --expected FILE\n";
-    return kUsage;
+  if (opt.update_expected && opt.expected_file.empty()) return failure("--update-expected needs --expected FILE");
+  return done();
+}
+
+// How each implementation is checked; a Failure for an unknown --capabilities name.
+Outcome<conformance::RunnerOptions> runner_options(const CheckOptions& opt,
+                                                   const conformance::CheckSuite& suite) {
+  auto required = required_capabilities(opt);
+  if (!required.ok()) return required.failure();
+  conformance::RunnerOptions runner;
+  // A large filter is not called hung for what a 512 MiB request costs (docs/check.md, "The large filters").
+  runner.budget = conformance::budget_for(suite.cases, budget_of(opt));
+  runner.pipelined = !opt.no_pipeline;
+  runner.faults_before_unreliable = opt.faults;
+  runner.max_failures = opt.max_failures;
+  runner.required = std::move(required.value());
+  return runner;
+}
+
+int list_cases(const conformance::CheckSuite& suite) {
+  for (const auto& c : suite.cases) std::cout << c.name << "\n";
+  for (const auto& c : suite.behaviour) std::cout << c.name << "\n";
+  return kOk;
+}
+
+// One implementation's check, with a progress line on a terminal only, erased before its report.
+CheckReport check_one(const std::string& impl, const conformance::CheckSuite& suite,
+                      const conformance::RunnerOptions& runner, const std::string& selected_by) {
+  const bool progress = ::isatty(STDERR_FILENO) != 0;
+  if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
+  CheckReport report = conformance::check(impl, suite.cases, runner, suite.behaviour);
+  report.selected_by = selected_by;
+  if (progress) std::cerr << "\r\033[K" << std::flush;
+  return report;
+}
+
+// A report that is no verdict: the machine, not the implementation, failed,
+// or the command never ran as an implementation (`python3 nosuch.py` exits 2
+// at once). The command goes on a line of its own: it may hold quotes of its
+// own (the built-in one does).
+Outcome<Done> reached_a_verdict(const CheckReport& report, const std::string& impl) {
+  if (!report.harness_problem.empty()) {
+    return failure("harness error: " + report.harness_problem +
+                   " (is the machine short of processes or file descriptors? ulimit -u, -n)\n  its command: " + impl);
   }
+  if (report.not_found || report.ended_before_answering) {
+    return failure(std::string("cannot start the implementation") +
+                   (report.not_found ? "" : " (it ended before its first answer)") + ": " + report.session_problem +
+                   "\n  its command: " + impl);
+  }
+  return done();
+}
+
+// --expected: the report's failures against the list, printed; true when they are as listed.
+bool print_expected_verdict(const CheckReport& report, const CheckOptions& opt,
+                            const std::set<std::string>& expected) {
+  const auto verdict = conformance::judge_expected(report, expected);
+  std::cout << "expected failures: " << verdict.expected_and_failed.size() << " of " << expected.size()
+            << " listed in " << opt.expected_file << " failed as expected\n";
+  for (const auto& name : verdict.unexpected_failures) std::cout << "UNEXPECTED FAILURE: " << name << "\n";
+  for (const auto& name : verdict.unexpected_passes) {
+    std::cout << "UNEXPECTED PASS: " << name << " (listed as expected to fail; remove it, or --update-expected)\n";
+  }
+  for (const auto& name : verdict.unknown) std::cout << "STALE ENTRY: " << name << " (no such case ran)\n";
+  const bool as_expected = verdict.ok(report);
+  std::cout << "verdict with the expected failures: " << (as_expected ? "as expected" : "NOT as expected") << "\n";
+  return as_expected;
+}
+
+// --json and --html, over every report; false, having said why, when one cannot be written.
+bool write_check_reports(const CheckOptions& opt, const std::vector<CheckReport>& reports) {
+  if (!opt.json_file.empty()) {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const auto& report : reports) all.push_back(conformance::to_json(report));
+    // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
+    const auto& one_or_all = reports.size() == 1 ? all[0] : all;
+    const std::string text = one_or_all.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    if (!write_file(opt.json_file, text)) return false;
+  }
+  return opt.html_file.empty() || write_file(opt.html_file, conformance::html_report(reports, opt.profile == "tlbf"));
+}
+
+// Checks each implementation in turn and prints its report, then writes the
+// reports asked for: the exit code of the whole run.
+int check_implementations(const CheckOptions& opt, const conformance::CheckSuite& suite,
+                          const conformance::RunnerOptions& runner, const std::string& selected_by,
+                          const std::set<std::string>& expected) {
+  bool all_conform = true;
+  std::vector<CheckReport> reports;
+  for (const auto& impl : opt.impls) {
+    CheckReport report = check_one(impl, suite, runner, selected_by);
+    if (const auto verdict = reached_a_verdict(report, impl); !verdict.ok()) {
+      return fail_with(kCannotRun, kCommand, verdict.failure());
+    }
+    std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});
+    if (opt.impls.size() > 1) std::cout << "\n";
+    bool conforms = report.conforms();
+    if (opt.update_expected) {
+      if (!write_file(opt.expected_file, conformance::expected_failures_text(report))) return kIo;
+      std::cout << "wrote " << report.count(conformance::Outcome::Failed) << " expected failures to "
+                << opt.expected_file << "\n";
+      conforms = report.speaks_protocol && report.session_problem.empty();
+    } else if (!opt.expected_file.empty()) {
+      conforms = print_expected_verdict(report, opt, expected);
+    }
+    all_conform = all_conform && conforms;
+    const bool junit = !opt.junit_file.empty() && opt.impls.size() == 1;
+    if (junit && !write_file(opt.junit_file, conformance::to_junit(report))) return kIo;
+    reports.push_back(std::move(report));
+  }
+  if (reports.size() > 1) std::cout << conformance::parity_matrix(reports, opt.verbose);
+  if (!write_check_reports(opt, reports)) return kIo;
+  return all_conform ? kOk : kRefused;
+}
+
+int run_check(CheckOptions opt) {
+  if (const auto usable = commands_are_usable(opt); !usable.ok()) {
+    return fail_with(kUsage, kCommand, usable.failure());
+  }
+  if (const auto added = add_adapters(opt); !added.ok()) return fail_with(kCannotRun, kCommand, added.failure());
+  if (opt.impls.empty()) {
+    auto impl = default_implementation();
+    if (!impl.ok()) return fail_with(kUsage, kCommand, impl.failure());
+    opt.impls.push_back(std::move(impl.value()));
+  }
+  if (!opt.transcripts.empty()) {
+    // A replay has no groups, capabilities or verdict to draw: not silently no page.
+    if (!opt.html_file.empty()) {
+      return fail_with(kUsage, kCommand,
+                       failure("--html reports a check; --transcript only replays (its report is the text)"));
+    }
+    return run_transcripts(opt);
+  }
+  auto files = load_vectors(opt.vectors_dir);
+  if (!files.ok()) return fail_with(kUsage, kCommand, files.failure());
+  const conformance::CheckSelection selection{opt.profile, opt.seed, opt.runs, opt.filter, opt.skip,
+                                              std::move(files.value())};
+  const auto suite = conformance::select_check_cases(selection);
+  if (!suite.ok()) return fail_with(kUsage, kCommand, suite.failure());
+  if (opt.list) return list_cases(suite.value());
+  if (const auto fit = expected_options_fit(opt); !fit.ok()) return fail_with(kUsage, kCommand, fit.failure());
   std::set<std::string> expected;
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
     if (!bytes) return kIo;
     expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
   }
-  conformance::RunnerOptions runner;
-  runner.budget = budget_of(opt);
-  if (std::any_of(cases.begin(), cases.end(), [](const auto& c) { return c.name.rfind("large/", 0) == 0; })) {
-    // A request on a filter of 512 MiB may take seconds where memory is
-    // zeroed eagerly (docs/check.md, "The large filters"): a budget that
-    // would call that a hang calls it one only after 30 s.
-    using namespace std::chrono_literals;
-    runner.budget.first_answer = std::max<conformance::Millis>(runner.budget.first_answer, 30s);
-    runner.budget.floor = std::max<conformance::Millis>(runner.budget.floor, 30s);
-    runner.budget.total = std::max<conformance::Millis>(runner.budget.total, 900s);
-  }
-  runner.pipelined = !opt.no_pipeline;
-  runner.faults_before_unreliable = opt.faults;
-  runner.max_failures = opt.max_failures;
-  if (!required_capabilities(opt, runner.required)) return kUsage;
+  const auto runner = runner_options(opt, suite.value());
+  if (!runner.ok()) return fail_with(kUsage, kCommand, runner.failure());
+  return check_implementations(opt, suite.value(), runner.value(), conformance::selected_by(selection), expected);
+}
 
-  bool all_conform = true;
-  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
-  std::vector<CheckReport> done;
-  for (const auto& impl : opt.impls) {
-    // A progress line on a terminal only, erased when the report is printed.
-    const bool progress = ::isatty(STDERR_FILENO) != 0;
-    if (progress) std::cerr << "checking " << impl.substr(0, 60) << " ..." << std::flush;
-    CheckReport report = conformance::check(impl, cases, runner, behaviour);
-    report.selected_by = opt.filter.empty() ? "" : "--filter '" + opt.filter + "'";
-    for (const auto& g : opt.skip) report.selected_by += (report.selected_by.empty() ? "" : " ") + ("--skip '" + g + "'");
-    if (progress) std::cerr << "\r\033[K" << std::flush;
-    // The command on a line of its own: it may hold quotes of its own (the built-in one does).
-    if (!report.harness_problem.empty()) {
-      // Not a verdict: the machine, not the implementation, failed.
-      std::cerr << "tlbf check: harness error: " << report.harness_problem
-                << " (is the machine short of processes or file descriptors? ulimit -u, -n)\n  its command: " << impl
-                << "\n";
-      return kCannotRun;
-    }
-    if (report.not_found || report.ended_before_answering) {
-      // Not a verdict: it never ran as an implementation (`python3 nosuch.py` exits 2 at once).
-      std::cerr << "tlbf check: cannot start the implementation"
-                << (report.not_found ? "" : " (it ended before its first answer)") << ": " << report.session_problem
-                << "\n  its command: " << impl << "\n";
-      return kCannotRun;
-    }
-    std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});
-    if (opt.impls.size() > 1) std::cout << "\n";
-    bool conforms = report.conforms();
-    if (opt.update_expected) {
-      const std::string text = conformance::expected_failures_text(report);
-      if (!write_file(opt.expected_file, text)) {
-        return kIo;
-      }
-      std::cout << "wrote " << report.count(Outcome::Failed) << " expected failures to " << opt.expected_file << "\n";
-      conforms = report.speaks_protocol && report.session_problem.empty();
-    } else if (!opt.expected_file.empty()) {
-      const auto verdict = conformance::judge_expected(report, expected);
-      std::cout << "expected failures: " << verdict.expected_and_failed.size() << " of " << expected.size()
-                << " listed in " << opt.expected_file << " failed as expected\n";
-      for (const auto& name : verdict.unexpected_failures) std::cout << "UNEXPECTED FAILURE: " << name << "\n";
-      for (const auto& name : verdict.unexpected_passes) {
-        std::cout << "UNEXPECTED PASS: " << name << " (listed as expected to fail; remove it, or --update-expected)\n";
-      }
-      for (const auto& name : verdict.unknown) std::cout << "STALE ENTRY: " << name << " (no such case ran)\n";
-      conforms = verdict.ok(report);
-      std::cout << "verdict with the expected failures: " << (conforms ? "as expected" : "NOT as expected") << "\n";
-    }
-    all_conform = all_conform && conforms;
-    if (!opt.junit_file.empty() && opt.impls.size() == 1) {
-      const std::string xml = conformance::to_junit(report);
-      if (!write_file(opt.junit_file, xml)) return kIo;
-    }
-    reports.push_back(conformance::to_json(report));
-    done.push_back(report);
-  }
-  if (done.size() > 1) std::cout << conformance::parity_matrix(done, opt.verbose);
-  if (!opt.json_file.empty()) {
-    // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
-    const std::string text =
-        (done.size() == 1 ? reports[0] : reports).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-    if (!write_file(opt.json_file, text)) return kIo;
-  }
-  if (!opt.html_file.empty() && !write_file(opt.html_file, conformance::html_report(done, opt.profile == "tlbf"))) {
-    return kIo;
-  }
-  return all_conform ? kOk : kRefused;
+// What to check: commands, or the learner's code through an adapter.
+void add_implementation_options(CLI::App& cmd, CheckOptions& opt) {
+  cmd.add_option("--impl", opt.impls, "Command that runs an implementation (repeat to compare several)");
+  cmd.add_option("--rust-crate", opt.rust_crates,
+                 "Check the Rust crate in DIR (the course's API, section 4) through a protocol server built "
+                 "against it (repeatable)")
+      ->check(CLI::ExistingDirectory);
+  cmd.add_option("--rust-module", opt.rust_module,
+                 "The crate's module with that API (default bloom, as in tl_ds::bloom; '' for the crate's root)");
+  cmd.add_option("--python-module", opt.python_modules,
+                 "Check the Python module FILE (the course's API in Python's spelling) through a protocol "
+                 "server over it (repeatable)")
+      ->check(CLI::ExistingFile);
+}
+
+// Which cases: the vectors, the profile, the globs, the capabilities, the random sequences.
+void add_selection_options(CLI::App& cmd, CheckOptions& opt) {
+  cmd.add_option("--vectors", opt.vectors_dir, "Use the vector files in DIR instead of the built-in ones")
+      ->check(kNotEmpty);
+  cmd.add_option("--filter", opt.filter, "Only cases whose name matches this glob")->check(kNotEmpty);
+  cmd.add_option("--skip", opt.skip,
+                 "Leave out the cases whose name matches this glob (after --filter; may be given more than once)")
+      ->check(kNotEmpty);
+  cmd.add_option("--profile", opt.profile,
+                 "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
+                 "every Bloom filter has, for filters of other designs")
+      ->check(CLI::IsMember({"tlbf", "behavioural"}));
+  cmd.add_option("--capabilities", opt.capabilities,
+                 "The capabilities to require, separated by commas (hashing,sizing,filter,bytes,union): one "
+                 "left out is not checked unless offered, and the verdict names it; without this option every "
+                 "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
+                 "fails the check");
+  cmd.add_option("--seed", opt.seed,
+                 "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)")
+      ->check(kUnsigned64);
+  cmd.add_option("--runs", opt.runs, "Random request sequences checked against the oracle as model (0: none)")
+      ->check(whole_number_in(0, 100000));
+}
+
+// When to stop: the time budgets and the counts of faults and failures.
+void add_budget_options(CLI::App& cmd, CheckOptions& opt) {
+  cmd.add_option("--timeout", opt.timeout_ms,
+                 "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
+                 "speed, never above this (default 10000)")
+      ->check(whole_number_in(1, 3'600'000));
+  cmd.add_option("--time-budget", opt.budget_s,
+                 "Seconds for the whole check of one implementation; cases left when it runs out are not run "
+                 "(default 60)")
+      ->check(whole_number_in(1, 86'400));
+  cmd.add_option("--faults", opt.faults,
+                 "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 0: no "
+                 "limit; each fault costs its case, the implementation is restarted, and --time-budget bounds the run)")
+      ->check(whole_number_in(0, 1'000'000));
+  cmd.add_option("--max-failures", opt.max_failures,
+                 "Failed cases after which the cases left are not run, as pytest's --maxfail (default 0: every "
+                 "case runs); the verdict of a stopped run is 'does not conform'")
+      ->check(whole_number_in(0, 1'000'000));
+}
+
+// The files a check also writes, and the list of its expected failures.
+void add_report_options(CLI::App& cmd, CheckOptions& opt) {
+  cmd.add_option("--json", opt.json_file, "Also write every case's outcome to this file as JSON")
+      ->check(kNotEmpty);
+  cmd.add_option("--junit", opt.junit_file, "Also write JUnit XML for CI systems (one --impl)")
+      ->check(kNotEmpty);
+  cmd.add_option("--html", opt.html_file,
+                 "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
+                 "first, linked to each failure)")
+      ->check(kNotEmpty);
+  cmd.add_option("--expected", opt.expected_file,
+                 "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
+                 "passes or does not exist does")
+      ->check(kNotEmpty);
+  cmd.add_flag("--update-expected", opt.update_expected, "Rewrite the --expected file with this run's failures");
+}
+
+// How the check runs, or what it does instead (--list, --transcript).
+void add_mode_options(CLI::App& cmd, CheckOptions& opt) {
+  cmd.add_flag("--no-pipeline", opt.no_pipeline, "Send one request at a time (slow; for comparison)");
+  cmd.add_flag("--list", opt.list, "List the case names and exit");
+  cmd.add_option("--transcript", opt.transcripts,
+                 "Replay this transcript (docs/protocol.md, section 7) instead of the checks; repeatable")
+      ->check(CLI::ExistingFile);
+  cmd.add_flag("-v,--verbose", opt.verbose, "Also show acceptable differences and skipped cases");
+  // Not in --help: caught only to point at --impl (`tlbf check -- ./impl serve`).
+  cmd.add_option("stray", opt.stray)->group("");
 }
 
 }  // namespace
@@ -388,74 +485,11 @@ void add_check(CLI::App& app, int& rc) {
                    {kCannotRun, "an implementation cannot be started (or built, for --rust-crate), or the machine "
                                 "cannot start processes"}},
                   "docs/check.md"));
-  cmd->add_option("--impl", opt->impls, "Command that runs an implementation (repeat to compare several)");
-  cmd->add_option("--rust-crate", opt->rust_crates,
-                  "Check the Rust crate in DIR (the course's API, section 4) through a protocol server built "
-                  "against it (repeatable)")
-      ->check(CLI::ExistingDirectory);
-  cmd->add_option("--rust-module", opt->rust_module,
-                  "The crate's module with that API (default bloom, as in tl_ds::bloom; '' for the crate's root)");
-  cmd->add_option("--python-module", opt->python_modules,
-                  "Check the Python module FILE (the course's API in Python's spelling) through a protocol "
-                  "server over it (repeatable)")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--vectors", opt->vectors_dir, "Use the vector files in DIR instead of the built-in ones")
-      ->check(kNotEmpty);
-  cmd->add_option("--filter", opt->filter, "Only cases whose name matches this glob")->check(kNotEmpty);
-  cmd->add_option("--skip", opt->skip,
-                  "Leave out the cases whose name matches this glob (after --filter; may be given more than once)")
-      ->check(kNotEmpty);
-  cmd->add_option("--profile", opt->profile,
-                  "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
-                  "every Bloom filter has, for filters of other designs")
-      ->check(CLI::IsMember({"tlbf", "behavioural"}));
-  cmd->add_option("--capabilities", opt->capabilities,
-                  "The capabilities to require, separated by commas (hashing,sizing,filter,bytes,union): one "
-                  "left out is not checked unless offered, and the verdict names it; without this option every "
-                  "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
-                  "fails the check");
-  cmd->add_option("--seed", opt->seed,
-                  "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)")
-      ->check(kUnsigned64);
-  cmd->add_option("--runs", opt->runs, "Random request sequences checked against the oracle as model (0: none)")
-      ->check(whole_number_in(0, 100000));
-  cmd->add_option("--timeout", opt->timeout_ms,
-                  "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
-                  "speed, never above this (default 10000)")
-      ->check(whole_number_in(1, 3'600'000));
-  cmd->add_option("--time-budget", opt->budget_s,
-                  "Seconds for the whole check of one implementation; cases left when it runs out are not run "
-                  "(default 60)")
-      ->check(whole_number_in(1, 86'400));
-  cmd->add_option("--faults", opt->faults,
-                  "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 0: no "
-                  "limit; each fault costs its case, the implementation is restarted, and --time-budget bounds the run)")
-      ->check(whole_number_in(0, 1'000'000));
-  cmd->add_option("--max-failures", opt->max_failures,
-                  "Failed cases after which the cases left are not run, as pytest's --maxfail (default 0: every "
-                  "case runs); the verdict of a stopped run is 'does not conform'")
-      ->check(whole_number_in(0, 1'000'000));
-  cmd->add_option("--json", opt->json_file, "Also write every case's outcome to this file as JSON")
-      ->check(kNotEmpty);
-  cmd->add_option("--junit", opt->junit_file, "Also write JUnit XML for CI systems (one --impl)")
-      ->check(kNotEmpty);
-  cmd->add_option("--html", opt->html_file,
-                  "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
-                  "first, linked to each failure)")
-      ->check(kNotEmpty);
-  cmd->add_option("--expected", opt->expected_file,
-                  "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
-                  "passes or does not exist does")
-      ->check(kNotEmpty);
-  cmd->add_flag("--update-expected", opt->update_expected, "Rewrite the --expected file with this run's failures");
-  cmd->add_flag("--no-pipeline", opt->no_pipeline, "Send one request at a time (slow; for comparison)");
-  cmd->add_flag("--list", opt->list, "List the case names and exit");
-  cmd->add_option("--transcript", opt->transcripts,
-                  "Replay this transcript (docs/protocol.md, section 7) instead of the checks; repeatable")
-      ->check(CLI::ExistingFile);
-  cmd->add_flag("-v,--verbose", opt->verbose, "Also show acceptable differences and skipped cases");
-  // Not in --help: caught only to point at --impl (`tlbf check -- ./impl serve`).
-  cmd->add_option("stray", opt->stray)->group("");
+  add_implementation_options(*cmd, *opt);
+  add_selection_options(*cmd, *opt);
+  add_budget_options(*cmd, *opt);
+  add_report_options(*cmd, *opt);
+  add_mode_options(*cmd, *opt);
   add_version(*cmd);
   cmd->callback([opt, &rc] { rc = run_check(*opt); });
 }

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -124,12 +125,97 @@ struct ClassRun {
   std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
 };
 
-// Grades one learner, writes their report and page, and returns their row.
+constexpr std::string_view kCommand = "tlbf grade";
+using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
+
+// The learner's copy of the reference (in `workdir`) with the kit's mutants, patched or served.
+SubjectsPtr learner_subjects(const ClassRun& run, const std::string& workdir) {
+  if (run.kit.serves.empty()) {
+    mutants::PatchSet set = run.kit.set;
+    set.workdir = workdir;
+    set.sandbox = run.sandbox == "bubblewrap";
+    if (run.opt.chaffs == "none") set.chaffs.clear();
+    return mutants::patched_subjects(run.kit.suite, set, false);
+  }
+  mutants::ServedSet set = run.kit.served;
+  set.directory = workdir;
+  set.sandbox = run.sandbox == "bubblewrap";
+  if (run.opt.chaffs == "none") set.chaffs.clear();
+  return mutants::served_subjects(run.kit.suite, run.tlbf_mutant, set);
+}
+
+mutants::ScoreOptions score_options(const GradeOptions& opt, const mutants::Subjects& subjects) {
+  mutants::ScoreOptions so;
+  so.mutants = subjects.ids();
+  so.chaffs = subjects.chaff_ids();
+  so.wheats = subjects.wheat_ids();
+  so.jobs = opt.jobs;
+  so.baseline_runs = opt.baseline_runs;
+  so.control_runs = opt.control_runs;
+  so.confirm_runs = opt.confirm_runs;
+  so.timeout_factor = opt.timeout_factor;
+  so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
+  so.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
+  return so;
+}
+
+// What the learner's report says besides the runs, their verdict included.
+mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learner& learner, const std::string& key,
+                                       const std::vector<std::string>& selected, const mutants::Score& score) {
+  mutants::ReportContext context;
+  context.suite = run.kit.suite;
+  context.threshold = run.opt.threshold;
+  context.required = run.required;
+  context.mode = run.kit.serves.empty() ? "patches" : "served";
+  context.selected = selected;
+  context.version = TLBF_VERSION_STRING;
+  context.confirm_runs = run.opt.confirm_runs;
+  context.sandbox = run.sandbox;
+  context.exit_code = exit_for(score.stopped);
+  std::vector<std::string> missed;
+  if (score.stopped == mutants::kNotStopped) {
+    context.meets = mutants::meets_bar(score, run.opt.threshold, run.required, missed);
+    context.exit_code = context.meets ? kOk : kRefused;
+  }
+  context.learner = learner.name;
+  context.learner_key = key;
+  context.learner_verdict = std::string(mutants::to_string(mutants::verdict_of(score, context.meets)));
+  return context;
+}
+
+// Grades the learner's copy in `workdir`, writes their report and page, and returns their row.
+mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
+                             const std::string& key, const std::string& workdir, const std::string& prefix) {
+  SubjectsPtr subjects = learner_subjects(run, workdir);
+  mutants::ScoreOptions so = score_options(run.opt, *subjects);
+  ProgressLine progress(prefix);
+  so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
+  const mutants::Score score = mutants::score_suite(*subjects, so);
+  progress.clear();
+  conformance::end_strays();
+  const auto context = learner_context(run, learner, key, so.mutants, score);
+  const std::string json = mutants::mutation_report_json(*subjects, score, context);
+  subjects.reset();  // its scratch copies, before the learner's folder goes
+  seed.done_with(workdir);
+  if (score.stopped == mutants::kHarness) run.harness_failed = true;
+  const fs::path learners = fs::path(run.opt.out) / "learners";
+  const std::string json_path = (learners / (learner.name + ".json")).string();
+  const std::string html_path = run.viewer_js.empty() ? "" : (learners / (learner.name + ".html")).string();
+  if (!write_reports("tlbf grade", json_path, html_path, json, run.viewer_js)) {
+    run.harness_failed = true;
+  }
+  std::string error;
+  mutants::ClassRow row = mutants::class_row(json, error);
+  if (!run.viewer_js.empty()) row.report = "learners/" + learner.name + ".html";
+  return row;
+}
+
+// Grades one learner, or reuses their report when it was made from the same
+// files, kit and options; writes their report and page, and returns their row.
 mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
                                 const std::string& prefix) {
   const GradeOptions& opt = run.opt;
   const fs::path json_path = fs::path(opt.out) / "learners" / (learner.name + ".json");
-  const fs::path html_path = fs::path(opt.out) / "learners" / (learner.name + ".html");
   mutants::ClassRow row;
   row.name = learner.name;
   if (!learner.problem.empty()) {
@@ -156,157 +242,56 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
     row.reason = error;
     return row;
   }
-  std::unique_ptr<mutants::Subjects> subjects;
-  if (run.kit.serves.empty()) {
-    mutants::PatchSet set = run.kit.set;
-    set.workdir = workdir;
-    set.sandbox = run.sandbox == "bubblewrap";
-    if (opt.chaffs == "none") set.chaffs.clear();
-    subjects = mutants::patched_subjects(run.kit.suite, set, false);
-  } else {
-    mutants::ServedSet set = run.kit.served;
-    set.directory = workdir;
-    set.sandbox = run.sandbox == "bubblewrap";
-    if (opt.chaffs == "none") set.chaffs.clear();
-    subjects = mutants::served_subjects(run.kit.suite, run.tlbf_mutant, set);
-  }
-  mutants::ScoreOptions so;
-  so.mutants = subjects->ids();
-  so.chaffs = subjects->chaff_ids();
-  so.wheats = subjects->wheat_ids();
-  so.jobs = opt.jobs;
-  so.baseline_runs = opt.baseline_runs;
-  so.control_runs = opt.control_runs;
-  so.confirm_runs = opt.confirm_runs;
-  so.timeout_factor = opt.timeout_factor;
-  so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
-  so.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
-  ProgressLine progress(prefix);
-  so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
-  const mutants::Score score = mutants::score_suite(*subjects, so);
-  progress.clear();
-  conformance::end_strays();
-
-  mutants::ReportContext context;
-  context.suite = run.kit.suite;
-  context.threshold = opt.threshold;
-  context.required = run.required;
-  context.mode = run.kit.serves.empty() ? "patches" : "served";
-  context.selected = so.mutants;
-  context.version = TLBF_VERSION_STRING;
-  context.confirm_runs = opt.confirm_runs;
-  context.sandbox = run.sandbox;
-  context.exit_code = exit_for(score.stopped);
-  std::vector<std::string> missed;
-  if (score.stopped == mutants::kNotStopped) {
-    context.meets = mutants::meets_bar(score, opt.threshold, run.required, missed);
-    context.exit_code = context.meets ? kOk : kRefused;
-  }
-  context.learner = learner.name;
-  context.learner_key = key;
-  context.learner_verdict = std::string(mutants::to_string(mutants::verdict_of(score, context.meets)));
-  const std::string json = mutants::mutation_report_json(*subjects, score, context);
-  subjects.reset();  // its scratch copies, before the learner's folder goes
-  seed.done_with(workdir);
-  if (score.stopped == mutants::kHarness) run.harness_failed = true;
-  if (!write_reports("tlbf grade", json_path.string(), run.viewer_js.empty() ? "" : html_path.string(), json,
-                     run.viewer_js)) {
-    run.harness_failed = true;
-  }
-  row = mutants::class_row(json, error);
-  if (!run.viewer_js.empty()) row.report = "learners/" + learner.name + ".html";
-  return row;
+  return grade_copy(run, seed, learner, key, workdir, prefix);
 }
 
-int run_grade(const GradeOptions& opt) {
-  // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
-  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  std::error_code ec;
-  if (!fs::is_directory(opt.class_dir, ec)) {
-    std::cerr << "tlbf grade: '" << opt.class_dir << "' is not a folder (one sub-folder per learner)\n";
-    return kUsage;
+// --kit, else the bundled kit of --kind.
+Outcome<fs::path> kit_path_of(const GradeOptions& opt) {
+  if (!opt.kit.empty()) return fs::path(opt.kit);
+  const auto bundled = bundled_kit(opt.kind);
+  if (!bundled) {
+    return failure("no bundled kit for --kind " + opt.kind +
+                   " (looked beside tlbf and in share/tlbf/grade); give one with --kit FILE (docs/mutants.md, \"Kits\")");
   }
-  fs::path kit_path = opt.kit;
-  if (kit_path.empty()) {
-    const auto bundled = bundled_kit(opt.kind);
-    if (!bundled) {
-      std::cerr << "tlbf grade: no bundled kit for --kind " << opt.kind
-                << " (looked beside tlbf and in share/tlbf/grade); give one with --kit FILE (docs/mutants.md, \"Kits\")\n";
-      return kUsage;
-    }
-    kit_path = *bundled;
-  }
-  const auto read = mutants::read_kit(kit_path);
-  if (!read.error.empty()) {
-    std::cerr << "tlbf grade: " << read.error << "\n";
-    return kUsage;
-  }
-  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
-  run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
-  // A required mutant the kit has no patch for would be required of nobody.
-  for (const auto& id : run.required) {
-    const auto offered = mutants::ids();
-    if (!read.kit.serves.empty() && std::find(offered.begin(), offered.end(), id) == offered.end()) {
-      std::cerr << "tlbf grade: no mutant '" << id << "' (the oracle's are " << mutants::id_range() << ")\n";
-      return kUsage;
-    }
-    if (read.kit.serves.empty() && !fs::is_regular_file(fs::path(read.kit.set.patches) / (id + ".patch"), ec)) {
-      std::cerr << "tlbf grade: no mutant '" << id << "' (no " << id << ".patch in " << read.kit.set.patches << ")\n";
-      return kUsage;
-    }
-  }
-  if (!read.kit.serves.empty()) {
-    // tlbf-mutant serves the oracle's mutants: beside tlbf in the build tree, in libexec/tlbf once installed.
-    for (const auto& candidate : mutant_binary_candidates()) {
-      if (run.tlbf_mutant.empty() && ::access(candidate.c_str(), X_OK) == 0) run.tlbf_mutant = candidate.string();
-    }
-    if (run.tlbf_mutant.empty()) {
-      std::cerr << "tlbf grade: cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
-                   "libexec/tlbf); see docs/cli.md, \"Installing\"\n";
-      return kUsage;
-    }
-  }
-  const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
-  if (learners.empty()) {
-    std::cerr << "tlbf grade: '" << opt.class_dir << "' has no sub-folder: one per learner, each with their "
-              << read.kit.tests_file << "\n";
-    return kUsage;
-  }
-  fs::create_directories(fs::path(opt.out) / "learners", ec);
-  if (ec) {
-    std::cerr << "tlbf grade: cannot make " << (fs::path(opt.out) / "learners").string() << ": " << ec.message() << "\n";
-    return kIo;
-  }
-  if (!load_viewer("tlbf grade", run.viewer_js)) {
-    std::cerr << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
-    run.viewer_js.clear();
-  }
+  return *bundled;
+}
 
-  std::string error;
-  std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path.string() << "; warming the reference\n";
-  const auto seed = mutants::ClassSeed::make(read.kit, std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000)), error);
-  if (!seed) {
-    std::cerr << "tlbf grade: " << error << "\n";
-    return kUsage;
+// A required mutant the kit has no patch for would be required of nobody.
+Outcome<Done> kit_offers(const mutants::Kit& kit, const std::vector<std::string>& required) {
+  const auto offered = mutants::ids();
+  for (const auto& id : required) {
+    if (!kit.serves.empty() && std::find(offered.begin(), offered.end(), id) == offered.end()) {
+      return failure("no mutant '" + id + "' (the oracle's are " + mutants::id_range() + ")");
+    }
+    std::error_code ec;
+    if (kit.serves.empty() && !fs::is_regular_file(fs::path(kit.set.patches) / (id + ".patch"), ec)) {
+      return failure("no mutant '" + id + "' (no " + id + ".patch in " + kit.set.patches + ")");
+    }
   }
-  std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
+  return done();
+}
+
+// Grades each learner in turn, saying on standard error how long each took and how long the rest may.
+std::vector<mutants::ClassRow> grade_class(ClassRun& run, mutants::ClassSeed& seed,
+                                           const std::vector<mutants::Learner>& learners) {
   std::vector<mutants::ClassRow> rows;
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < learners.size(); ++i) {
-    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " + fitted(learners[i].name, 30) + ": ";
+    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " +
+                               fitted(learners[i].name, 30) + ": ";
     const auto began = std::chrono::steady_clock::now();
-    rows.push_back(grade_learner(run, *seed, learners[i], prefix));
+    rows.push_back(grade_learner(run, seed, learners[i], prefix));
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "%s%s in %.1f s (%.0f s so far, ETA %.0f s)\n", prefix.c_str(), rows.back().verdict.c_str(),
                  took, elapsed, elapsed / static_cast<double>(i + 1) * static_cast<double>(learners.size() - i - 1));
   }
+  return rows;
+}
 
-  const std::string kind = read.kit.kind;
-  if (!write_file((fs::path(opt.out) / "class.json").string(), mutants::class_summary_json(rows, kind, opt.threshold, run.required)) ||
-      !write_file((fs::path(opt.out) / "class.html").string(), mutants::class_summary_html(rows, kind, opt.threshold, run.required))) {
-    return kIo;
-  }
+// The table of learners, the reasons some have no grade, where the reports
+// are, and a closing line of the verdicts' counts.
+void print_class_summary(const std::vector<mutants::ClassRow>& rows, const GradeOptions& opt) {
   std::printf("%-14s %-15s %-6s %-7s %s\n", "learner", "verdict", "score", "chaffs", "survivors");
   for (const auto& r : rows) print_row(r);
   std::map<std::string, int> counts;
@@ -330,6 +315,59 @@ int run_grade(const GradeOptions& opt) {
     line += part + (&verdict == &counts.rbegin()->first ? "" : ",");
   }
   std::printf("%s\n", line.c_str());
+}
+
+int run_grade(const GradeOptions& opt) {
+  // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  std::error_code ec;
+  if (!fs::is_directory(opt.class_dir, ec)) {
+    return fail_with(kUsage, kCommand,
+                     failure("'" + opt.class_dir + "' is not a folder (one sub-folder per learner)"));
+  }
+  const auto kit_path = kit_path_of(opt);
+  if (!kit_path.ok()) return fail_with(kUsage, kCommand, kit_path.failure());
+  const auto read = mutants::read_kit(kit_path.value());
+  if (!read.error.empty()) return fail_with(kUsage, kCommand, failure(read.error));
+  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
+  run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
+  if (const auto offers = kit_offers(read.kit, run.required); !offers.ok()) {
+    return fail_with(kUsage, kCommand, offers.failure());
+  }
+  if (!read.kit.serves.empty()) {
+    auto tlbf_mutant = runnable_mutant_binary();
+    if (!tlbf_mutant.ok()) return fail_with(kUsage, kCommand, tlbf_mutant.failure());
+    run.tlbf_mutant = std::move(tlbf_mutant.value());
+  }
+  const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
+  if (learners.empty()) {
+    return fail_with(kUsage, kCommand,
+                     failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
+                             read.kit.tests_file));
+  }
+  const fs::path learners_dir = fs::path(opt.out) / "learners";
+  fs::create_directories(learners_dir, ec);
+  if (ec) return fail_with(kIo, kCommand, failure("cannot make " + learners_dir.string() + ": " + ec.message()));
+  if (!load_viewer("tlbf grade", run.viewer_js)) {
+    std::cerr << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
+    run.viewer_js.clear();
+  }
+  std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path->string()
+            << "; warming the reference\n";
+  std::string error;
+  const auto setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
+  const auto seed = mutants::ClassSeed::make(read.kit, setup_limit, error);
+  if (!seed) return fail_with(kUsage, kCommand, failure(error));
+  std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
+  const auto rows = grade_class(run, *seed, learners);
+  const std::string kind = read.kit.kind;
+  if (!write_file((fs::path(opt.out) / "class.json").string(),
+                  mutants::class_summary_json(rows, kind, opt.threshold, run.required)) ||
+      !write_file((fs::path(opt.out) / "class.html").string(),
+                  mutants::class_summary_html(rows, kind, opt.threshold, run.required))) {
+    return kIo;
+  }
+  print_class_summary(rows, opt);
   return run.harness_failed ? kCannotRun : kOk;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -68,92 +69,77 @@ bool contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-int run_mutate(const MutateOptions& opt) {
-  // Not dumpable: the suites it runs, as the same user, cannot read its
-  // memory (which holds what each run serves) through /proc.
-  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  std::unique_ptr<mutants::Subjects> subjects;
-  // Patch mode is sandboxed unless told not to; served mode when asked.
-  const std::string sandbox = sandbox_state(!opt.no_sandbox && (opt.sandbox || !opt.patches.empty()));
-  if (opt.patches.empty() != opt.workdir.empty()) {
-    std::cerr << "tlbf mutate: --patches and --workdir go together\n";
-    return kUsage;
-  }
-  std::string viewer_js;
-  if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
-  if (opt.patches.empty() && (!opt.chaffs.empty() || !opt.wheats.empty())) {
-    std::cerr << "tlbf mutate: --chaffs and --wheats are for patch mode (--patches, --workdir)\n";
-    return kUsage;
-  }
-  if (!opt.patches.empty()) {
-    for (const auto& dir : {opt.patches, opt.workdir, opt.chaffs, opt.wheats}) {
-      if (!dir.empty() && !std::filesystem::is_directory(dir)) {
-        std::cerr << "tlbf mutate: '" << dir << "' is not a directory\n";
-        return kUsage;
-      }
-    }
-    if (!opt.sanity_patch.empty() && !std::filesystem::is_regular_file(opt.sanity_patch)) {
-      std::cerr << "tlbf mutate: no sanity patch '" << opt.sanity_patch << "'\n";
-      return kUsage;
-    }
-    subjects = mutants::patched_subjects(
-        opt.suite,
-        mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats, sandbox == "bubblewrap"},
-        opt.reveal);
-  } else {
-    if (!opt.sanity_patch.empty()) {
-      std::cerr << "tlbf mutate: --sanity-patch is for patch mode (--patches, --workdir)\n";
-      return kUsage;
-    }
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-    if (ec) {
-      std::cerr << "tlbf mutate: cannot find this program's path\n";
-      return kUsage;
-    }
-    // tlbf-mutant serves every run, hidden: beside tlbf in the build tree, in
-    // libexec/tlbf once installed. Missing, nothing could be graded.
-    std::string tlbf_mutant;
-    for (const auto& candidate : mutant_binary_candidates()) {
-      if (tlbf_mutant.empty() && ::access(candidate.c_str(), X_OK) == 0) tlbf_mutant = candidate.string();
-    }
-    if (tlbf_mutant.empty()) {
-      std::cerr << "tlbf mutate: cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
-                   "libexec/tlbf); see docs/cli.md, \"Installing\"\n";
-      return kUsage;
-    }
-    subjects = mutants::served_subjects(opt.suite, self, tlbf_mutant, opt.reveal, sandbox == "bubblewrap");
-  }
+constexpr std::string_view kCommand = "tlbf mutate";
+using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 
-  const auto offered = subjects->ids();
-  if (offered.empty()) {
-    std::cerr << "tlbf mutate: no mutants: " << opt.patches << " holds no *.patch file\n";
-    return kUsage;
+// Patch mode's subjects: the patches, each applied to a copy of --workdir.
+Outcome<SubjectsPtr> patch_mode_subjects(const MutateOptions& opt, bool sandboxed) {
+  for (const auto& dir : {opt.patches, opt.workdir, opt.chaffs, opt.wheats}) {
+    if (!dir.empty() && !std::filesystem::is_directory(dir)) return failure("'" + dir + "' is not a directory");
   }
-  const auto selected = opt.only.empty() ? offered : split_ids(opt.only);
-  auto ids = selected;
-  const auto required = split_ids(opt.require);
-  for (const auto& list : {ids, required}) {
+  if (!opt.sanity_patch.empty() && !std::filesystem::is_regular_file(opt.sanity_patch)) {
+    return failure("no sanity patch '" + opt.sanity_patch + "'");
+  }
+  return mutants::patched_subjects(
+      opt.suite, mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats, sandboxed},
+      opt.reveal);
+}
+
+// Served mode's subjects: tlbf-mutant serves every run, hidden: beside tlbf
+// in the build tree, in libexec/tlbf once installed. Missing, nothing could be graded.
+Outcome<SubjectsPtr> served_mode_subjects(const MutateOptions& opt, bool sandboxed) {
+  if (!opt.sanity_patch.empty()) return failure("--sanity-patch is for patch mode (--patches, --workdir)");
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) return failure("cannot find this program's path");
+  const auto tlbf_mutant = runnable_mutant_binary();
+  if (!tlbf_mutant.ok()) return tlbf_mutant.failure();
+  return mutants::served_subjects(opt.suite, self, tlbf_mutant.value(), opt.reveal, sandboxed);
+}
+
+// The mutants graded, and those that must be killed.
+struct MutantPlan {
+  std::vector<std::string> selected;  // --mutants, else every one on offer
+  std::vector<std::string> ids;       // the selected ones of this --shard
+  std::vector<std::string> required;
+};
+
+// --shard k/n: shard k of `ids`; all of them without the option.
+Outcome<std::vector<std::string>> shard_of(const std::string& shard, const std::vector<std::string>& ids) {
+  if (shard.empty()) return ids;
+  const std::size_t slash = shard.find('/');
+  const auto k = strict_whole_number(shard.substr(0, slash));
+  const auto n = slash == std::string::npos ? std::nullopt : strict_whole_number(shard.substr(slash + 1));
+  if (!k || !n || *k < 1 || *k > *n || *n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    return failure("--shard wants k/n with 1 <= k <= n, not '" + shard + "'");
+  }
+  return mutants::shard(ids, static_cast<int>(*k), static_cast<int>(*n));
+}
+
+// The mutants --mutants, --require and --shard choose from those `subjects` offer.
+Outcome<MutantPlan> plan_mutants(const MutateOptions& opt, const mutants::Subjects& subjects) {
+  const auto offered = subjects.ids();
+  if (offered.empty()) return failure("no mutants: " + opt.patches + " holds no *.patch file");
+  MutantPlan plan;
+  plan.selected = opt.only.empty() ? offered : split_ids(opt.only);
+  plan.required = split_ids(opt.require);
+  for (const auto& list : {plan.selected, plan.required}) {
     for (const auto& id : list) {
-      if (!contains(offered, id)) {
-        std::cerr << "tlbf mutate: no mutant '" << id << "'"
-                  << (opt.patches.empty() ? "; `tlbf mutants list` names them" : " (no " + id + ".patch in " + opt.patches + ")")
-                  << "\n";
-        return kUsage;
-      }
+      if (contains(offered, id)) continue;
+      return failure("no mutant '" + id + "'" +
+                     (opt.patches.empty() ? "; `tlbf mutants list` names them"
+                                          : " (no " + id + ".patch in " + opt.patches + ")"));
     }
   }
-  if (!opt.shard.empty()) {
-    const std::size_t slash = opt.shard.find('/');
-    const auto k = strict_whole_number(opt.shard.substr(0, slash));
-    const auto n = slash == std::string::npos ? std::nullopt : strict_whole_number(opt.shard.substr(slash + 1));
-    if (!k || !n || *k < 1 || *k > *n || *n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-      std::cerr << "tlbf mutate: --shard wants k/n with 1 <= k <= n, not '" << opt.shard << "'\n";
-      return kUsage;
-    }
-    ids = mutants::shard(ids, static_cast<int>(*k), static_cast<int>(*n));
-  }
+  auto ids = shard_of(opt.shard, plan.selected);
+  if (!ids.ok()) return ids.failure();
+  plan.ids = std::move(ids.value());
+  return plan;
+}
 
+// Runs the suite on the clean reference, the controls and each mutant, with a progress line.
+mutants::Score score_mutants(const MutateOptions& opt, mutants::Subjects& subjects,
+                             const std::vector<std::string>& ids) {
   mutants::ScoreOptions so;
   so.mutants = ids;
   so.jobs = opt.jobs;
@@ -163,43 +149,49 @@ int run_mutate(const MutateOptions& opt) {
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   so.confirm_runs = opt.confirm_runs;
-  so.chaffs = subjects->chaff_ids();
-  so.wheats = subjects->wheat_ids();
+  so.chaffs = subjects.chaff_ids();
+  so.wheats = subjects.wheat_ids();
   ProgressLine progress("");
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
-  const auto score = mutants::score_suite(*subjects, so);
+  auto score = mutants::score_suite(subjects, so);
   progress.clear();
   // Before the report is written: a daemon a suite left (setsid) could
   // otherwise outlive the grading and rewrite it.
   conformance::end_strays();
+  return score;
+}
 
+// What the report says besides the runs, the verdict included, and the
+// required mutants that survived.
+struct Judged {
   mutants::ReportContext context;
+  std::vector<std::string> missed;
+};
+
+Judged judge(const MutateOptions& opt, const MutantPlan& plan, const std::string& sandbox,
+             const mutants::Score& score) {
+  Judged out;
+  mutants::ReportContext& context = out.context;
   context.suite = opt.suite;
   context.threshold = opt.threshold;
-  context.required = required;
+  context.required = plan.required;
   context.mode = opt.patches.empty() ? "served" : "patches";
-  context.selected = selected;
+  context.selected = plan.selected;
   context.shard = opt.shard;
   context.exit_code = exit_for(score.stopped);
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
   context.sandbox = sandbox;
-  std::vector<std::string> missed;
   if (score.stopped == mutants::kNotStopped) {
-    context.meets = mutants::meets_bar(score, opt.threshold, required, missed);
+    context.meets = mutants::meets_bar(score, opt.threshold, plan.required, out.missed);
     context.exit_code = context.meets ? kOk : kRefused;
   }
-  // Every run that got this far writes its report, a stopped one too: a
-  // dashboard or a merge must see why there is no grade.
-  if ((!opt.json.empty() || !opt.html.empty()) &&
-      !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(*subjects, score, context), viewer_js)) {
-    return kIo;
-  }
+  return out;
+}
 
-  if (score.stopped != mutants::kNotStopped) {
-    print_stop(score);
-    return context.exit_code;
-  }
+// How the grading was made, above its verdict: the warm-up, the baseline and
+// what it was held against, the controls, the wheats, the mutants' runs.
+void print_grading(const MutateOptions& opt, const mutants::Score& score) {
   if (score.warm_up_seconds > 0) std::printf("warm-up (builds, not graded): %.2f s\n", score.warm_up_seconds);
   std::printf("baseline: the suite passes on the clean reference %d of %d times, the slowest in %.2f s%s\n",
               score.baseline_passes, score.baseline_runs, score.baseline_seconds,
@@ -218,7 +210,42 @@ int run_mutate(const MutateOptions& opt) {
   std::printf("each mutant runs %d times and its outcome counts when they agree; a run is stopped after %.1f s\n"
               "(a timeout counts once a second run times out too)\n\n",
               std::max(1, opt.confirm_runs), static_cast<double>(score.limit.count()) / 1000);
-  print_verdict(score, mutants::survivors(*subjects, score.runs), opt.threshold, missed, context.meets);
+}
+
+int run_mutate(const MutateOptions& opt) {
+  // Not dumpable: the suites it runs, as the same user, cannot read its
+  // memory (which holds what each run serves) through /proc.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // Patch mode is sandboxed unless told not to; served mode when asked.
+  const std::string sandbox = sandbox_state(!opt.no_sandbox && (opt.sandbox || !opt.patches.empty()));
+  if (opt.patches.empty() != opt.workdir.empty()) {
+    return fail_with(kUsage, kCommand, failure("--patches and --workdir go together"));
+  }
+  std::string viewer_js;
+  if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
+  if (opt.patches.empty() && (!opt.chaffs.empty() || !opt.wheats.empty())) {
+    return fail_with(kUsage, kCommand, failure("--chaffs and --wheats are for patch mode (--patches, --workdir)"));
+  }
+  const bool sandboxed = sandbox == "bubblewrap";
+  auto subjects = opt.patches.empty() ? served_mode_subjects(opt, sandboxed) : patch_mode_subjects(opt, sandboxed);
+  if (!subjects.ok()) return fail_with(kUsage, kCommand, subjects.failure());
+  const auto plan = plan_mutants(opt, *subjects.value());
+  if (!plan.ok()) return fail_with(kUsage, kCommand, plan.failure());
+  mutants::Subjects& graded = *subjects.value();
+  const auto score = score_mutants(opt, graded, plan->ids);
+  const auto [context, missed] = judge(opt, plan.value(), sandbox, score);
+  // Every run that got this far writes its report, a stopped one too: a
+  // dashboard or a merge must see why there is no grade.
+  if ((!opt.json.empty() || !opt.html.empty()) &&
+      !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(graded, score, context), viewer_js)) {
+    return kIo;
+  }
+  if (score.stopped != mutants::kNotStopped) {
+    print_stop(score);
+    return context.exit_code;
+  }
+  print_grading(opt, score);
+  print_verdict(score, mutants::survivors(graded, score.runs), opt.threshold, missed, context.meets);
   print_chaffs(score);
   return context.exit_code;
 }
@@ -252,6 +279,83 @@ int run_merge(const MutateOptions& opt) {
   return merged.context.exit_code;
 }
 
+// What is graded and the bar it must meet.
+void add_grading_options(CLI::App& cmd, MutateOptions& opt) {
+  cmd.add_option("-j,--jobs", opt.jobs, "Suites run at once (default: the number of cores)")->check(whole_number_in(1, 256));
+  cmd.add_option("--timeout-factor", opt.timeout_factor, "A mutant's run may take this times the baseline's time")
+      ->check(decimal_in(1, 1000));
+  cmd.add_option("--timeout-floor", opt.timeout_floor_s, "... and at least this many seconds")
+      ->check(decimal_in(0.1, 86400));
+  cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
+  cmd.add_option("--require", opt.require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)")
+      ->check(kNotEmpty);
+  cmd.add_option("--mutants", opt.only, "Comma-separated mutants to run (default all)")->check(kNotEmpty);
+  cmd.add_option("--shard", opt.shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs")
+      ->check(kNotEmpty);
+}
+
+// Patch mode: mutants as patches to a suite's own source, and the correct variants.
+void add_patch_mode_options(CLI::App& cmd, MutateOptions& opt) {
+  cmd.add_option("--patches", opt.patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1")
+      ->check(kNotEmpty);
+  cmd.add_option("--workdir", opt.workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy")
+      ->check(kNotEmpty);
+  cmd.add_option("--sanity-patch", opt.sanity_patch, "Patch mode: a patch that must make the suite fail")
+      ->check(kNotEmpty);
+  cmd.add_option("--chaffs", opt.chaffs,
+                 "Patch mode: DIR/*.patch are more bugs, run like the mutants and reported apart from the score")
+      ->check(kNotEmpty);
+  cmd.add_option("--wheats", opt.wheats,
+                 "Patch mode: each DIR/NAME is a correct variant (its files laid over the work directory) that the "
+                 "suite must pass; a suite that fails one is exit 6")
+      ->check(kNotEmpty);
+}
+
+// How often each thing runs and for how long, and the report files.
+void add_run_and_report_options(CLI::App& cmd, MutateOptions& opt) {
+  cmd.add_option("--confirm-runs", opt.confirm_runs,
+                 "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
+      ->check(whole_number_in(1, 20));
+  cmd.add_option("--json", opt.json, "Write the report in the mutation-testing-elements schema to FILE")
+      ->check(kNotEmpty);
+  cmd.add_option("--html", opt.html,
+                 "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
+                 "opens offline) to FILE")
+      ->check(kNotEmpty);
+  cmd.add_option("--baseline-runs", opt.baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
+      ->check(whole_number_in(1, 100));
+  cmd.add_option("--setup-timeout", opt.setup_timeout_s,
+                 "Seconds each run before the mutants' (warm-up, baseline) may take before it is stopped (default 1800)")
+      ->check(decimal_in(0.1, 86400));
+  cmd.add_option("--control-runs", opt.control_runs,
+                 "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
+                 "runs (default 2)")
+      ->check(whole_number_in(0, 100));
+}
+
+// What the suites may see.
+void add_sandbox_options(CLI::App& cmd, MutateOptions& opt) {
+  cmd.add_flag("--sandbox", opt.sandbox,
+                "Served mode: run every suite under bubblewrap too (patch mode always does, unless --no-sandbox)");
+  cmd.add_flag("--no-sandbox", opt.no_sandbox,
+                "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
+  cmd.add_flag("--reveal-mutant", opt.reveal,
+                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
+}
+
+// A merge grades nothing: the settings of a grading come from the reports,
+// so any option but --json and --html is refused beside --merge.
+int run_merge_alone(const CLI::App& cmd, const CLI::Option* merge, const MutateOptions& opt) {
+  for (const auto* o : cmd.get_options()) {
+    if (o != merge && o->count() > 0 && o->get_name() != "--json" && o->get_name() != "--html") {
+      std::cerr << "tlbf mutate --merge: " << o->get_name()
+                << " belongs to a grading, not a merge (the shards' reports carry their settings)\n";
+      return kUsage;
+    }
+  }
+  return run_merge(opt);
+}
+
 }  // namespace
 
 void add_mutate(CLI::App& app, int& rc) {
@@ -274,54 +378,10 @@ void add_mutate(CLI::App& app, int& rc) {
                    {kFailsClean, "the suite fails on the clean reference"}},
                   "docs/mutants.md"));
   cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --");
-  cmd->add_option("-j,--jobs", opt->jobs, "Suites run at once (default: the number of cores)")->check(whole_number_in(1, 256));
-  cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
-      ->check(decimal_in(1, 1000));
-  cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
-      ->check(decimal_in(0.1, 86400));
-  cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
-  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)")
-      ->check(kNotEmpty);
-  cmd->add_option("--mutants", opt->only, "Comma-separated mutants to run (default all)")->check(kNotEmpty);
-  cmd->add_option("--shard", opt->shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs")
-      ->check(kNotEmpty);
-  cmd->add_option("--patches", opt->patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1")
-      ->check(kNotEmpty);
-  cmd->add_option("--workdir", opt->workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy")
-      ->check(kNotEmpty);
-  cmd->add_option("--sanity-patch", opt->sanity_patch, "Patch mode: a patch that must make the suite fail")
-      ->check(kNotEmpty);
-  cmd->add_option("--chaffs", opt->chaffs,
-                  "Patch mode: DIR/*.patch are more bugs, run like the mutants and reported apart from the score")
-      ->check(kNotEmpty);
-  cmd->add_option("--wheats", opt->wheats,
-                  "Patch mode: each DIR/NAME is a correct variant (its files laid over the work directory) that the "
-                  "suite must pass; a suite that fails one is exit 6")
-      ->check(kNotEmpty);
-  cmd->add_option("--confirm-runs", opt->confirm_runs,
-                  "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
-      ->check(whole_number_in(1, 20));
-  cmd->add_option("--json", opt->json, "Write the report in the mutation-testing-elements schema to FILE")
-      ->check(kNotEmpty);
-  cmd->add_option("--html", opt->html,
-                  "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
-                  "opens offline) to FILE")
-      ->check(kNotEmpty);
-  cmd->add_option("--baseline-runs", opt->baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
-      ->check(whole_number_in(1, 100));
-  cmd->add_option("--setup-timeout", opt->setup_timeout_s,
-                  "Seconds each run before the mutants' (warm-up, baseline) may take before it is stopped (default 1800)")
-      ->check(decimal_in(0.1, 86400));
-  cmd->add_option("--control-runs", opt->control_runs,
-                  "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
-                  "runs (default 2)")
-      ->check(whole_number_in(0, 100));
-  cmd->add_flag("--sandbox", opt->sandbox,
-                "Served mode: run every suite under bubblewrap too (patch mode always does, unless --no-sandbox)");
-  cmd->add_flag("--no-sandbox", opt->no_sandbox,
-                "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
-  cmd->add_flag("--reveal-mutant", opt->reveal,
-                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
+  add_grading_options(*cmd, *opt);
+  add_patch_mode_options(*cmd, *opt);
+  add_run_and_report_options(*cmd, *opt);
+  add_sandbox_options(*cmd, *opt);
   auto* merge = cmd->add_option("--merge", opt->merge,
                                 "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
                                 "required mutants; writes the merged report to --json and --html")
@@ -330,16 +390,7 @@ void add_mutate(CLI::App& app, int& rc) {
   add_version(*cmd);
   cmd->callback([opt, merge, cmd, &rc] {
     if (merge->count() > 0) {
-      // A merge grades nothing: the settings of a grading come from the reports.
-      for (const auto* o : cmd->get_options()) {
-        if (o != merge && o->count() > 0 && o->get_name() != "--json" && o->get_name() != "--html") {
-          std::cerr << "tlbf mutate --merge: " << o->get_name()
-                    << " belongs to a grading, not a merge (the shards' reports carry their settings)\n";
-          rc = kUsage;
-          return;
-        }
-      }
-      rc = run_merge(*opt);
+      rc = run_merge_alone(*cmd, merge, *opt);
       return;
     }
     if (opt->suite.empty()) {

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "exit_code.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::cli {
 
@@ -23,6 +25,10 @@ void add_grade(CLI::App& app, int& rc);
 
 // Adds --version to a (sub)command, so that it works everywhere.
 void add_version(CLI::App& app);
+
+// How a subcommand ends on a failure: prints "COMMAND: WHY" on standard
+// error and returns `code` for the process's exit.
+int fail_with(Exit code, std::string_view command, const Failure& failure);
 
 // Every number on the command line is read by these (docs/cli.md, "Exit
 // codes"): a plain decimal, no sign, exponent, hex, nan or inf, in the range

@@ -1,5 +1,7 @@
 #include "installed_files.hpp"
 
+#include <unistd.h>
+
 #include <string_view>
 #include <system_error>
 
@@ -27,6 +29,14 @@ std::vector<std::filesystem::path> installed_file_candidates(std::string_view be
 
 std::vector<std::filesystem::path> mutant_binary_candidates() {
   return installed_file_candidates("tlbf-mutant", TLBF_MUTANT_FROM_BINDIR);
+}
+
+Outcome<std::string> runnable_mutant_binary() {
+  for (const auto& candidate : mutant_binary_candidates()) {
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return failure("cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
+                 "libexec/tlbf); see docs/cli.md, \"Installing\"");
 }
 
 std::vector<std::filesystem::path> report_viewer_candidates() {

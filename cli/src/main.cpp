@@ -27,6 +27,11 @@ void add_version(CLI::App& app) {
   app.set_version_flag("--version", "tlbf " TLBF_VERSION_STRING " (TLBF format v1)");
 }
 
+int fail_with(Exit code, std::string_view command, const Failure& failure) {
+  std::cerr << command << ": " << failure.why << "\n";
+  return code;
+}
+
 namespace {
 
 // A plain decimal: digits, and with `fraction` at most one '.' between digits.

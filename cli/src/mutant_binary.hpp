@@ -3,7 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
+
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::cli {
 
@@ -12,5 +15,9 @@ namespace tlbf::cli {
 // puts it relative to this program (docs/cli.md, "Installing"). Empty when
 // this program's own path cannot be read. Says nothing about which exist.
 std::vector<std::filesystem::path> mutant_binary_candidates();
+
+// The first of those that this user may run, for tlbf mutate and tlbf grade;
+// a Failure that says where it was looked for when there is none.
+Outcome<std::string> runnable_mutant_binary();
 
 }  // namespace tlbf::cli

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "live_processes.hpp"
+#include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -293,12 +294,18 @@ std::vector<std::string> planted_bugs() {
   return ids;
 }
 
+// The cases `tlbf check` runs with no option.
+const CheckSuite& default_check() {
+  static const CheckSuite suite = select_check_cases(CheckSelection{}).value();
+  return suite;
+}
+
 class OracleMutant : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OracleMutant, IsKilledByTheDefaultCheck) {
   // tlbf serve --mutant: the oracle's mutant build, the way `tlbf mutate` will run it.
   const std::string command = std::string(TLBF_BINARY) + " serve --mutant " + GetParam();
-  const CheckReport r = check(command, all_cases(), quick(), behavioural_cases(20261129));
+  const CheckReport r = check(command, default_check().cases, quick(), default_check().behaviour);
   EXPECT_TRUE(r.speaks_protocol) << r.session_problem;
   EXPECT_FALSE(r.conforms()) << GetParam() << " survived tlbf check";
 }
