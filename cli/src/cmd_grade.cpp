@@ -138,24 +138,24 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
     return row;
   }
   const std::string key = mutants::learner_key(run.kit, learner, options_key(opt, run.required));
-  std::string error;
   if (!opt.fresh) {
     if (const auto text = earlier_report(json_path, key)) {
-      row = mutants::class_row(*text, error);
-      if (error.empty()) {
+      if (auto earlier = mutants::class_row(*text); earlier.ok()) {
+        row = std::move(earlier).value();
         row.report = "learners/" + learner.name + ".html";
         std::cerr << prefix << "graded before from the same files: reusing " << json_path.string() << "\n";
         return row;
       }
     }
   }
-  const std::string workdir = seed.workdir_for(learner, error);
-  if (workdir.empty()) {
+  const auto copied = seed.workdir_for(learner);
+  if (!copied.ok()) {
     run.harness_failed = true;
     row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
-    row.reason = error;
+    row.reason = copied.why();
     return row;
   }
+  const std::string& workdir = copied.value();
   std::unique_ptr<mutants::Subjects> subjects;
   if (run.kit.serves.empty()) {
     mutants::PatchSet set = run.kit.set;
@@ -213,7 +213,15 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
                      run.viewer_js)) {
     run.harness_failed = true;
   }
-  row = mutants::class_row(json, error);
+  // A report it has just written and cannot read back is tlbf grade's own fault.
+  auto summarised = mutants::class_row(json);
+  if (!summarised.ok()) {
+    run.harness_failed = true;
+    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
+    row.reason = summarised.why();
+    return row;
+  }
+  row = std::move(summarised).value();
   if (!run.viewer_js.empty()) row.report = "learners/" + learner.name + ".html";
   return row;
 }
@@ -237,25 +245,26 @@ int run_grade(const GradeOptions& opt) {
     kit_path = *bundled;
   }
   const auto read = mutants::read_kit(kit_path);
-  if (!read.error.empty()) {
-    std::cerr << "tlbf grade: " << read.error << "\n";
+  if (!read.ok()) {
+    std::cerr << "tlbf grade: " << read.why() << "\n";
     return kUsage;
   }
-  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
+  const mutants::Kit& kit = read.value();
+  ClassRun run{opt, kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
   run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
   // A required mutant the kit has no patch for would be required of nobody.
   for (const auto& id : run.required) {
     const auto offered = mutants::ids();
-    if (!read.kit.serves.empty() && std::find(offered.begin(), offered.end(), id) == offered.end()) {
+    if (!kit.serves.empty() && std::find(offered.begin(), offered.end(), id) == offered.end()) {
       std::cerr << "tlbf grade: no mutant '" << id << "' (the oracle's are " << mutants::id_range() << ")\n";
       return kUsage;
     }
-    if (read.kit.serves.empty() && !fs::is_regular_file(fs::path(read.kit.set.patches) / (id + ".patch"), ec)) {
-      std::cerr << "tlbf grade: no mutant '" << id << "' (no " << id << ".patch in " << read.kit.set.patches << ")\n";
+    if (kit.serves.empty() && !fs::is_regular_file(fs::path(kit.set.patches) / (id + ".patch"), ec)) {
+      std::cerr << "tlbf grade: no mutant '" << id << "' (no " << id << ".patch in " << kit.set.patches << ")\n";
       return kUsage;
     }
   }
-  if (!read.kit.serves.empty()) {
+  if (!kit.serves.empty()) {
     // tlbf-mutant serves the oracle's mutants: beside tlbf in the build tree, in libexec/tlbf once installed.
     for (const auto& candidate : mutant_binary_candidates()) {
       if (run.tlbf_mutant.empty() && ::access(candidate.c_str(), X_OK) == 0) run.tlbf_mutant = candidate.string();
@@ -266,10 +275,10 @@ int run_grade(const GradeOptions& opt) {
       return kUsage;
     }
   }
-  const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
+  const auto learners = mutants::find_learners(opt.class_dir, kit.tests_file);
   if (learners.empty()) {
     std::cerr << "tlbf grade: '" << opt.class_dir << "' has no sub-folder: one per learner, each with their "
-              << read.kit.tests_file << "\n";
+              << kit.tests_file << "\n";
     return kUsage;
   }
   fs::create_directories(fs::path(opt.out) / "learners", ec);
@@ -282,13 +291,13 @@ int run_grade(const GradeOptions& opt) {
     run.viewer_js.clear();
   }
 
-  std::string error;
   std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path.string() << "; warming the reference\n";
-  const auto seed = mutants::ClassSeed::make(read.kit, std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000)), error);
-  if (!seed) {
-    std::cerr << "tlbf grade: " << error << "\n";
+  const auto seeded = mutants::ClassSeed::make(kit, std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000)));
+  if (!seeded.ok()) {
+    std::cerr << "tlbf grade: " << seeded.why() << "\n";
     return kUsage;
   }
+  const auto& seed = seeded.value();
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
   std::vector<mutants::ClassRow> rows;
   const auto start = std::chrono::steady_clock::now();
@@ -302,7 +311,7 @@ int run_grade(const GradeOptions& opt) {
                  took, elapsed, elapsed / static_cast<double>(i + 1) * static_cast<double>(learners.size() - i - 1));
   }
 
-  const std::string kind = read.kit.kind;
+  const std::string kind = kit.kind;
   if (!write_file((fs::path(opt.out) / "class.json").string(), mutants::class_summary_json(rows, kind, opt.threshold, run.required)) ||
       !write_file((fs::path(opt.out) / "class.html").string(), mutants::class_summary_html(rows, kind, opt.threshold, run.required))) {
     return kIo;

@@ -321,9 +321,9 @@ TEST(Scorer, ProgressCountsEveryRunOfBothPhases) {
 TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   const std::string dir = std::filesystem::temp_directory_path() / ("tlbf-scorer-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::string why;
-  auto server = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "", why);
-  ASSERT_TRUE(server) << why;
+  auto started = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "");
+  ASSERT_TRUE(started.ok()) << started.why();
+  auto server = std::move(started).value();
   EXPECT_EQ(server->connections(), 0);
 
   sockaddr_un address{};
@@ -346,8 +346,9 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   // the connection has ended.
   const std::string not_a_program = dir + "/not-a-program";
   { std::ofstream(not_a_program) << "neither ELF nor a script\n"; }
-  server = HiddenServer::start(dir, not_a_program, "", why);
-  ASSERT_TRUE(server) << why;
+  started = HiddenServer::start(dir, not_a_program, "");
+  ASSERT_TRUE(started.ok()) << started.why();
+  server = std::move(started).value();
   EXPECT_EQ(server->fault(), "");
   const int again = ::socket(AF_UNIX, SOCK_STREAM, 0);
   std::strcpy(address.sun_path, server->socket_path().c_str());
