@@ -460,63 +460,58 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   return out;
 }
 
-// The mutants' and chaffs' runs, `confirm_runs` each, and the control runs,
-// in an order the suite cannot know, `jobs` at a time.
-bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
-  std::vector<std::string> ids = options.mutants;
-  ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
-  const int confirm = std::max(1, options.confirm_runs);
+// Each mutant's and chaff's index `confirm` times, and `control_runs`
+// control runs, in an order the suite cannot know.
+std::vector<std::size_t> shuffled_run_order(std::size_t ids, int confirm, int control_runs) {
   std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < ids.size(); ++i) order.insert(order.end(), static_cast<std::size_t>(confirm), i);
-  order.insert(order.end(), static_cast<std::size_t>(std::max(0, options.control_runs)), kControl);
+  for (std::size_t i = 0; i < ids; ++i) order.insert(order.end(), static_cast<std::size_t>(confirm), i);
+  order.insert(order.end(), static_cast<std::size_t>(std::max(0, control_runs)), kControl);
   shuffle_unpredictably(order);
+  return order;
+}
 
-  std::vector<std::vector<MutantRun>> runs(ids.size());
-  std::mutex mutex;
-  std::string harness_error, control_how;  // a control run that could not be prepared; how one failed
-  Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
-  const auto start = Clock::now();
-  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
-    const std::size_t i = order[n];
-    if (i == kControl) {
-      const auto control = control_run(subjects, score.limit);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!control.error.empty()) {
-        if (harness_error.empty()) harness_error = control.error;
-      } else {
-        ++score.control_runs;
-        if (control.passed) {
-          ++score.control_passes;
-        } else if (control_how.empty()) {
-          score.baseline_output = control.output;
-          control_how = control.how;
-        }
-      }
-    } else {
-      MutantRun r = grade(subjects, ids[i], score.limit);
-      std::lock_guard<std::mutex> lock(mutex);
-      runs[i].push_back(std::move(r));
-      if (runs[i].size() == static_cast<std::size_t>(confirm)) {
-        ++progress.mutants_done;
-        progress.survived += std::all_of(runs[i].begin(), runs[i].end(),
-                                         [](const MutantRun& m) { return m.verdict == Verdict::Survived; });
-      }
-    }
-    std::lock_guard<std::mutex> lock(mutex);
-    ++progress.done;
-    progress.elapsed_seconds = seconds_since(start);
-    if (options.progress) options.progress(progress);
-  });
-  score.mutants_seconds = seconds_since(start);
-  if (!harness_error.empty()) {
-    return stop(score, kHarness,
-                "a clean control run could not be prepared or served: " + harness_error + kShortOfResources);
+// What the mutants' phase gathers while its runs go on, under one mutex.
+struct MutantsPhaseRecord {
+  std::vector<std::vector<MutantRun>> runs;  // by index into the ids
+  std::string harness_error;  // a control run that could not be prepared or served
+  std::string control_how;    // how the first failing control run ended
+};
+
+void record_control(const ControlResult& control, MutantsPhaseRecord& record, Score& score) {
+  if (!control.error.empty()) {
+    if (record.harness_error.empty()) record.harness_error = control.error;
+    return;
   }
-  std::vector<std::string> disagreements(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
+  ++score.control_runs;
+  if (control.passed) {
+    ++score.control_passes;
+  } else if (record.control_how.empty()) {
+    score.baseline_output = control.output;
+    record.control_how = control.how;
+  }
+}
+
+void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant, int confirm, Progress& progress) {
+  runs_of_its_mutant.push_back(std::move(run));
+  if (runs_of_its_mutant.size() != static_cast<std::size_t>(confirm)) return;
+  ++progress.mutants_done;
+  progress.survived += std::all_of(runs_of_its_mutant.begin(), runs_of_its_mutant.end(),
+                                   [](const MutantRun& m) { return m.verdict == Verdict::Survived; });
+}
+
+// Each id's runs folded into score.runs (the first `graded` ids) or
+// score.chaff_runs (the rest); by id, why its runs disagree ("" when they do not).
+std::vector<std::string> fold_into(Score& score, std::vector<std::vector<MutantRun>> runs, std::size_t graded) {
+  std::vector<std::string> disagreements(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
     MutantRun folded = fold(std::move(runs[i]), disagreements[i]);
-    (i < options.mutants.size() ? score.runs : score.chaff_runs).push_back(std::move(folded));
+    (i < graded ? score.runs : score.chaff_runs).push_back(std::move(folded));
   }
+  return disagreements;
+}
+
+// Whether the folded runs are a grade; if not, records in `score` why it stopped.
+bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements, const std::string& control_how) {
   std::vector<const MutantRun*> all;
   for (const auto& r : score.runs) all.push_back(&r);
   for (const auto& r : score.chaff_runs) all.push_back(&r);
@@ -552,6 +547,44 @@ bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score
     if (!why.empty()) return stop(score, kFlaky, why);
   }
   return true;
+}
+
+// The mutants' and chaffs' runs, `confirm_runs` each, and the control runs,
+// in an order the suite cannot know, `jobs` at a time.
+bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+  std::vector<std::string> ids = options.mutants;
+  ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
+  const int confirm = std::max(1, options.confirm_runs);
+  const auto order = shuffled_run_order(ids.size(), confirm, options.control_runs);
+
+  MutantsPhaseRecord record;
+  record.runs.resize(ids.size());
+  std::mutex mutex;
+  Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
+  const auto start = Clock::now();
+  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
+    const std::size_t i = order[n];
+    if (i == kControl) {
+      const auto control = control_run(subjects, score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_control(control, record, score);
+    } else {
+      MutantRun r = grade(subjects, ids[i], score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_mutant_run(std::move(r), record.runs[i], confirm, progress);
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    ++progress.done;
+    progress.elapsed_seconds = seconds_since(start);
+    if (options.progress) options.progress(progress);
+  });
+  score.mutants_seconds = seconds_since(start);
+  if (!record.harness_error.empty()) {
+    return stop(score, kHarness,
+                "a clean control run could not be prepared or served: " + record.harness_error + kShortOfResources);
+  }
+  const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
+  return verdicts_stand(score, disagreements, record.control_how);
 }
 
 }  // namespace
