@@ -71,7 +71,7 @@ void print_chaffs(const mutants::Score& score) {
   if (score.chaff_runs.empty()) return;
   std::string missed;
   for (const auto& r : score.chaff_runs) {
-    if (r.verdict == mutants::Verdict::Survived) missed += " " + r.id;
+    if (r.verdict == mutants::MutantVerdict::Survived) missed += " " + r.id;
   }
   std::printf("chaffs (more bugs, not part of the grade): %d of %zu caught%s%s\n", score.chaffs_killed(),
               score.chaff_runs.size(), missed.empty() ? "" : "; missed:", missed.c_str());

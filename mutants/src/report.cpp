@@ -15,21 +15,21 @@ using Json = nlohmann::ordered_json;
 
 // The schema's MutantStatus. A suite that could not be run on the mutant
 // (a patch that does not apply) is a RuntimeError there.
-const char* status(Verdict v) {
+const char* status(MutantVerdict v) {
   switch (v) {
-    case Verdict::Killed: return "Killed";
-    case Verdict::Survived: return "Survived";
-    case Verdict::Timeout: return "Timeout";
-    case Verdict::Error: return "RuntimeError";
+    case MutantVerdict::Killed: return "Killed";
+    case MutantVerdict::Survived: return "Survived";
+    case MutantVerdict::Timeout: return "Timeout";
+    case MutantVerdict::Error: return "RuntimeError";
   }
   return "RuntimeError";
 }
 
-std::optional<Verdict> verdict_of(const std::string& status) {
-  if (status == "Killed") return Verdict::Killed;
-  if (status == "Survived") return Verdict::Survived;
-  if (status == "Timeout") return Verdict::Timeout;
-  if (status == "RuntimeError") return Verdict::Error;
+std::optional<MutantVerdict> verdict_of(const std::string& status) {
+  if (status == "Killed") return MutantVerdict::Killed;
+  if (status == "Survived") return MutantVerdict::Survived;
+  if (status == "Timeout") return MutantVerdict::Timeout;
+  if (status == "RuntimeError") return MutantVerdict::Error;
   return std::nullopt;
 }
 
@@ -137,7 +137,7 @@ bool meets_bar(const Score& score, double threshold, const std::vector<std::stri
   std::set<std::string> ran, killed;
   for (const auto& r : score.runs) {
     ran.insert(r.id);
-    if (r.verdict == Verdict::Killed || r.verdict == Verdict::Timeout) killed.insert(r.id);
+    if (r.verdict == MutantVerdict::Killed || r.verdict == MutantVerdict::Timeout) killed.insert(r.id);
   }
   missed.clear();
   for (const auto& id : required) {
@@ -149,7 +149,7 @@ bool meets_bar(const Score& score, double threshold, const std::vector<std::stri
 std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<MutantRun>& runs) {
   std::vector<Survivor> out;
   for (const auto& run : runs) {
-    if (run.verdict != Verdict::Survived) continue;
+    if (run.verdict != MutantVerdict::Survived) continue;
     const Place place = subjects.place(run.id);
     // "s04: Truncating k ..." is shown beside its id already.
     std::string description = place.description;
@@ -194,7 +194,7 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
     for (const auto& r : score.chaff_runs) {
       const Place place = subjects.place(r.id);
       runs.push_back({{"id", r.id}, {"status", status(r.verdict)}, {"description", place.description}});
-      if (r.verdict == Verdict::Survived) missed.push_back(r.id);
+      if (r.verdict == MutantVerdict::Survived) missed.push_back(r.id);
     }
     extra["chaffs"] = {{"ran", score.chaff_runs.size()}, {"killed", score.chaffs_killed()}, {"missed", missed}, {"runs", runs}};
   }

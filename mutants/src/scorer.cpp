@@ -108,12 +108,12 @@ conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limi
 
 }  // namespace
 
-std::string_view to_string(Verdict v) {
+std::string_view to_string(MutantVerdict v) {
   switch (v) {
-    case Verdict::Killed: return "killed";
-    case Verdict::Survived: return "SURVIVED";
-    case Verdict::Timeout: return "timeout";
-    case Verdict::Error: return "error";
+    case MutantVerdict::Killed: return "killed";
+    case MutantVerdict::Survived: return "SURVIVED";
+    case MutantVerdict::Timeout: return "timeout";
+    case MutantVerdict::Error: return "error";
   }
   return "?";
 }
@@ -146,7 +146,7 @@ std::optional<Stop> stop_named(std::string_view word) {
 
 int Score::killed() const {
   int n = 0;
-  for (const auto& r : runs) n += r.verdict == Verdict::Killed || r.verdict == Verdict::Timeout;
+  for (const auto& r : runs) n += r.verdict == MutantVerdict::Killed || r.verdict == MutantVerdict::Timeout;
   return n;
 }
 
@@ -183,7 +183,7 @@ namespace {
 // A prepared run, run and finished: what the suite did and what its subject saw.
 struct Ran {
   conformance::RunResult result;
-  Contact contact;
+  ServingRecord serving;
   std::string error;  // the run could not be prepared; nothing ran
   double seconds = 0;
 };
@@ -198,7 +198,7 @@ Ran run_and_finish(Subjects& subjects, const SuiteRun& prepared, std::chrono::mi
   }
   out.result = run(prepared, limit);
   out.seconds = seconds_since(began);
-  out.contact = subjects.contact(prepared);
+  out.serving = subjects.serving_record(prepared);
   subjects.finish(prepared);
   return out;
 }
@@ -214,29 +214,29 @@ MutantRun judge(const std::string& id, const Ran& ran, std::chrono::milliseconds
   r.seconds = ran.seconds;
   const auto& result = ran.result;
   if (!ran.error.empty()) {
-    r.verdict = Verdict::Error;
+    r.verdict = MutantVerdict::Error;
     r.evidence = ran.error;
     return r;
   }
   r.output = output_of(result);
-  if (!ran.contact.harness_fault.empty()) {
-    r.verdict = Verdict::Error;
-    r.evidence = "the harness could not serve it: " + ran.contact.harness_fault;
-    r.voids = kHarness;
-  } else if (!ran.contact.reached && !result.exited_cleanly()) {
+  if (!ran.serving.harness_fault.empty()) {
+    r.verdict = MutantVerdict::Error;
+    r.evidence = "the harness could not serve it: " + ran.serving.harness_fault;
+    r.stops_grading_with = kHarness;
+  } else if (!ran.serving.reached && !result.exited_cleanly()) {
     // The mutant lives only in the served process: a suite that failed
     // without starting it failed for another reason (flaky, or out of processes).
-    r.verdict = Verdict::Error;
+    r.verdict = MutantVerdict::Error;
     r.evidence = "the suite failed (" + result.how_it_ended() + ") without ever starting TLBF_IMPL";
-    r.voids = kFlaky;
+    r.stops_grading_with = kFlaky;
   } else if (!result.started) {
-    r.verdict = Verdict::Error;
+    r.verdict = MutantVerdict::Error;
     r.evidence = "the suite could not be started (" + result.start_error + ")";
   } else if (result.timed_out) {
-    r.verdict = Verdict::Timeout;
+    r.verdict = MutantVerdict::Timeout;
     r.evidence = "stopped after " + std::to_string(limit.count()) + " ms";
   } else {
-    r.verdict = result.exited_cleanly() ? Verdict::Survived : Verdict::Killed;
+    r.verdict = result.exited_cleanly() ? MutantVerdict::Survived : MutantVerdict::Killed;
     r.evidence = evidence_from(result.out + result.err);
   }
   return r;
@@ -246,14 +246,14 @@ MutantRun judge(const std::string& id, const Ran& ran, std::chrono::milliseconds
 // ended: a timeout counts only when a second run times out too.
 MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
   MutantRun r = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
-  if (r.verdict != Verdict::Timeout) return r;
+  if (r.verdict != MutantVerdict::Timeout) return r;
   MutantRun again = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
-  if (again.verdict == Verdict::Timeout) again.evidence += ", twice";
+  if (again.verdict == MutantVerdict::Timeout) again.evidence += ", twice";
   again.seconds += r.seconds;
   return again;
 }
 
-bool caught(Verdict v) { return v == Verdict::Killed || v == Verdict::Timeout; }
+bool caught(MutantVerdict v) { return v == MutantVerdict::Killed || v == MutantVerdict::Timeout; }
 
 // Runs task(i) for every i below n, `jobs` at a time.
 template <typename Task>
@@ -327,10 +327,10 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
     const Ran ran = run_and_finish(subjects, wheat < 0 ? subjects.clean() : subjects.wheat(options.wheats[static_cast<std::size_t>(wheat)]),
                                    options.setup_limit);
     std::lock_guard<std::mutex> lock(mutex);
-    if (!ran.error.empty() || !ran.contact.harness_fault.empty()) {
+    if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
       if (harness_error.empty()) {
         harness_error = !ran.error.empty() ? "a clean run could not be prepared: " + ran.error
-                                           : "the harness could not serve a clean run: " + ran.contact.harness_fault +
+                                           : "the harness could not serve a clean run: " + ran.serving.harness_fault +
                                                  kShortOfResources;
       }
     } else if (wheat < 0) {
@@ -341,7 +341,7 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
       } else if (score.baseline_output.empty()) {
         score.baseline_output = output_of(ran.result);
         failed_how = ran.result.how_it_ended();
-        if (!ran.contact.reached) failed_how += ", without ever starting TLBF_IMPL";
+        if (!ran.serving.reached) failed_how += ", without ever starting TLBF_IMPL";
       }
     } else {
       WheatRuns& w = score.wheats[static_cast<std::size_t>(wheat)];
@@ -387,11 +387,11 @@ bool sanity_phase(Subjects& subjects, Score& score) {
   if (!broken) return true;
   const Ran ran = run_and_finish(subjects, *broken, score.limit);
   if (!ran.error.empty()) return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
-  if (!ran.contact.harness_fault.empty()) {
+  if (!ran.serving.harness_fault.empty()) {
     return stop(score, kHarness,
-                "the harness could not serve the sanity check: " + ran.contact.harness_fault + kShortOfResources);
+                "the harness could not serve the sanity check: " + ran.serving.harness_fault + kShortOfResources);
   }
-  if (!ran.result.exited_cleanly() && !ran.contact.reached) {
+  if (!ran.result.exited_cleanly() && !ran.serving.reached) {
     score.baseline_output = output_of(ran.result);
     return stop(score, kFlaky,
                 "the suite passed the clean runs, then failed the sanity check (" + ran.result.how_it_ended() +
@@ -416,7 +416,7 @@ MutantRun fold(std::vector<MutantRun> runs, std::string& disagreement) {
   out.seconds = seconds / static_cast<double>(runs.size());
   out.confirmed_by = static_cast<int>(runs.size());
   for (const auto& r : runs) {
-    if (r.verdict == Verdict::Error) return r;  // the caller stops on it
+    if (r.verdict == MutantVerdict::Error) return r;  // the caller stops on it
   }
   for (const auto& r : runs) {
     if (caught(r.verdict) == caught(out.verdict)) continue;
@@ -448,8 +448,8 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   ControlResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
     const Ran ran = run_and_finish(subjects, subjects.clean(), limit);
-    if (!ran.error.empty() || !ran.contact.harness_fault.empty()) {
-      out.error = !ran.error.empty() ? ran.error : ran.contact.harness_fault;
+    if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
+      out.error = !ran.error.empty() ? ran.error : ran.serving.harness_fault;
       return out;
     }
     if (ran.result.exited_cleanly()) return {true, "", "", ""};
@@ -496,7 +496,7 @@ void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant
   if (runs_of_its_mutant.size() != static_cast<std::size_t>(confirm)) return;
   ++progress.mutants_done;
   progress.survived += std::all_of(runs_of_its_mutant.begin(), runs_of_its_mutant.end(),
-                                   [](const MutantRun& m) { return m.verdict == Verdict::Survived; });
+                                   [](const MutantRun& m) { return m.verdict == MutantVerdict::Survived; });
 }
 
 // Each id's runs folded into score.runs (the first `graded` ids) or
@@ -517,10 +517,10 @@ bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
   for (const auto& r : score.chaff_runs) all.push_back(&r);
   // A run whose failure was not its mutant's doing voids the grade: counted
   // as a kill, it would raise the score of a suite that never caught it.
-  for (const Stop voids : {kHarness, kFlaky}) {
+  for (const Stop why : {kHarness, kFlaky}) {
     for (const MutantRun* r : all) {
-      if (r->voids != voids) continue;
-      if (voids == kHarness) return stop(score, kHarness, "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
+      if (r->stops_grading_with != why) continue;
+      if (why == kHarness) return stop(score, kHarness, "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
       score.baseline_output = r->output;
       return stop(score, kFlaky,
                   "the suite passed the clean runs, then failed the run of " + r->id +
@@ -531,7 +531,7 @@ bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
   // Nor is a run that could not happen as planned a survivor: a stale patch
   // would otherwise make a strong suite look weak.
   for (const MutantRun* r : all) {
-    if (r->verdict == Verdict::Error) {
+    if (r->verdict == MutantVerdict::Error) {
       return stop(score, kUngradable, "the run of " + r->id + " could not happen, so nothing can be said of it: " + r->evidence);
     }
   }

@@ -549,7 +549,7 @@ class Served final : public Subjects {
     if (variant_.count(id) == 0) return Subjects::wheat(id);
     return hidden("", id);
   }
-  Contact contact(const SuiteRun& run) override {
+  ServingRecord serving_record(const SuiteRun& run) override {
     HiddenServer* server = nullptr;
     {
       std::lock_guard<std::mutex> lock(mutex_);
