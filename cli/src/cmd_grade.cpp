@@ -204,8 +204,17 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
   if (!write_reports("tlbf grade", json_path, html_path, json, run.viewer_js)) {
     run.harness_failed = true;
   }
-  std::string error;
-  mutants::ClassRow row = mutants::class_row(json, error);
+  // A report it has just written and cannot read back is tlbf grade's own fault.
+  auto summarised = mutants::class_row(json);
+  mutants::ClassRow row;
+  if (!summarised.ok()) {
+    run.harness_failed = true;
+    row.name = learner.name;
+    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
+    row.reason = summarised.why();
+    return row;
+  }
+  row = std::move(summarised).value();
   if (!run.viewer_js.empty()) row.report = "learners/" + learner.name + ".html";
   return row;
 }
@@ -224,25 +233,24 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
     return row;
   }
   const std::string key = mutants::learner_key(run.kit, learner, options_key(opt, run.required));
-  std::string error;
   if (!opt.fresh) {
     if (const auto text = earlier_report(json_path, key)) {
-      row = mutants::class_row(*text, error);
-      if (error.empty()) {
+      if (auto earlier = mutants::class_row(*text); earlier.ok()) {
+        row = std::move(earlier).value();
         row.report = "learners/" + learner.name + ".html";
         std::cerr << prefix << "graded before from the same files: reusing " << json_path.string() << "\n";
         return row;
       }
     }
   }
-  const std::string workdir = seed.workdir_for(learner, error);
-  if (workdir.empty()) {
+  const auto workdir = seed.workdir_for(learner);
+  if (!workdir.ok()) {
     run.harness_failed = true;
     row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
-    row.reason = error;
+    row.reason = workdir.why();
     return row;
   }
-  return grade_copy(run, seed, learner, key, workdir, prefix);
+  return grade_copy(run, seed, learner, key, workdir.value(), prefix);
 }
 
 // --kit, else the bundled kit of --kind.
@@ -328,22 +336,23 @@ int run_grade(const GradeOptions& opt) {
   const auto kit_path = kit_path_of(opt);
   if (!kit_path.ok()) return fail_with(kUsage, kCommand, kit_path.failure());
   const auto read = mutants::read_kit(kit_path.value());
-  if (!read.error.empty()) return fail_with(kUsage, kCommand, failure(read.error));
-  ClassRun run{opt, read.kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
+  if (!read.ok()) return fail_with(kUsage, kCommand, read.failure());
+  const mutants::Kit& kit = read.value();
+  ClassRun run{opt, kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
   run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
-  if (const auto offers = kit_offers(read.kit, run.required); !offers.ok()) {
+  if (const auto offers = kit_offers(kit, run.required); !offers.ok()) {
     return fail_with(kUsage, kCommand, offers.failure());
   }
-  if (!read.kit.serves.empty()) {
+  if (!kit.serves.empty()) {
     auto tlbf_mutant = runnable_mutant_binary();
     if (!tlbf_mutant.ok()) return fail_with(kUsage, kCommand, tlbf_mutant.failure());
     run.tlbf_mutant = std::move(tlbf_mutant.value());
   }
-  const auto learners = mutants::find_learners(opt.class_dir, read.kit.tests_file);
+  const auto learners = mutants::find_learners(opt.class_dir, kit.tests_file);
   if (learners.empty()) {
     return fail_with(kUsage, kCommand,
                      failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
-                             read.kit.tests_file));
+                             kit.tests_file));
   }
   const fs::path learners_dir = fs::path(opt.out) / "learners";
   fs::create_directories(learners_dir, ec);
@@ -354,13 +363,13 @@ int run_grade(const GradeOptions& opt) {
   }
   std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path->string()
             << "; warming the reference\n";
-  std::string error;
   const auto setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
-  const auto seed = mutants::ClassSeed::make(read.kit, setup_limit, error);
-  if (!seed) return fail_with(kUsage, kCommand, failure(error));
+  const auto seeded = mutants::ClassSeed::make(kit, setup_limit);
+  if (!seeded.ok()) return fail_with(kUsage, kCommand, seeded.failure());
+  const auto& seed = seeded.value();
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
   const auto rows = grade_class(run, *seed, learners);
-  const std::string kind = read.kit.kind;
+  const std::string kind = kit.kind;
   if (!write_file((fs::path(opt.out) / "class.json").string(),
                   mutants::class_summary_json(rows, kind, opt.threshold, run.required)) ||
       !write_file((fs::path(opt.out) / "class.html").string(),

@@ -264,11 +264,12 @@ int run_merge(const MutateOptions& opt) {
     }
     reports.emplace_back(file, std::string(bytes->begin(), bytes->end()));
   }
-  const auto merged = mutants::merge_reports(reports);
-  if (!merged.error.empty()) {
-    std::cerr << "tlbf mutate --merge: " << merged.error << "\n";
+  const auto merging = mutants::merge_reports(reports);
+  if (!merging.ok()) {
+    std::cerr << "tlbf mutate --merge: " << merging.why() << "\n";
     return kUsage;
   }
+  const auto& merged = merging.value();
   if (merged.score.stopped != mutants::kNotStopped) {
     print_stop(merged.score);
     return exit_for(merged.score.stopped);

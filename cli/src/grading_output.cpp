@@ -71,7 +71,7 @@ void print_chaffs(const mutants::Score& score) {
   if (score.chaff_runs.empty()) return;
   std::string missed;
   for (const auto& r : score.chaff_runs) {
-    if (r.verdict == mutants::Verdict::Survived) missed += " " + r.id;
+    if (r.verdict == mutants::MutantVerdict::Survived) missed += " " + r.id;
   }
   std::printf("chaffs (more bugs, not part of the grade): %d of %zu caught%s%s\n", score.chaffs_killed(),
               score.chaff_runs.size(), missed.empty() ? "" : "; missed:", missed.c_str());
@@ -106,10 +106,10 @@ void ProgressLine::clear() {
 
 std::string sandbox_state(bool wanted) {
   if (!wanted) return "off";
-  std::string why;
-  if (mutants::sandbox_available(why)) return "bubblewrap";
-  std::cout << "sandbox: none, the suites run as they are: " << why << "\n";
-  return "unavailable: " + why;
+  const auto available = mutants::sandbox_available();
+  if (available.ok()) return "bubblewrap";
+  std::cout << "sandbox: none, the suites run as they are: " << available.why() << "\n";
+  return "unavailable: " + available.why();
 }
 
 bool load_viewer(const char* command, std::string& js) {
@@ -130,13 +130,12 @@ bool write_reports(const char* command, const std::string& json_path, const std:
                    const std::string& json, const std::string& viewer_js) {
   if (!json_path.empty() && !write_file(json_path, json)) return false;
   if (html_path.empty()) return true;
-  std::string error;
-  const std::string page = mutants::mutation_report_html(json, viewer_js, error);
-  if (!error.empty()) {
-    std::cerr << command << ": --html: " << error << "\n";
+  const auto page = mutants::mutation_report_html(json, viewer_js);
+  if (!page.ok()) {
+    std::cerr << command << ": --html: " << page.why() << "\n";
     return false;
   }
-  return write_file(html_path, page);
+  return write_file(html_path, page.value());
 }
 
 }  // namespace tlbf::cli

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "tlbf/mutants/catalog.hpp"
 
 namespace tlbf::cli {
 
@@ -182,6 +183,11 @@ int main(int argc, char** argv) {
   // A file size limit (ulimit -f) then fails the write with EFBIG, which is
   // reported as exit 3 naming the file, instead of killing tlbf mid-file.
   std::signal(SIGXFSZ, SIG_IGN);
+  // The help texts name the mutants, so before any of them is written.
+  if (const auto& read = tlbf::mutants::read_catalog(); !read.ok()) {
+    std::cerr << "tlbf: " << read.why() << "\n";
+    return 2;
+  }
   CLI::App app{"tlbf: reference implementation and test harness for the TLBF v1 Bloom filter format"};
   app.name("tlbf");
   app.require_subcommand(1);

@@ -1,14 +1,12 @@
 #include "tlbf/mutants/catalog.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 namespace tlbf::mutants {
 
 namespace {
 
-std::vector<Mutant> parse_catalog() {
+Outcome<std::vector<Mutant>> parse_catalog() {
   try {
     const auto json = nlohmann::json::parse(catalog_json());
     std::vector<Mutant> out;
@@ -21,16 +19,20 @@ std::vector<Mutant> parse_catalog() {
     }
     return out;
   } catch (const nlohmann::json::exception& e) {
-    std::fprintf(stderr, "tlbf: the embedded mutants/catalog.json cannot be read: %s\n", e.what());
-    std::exit(2);
+    return failure(std::string("the embedded mutants/catalog.json cannot be read: ") + e.what());
   }
 }
 
 }  // namespace
 
+const Outcome<std::vector<Mutant>>& read_catalog() {
+  static const Outcome<std::vector<Mutant>> read = parse_catalog();
+  return read;
+}
+
 const std::vector<Mutant>& catalog() {
-  static const std::vector<Mutant> mutants = parse_catalog();
-  return mutants;
+  static const std::vector<Mutant> none;
+  return read_catalog().ok() ? read_catalog().value() : none;
 }
 
 std::vector<std::string> ids() {

@@ -31,13 +31,13 @@ bool skipped_folder(const fs::path& folder) {
   return names.count(folder.filename().string()) > 0;
 }
 
-std::string copy_folder(const fs::path& from, const fs::path& to) {
+Outcome<Done> copy_folder(const fs::path& from, const fs::path& to) {
   const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
                                                       " " + conformance::shell_quote(to.string()),
                                                   "", std::chrono::minutes(10));
-  if (copied.exited_cleanly()) return "";
-  return "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
-         "): " + conformance::last_lines(copied.out + copied.err, 3);
+  if (copied.exited_cleanly()) return done();
+  return failure("cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
+                 "): " + conformance::last_lines(copied.out + copied.err, 3));
 }
 
 std::vector<std::string> strings_of(const Json& list) {
@@ -46,91 +46,122 @@ std::vector<std::string> strings_of(const Json& list) {
   return out;
 }
 
+// A kit.json's fields, read one by one, and the first thing wrong with them.
+class KitReader {
+ public:
+  KitReader(const Json& kit, const fs::path& path) : kit_(kit), path_(path.string()) {
+    // The kit's own folder, links followed: the build tree reaches the source's kits through one.
+    std::error_code ec;
+    base_ = fs::weakly_canonical(fs::absolute(path), ec).parent_path();
+  }
+
+  // The first problem counts: the one a course author meets first in the file.
+  void wrong(const std::string& why) {
+    if (error_.empty()) error_ = path_ + ": " + why;
+  }
+  const std::string& error() const { return error_; }
+  const Json& kit() const { return kit_; }
+
+  std::string field(const char* key, bool required) {
+    const Json value = kit_.value(key, Json());
+    if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
+    if (required) wrong(std::string("\"") + key + "\" must be a non-empty string");
+    return "";
+  }
+  // A folder or file named relative to the kit's folder.
+  std::string path_in_kit(const std::string& relative) const {
+    return relative.empty() ? "" : (base_ / relative).lexically_normal().string();
+  }
+  std::string folder(const char* key, bool required) { return path_in_kit(field(key, required)); }
+
+ private:
+  const Json& kit_;
+  std::string path_;
+  fs::path base_;
+  std::string error_;
+};
+
+bool strings_only(const Json& list) {
+  return std::all_of(list.begin(), list.end(), [](const Json& s) { return s.is_string(); });
+}
+
+void read_suite(KitReader& reader, Kit& kit) {
+  const Json suite = reader.kit().value("suite", Json());
+  if (!suite.is_array() || suite.empty() || !strings_only(suite)) {
+    reader.wrong("\"suite\" must be a non-empty list of strings");
+  } else {
+    kit.suite = strings_of(suite);
+  }
+}
+
+// A served kit's variants: what its wheats and chaffs are made from, and how each is served.
+void read_variants(KitReader& reader, Kit& kit) {
+  const Json variants = reader.kit().value("variants", Json());
+  const Json command = variants.is_object() ? variants.value("command", Json()) : Json();
+  const Json from = variants.is_object() ? variants.value("from", Json()) : Json();
+  const Json as_is = variants.is_object() ? variants.value("as_is", Json("")) : Json();
+  const Json mutants = variants.is_object() ? variants.value("mutants", Json("")) : Json();
+  if (variants.is_null() && kit.set.wheats.empty() && kit.set.chaffs.empty()) return;  // the oracle's mutants alone
+  if (!from.is_string() || from.get<std::string>().empty() || !command.is_array() || command.empty() ||
+      !strings_only(command) || !as_is.is_string() || !mutants.is_string()) {
+    reader.wrong("\"variants\" must be {\"from\": FOLDER, \"command\": [WORDS], \"as_is\": NAME} when a served kit has wheats or chaffs");
+    return;
+  }
+  kit.served.variants_from = reader.path_in_kit(from.get<std::string>());
+  kit.served.variant_command = strings_of(command);
+  kit.served.as_is = as_is.get<std::string>();
+  kit.served.mutant_patches = reader.path_in_kit(mutants.get<std::string>());
+  kit.served.wheats = kit.set.wheats;
+  kit.served.chaffs = kit.set.chaffs;
+}
+
+// Every folder and file the kit names is there.
+Outcome<Done> kit_paths_exist(const fs::path& path, const Kit& kit) {
+  std::error_code ec;
+  for (const auto& [what, dir] : {std::pair<const char*, std::string>{"reference", kit.reference.string()},
+                                  {"patches", kit.set.patches},
+                                  {"chaffs", kit.set.chaffs},
+                                  {"wheats", kit.set.wheats},
+                                  {"variants.from", kit.served.variants_from},
+                                  {"variants.mutants", kit.served.mutant_patches}}) {
+    if (!dir.empty() && !fs::is_directory(dir, ec)) {
+      return failure(path.string() + ": " + what + " '" + dir + "' is not a folder");
+    }
+  }
+  if (!kit.set.sanity_patch.empty() && !fs::is_regular_file(kit.set.sanity_patch, ec)) {
+    return failure(path.string() + ": sanity_patch '" + kit.set.sanity_patch + "' is not a file");
+  }
+  return done();
+}
+
 }  // namespace
 
-KitRead read_kit(const fs::path& path) {
-  KitRead out;
+Outcome<Kit> read_kit(const fs::path& path) {
   const std::string text = slurp(path);
-  const Json kit = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (text.empty() || kit.is_discarded() || !kit.is_object()) {
-    out.error = "cannot read the kit " + path.string() + " (missing, or not JSON)";
-    return out;
+  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (text.empty() || json.is_discarded() || !json.is_object()) {
+    return failure("cannot read the kit " + path.string() + " (missing, or not JSON)");
   }
-  // The kit's own folder, links followed: the build tree reaches the source's kits through one.
-  std::error_code canonical_error;
-  const fs::path base = fs::weakly_canonical(fs::absolute(path), canonical_error).parent_path();
-  const auto field = [&](const char* key, bool required) -> std::string {
-    const Json value = kit.value(key, Json());
-    if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
-    if (required && out.error.empty()) out.error = path.string() + ": \"" + key + "\" must be a non-empty string";
-    return "";
-  };
-  const auto folder = [&](const char* key, bool required) -> std::string {
-    const std::string value = field(key, required);
-    return value.empty() ? "" : (base / value).lexically_normal().string();
-  };
-  out.kit.kind = field("kind", true);
-  out.kit.serves = field("serves", false);
-  if (!out.kit.serves.empty() && out.kit.serves != "oracle" && out.error.empty()) {
-    out.error = path.string() + ": \"serves\" is \"oracle\" or absent, not \"" + out.kit.serves + "\"";
+  KitReader reader(json, path);
+  Kit kit;
+  kit.kind = reader.field("kind", true);
+  kit.serves = reader.field("serves", false);
+  if (!kit.serves.empty() && kit.serves != "oracle") {
+    reader.wrong("\"serves\" is \"oracle\" or absent, not \"" + kit.serves + "\"");
   }
-  const bool served = !out.kit.serves.empty();
-  out.kit.reference = folder("reference", true);
-  out.kit.tests_file = field("tests_file", true);
-  out.kit.tests_into = field("tests_into", false);
-  out.kit.set.patches = folder("patches", !served);
-  out.kit.set.sanity_patch = folder("sanity_patch", false);
-  out.kit.set.chaffs = folder("chaffs", false);
-  out.kit.set.wheats = folder("wheats", false);
-  const Json suite = kit.value("suite", Json());
-  if (!suite.is_array() || suite.empty() || !std::all_of(suite.begin(), suite.end(), [](const Json& s) { return s.is_string(); })) {
-    if (out.error.empty()) out.error = path.string() + ": \"suite\" must be a non-empty list of strings";
-  } else {
-    out.kit.suite = strings_of(suite);
-  }
-  if (served) {
-    // The variants the wheats and chaffs are made from, and how each is served.
-    const Json variants = kit.value("variants", Json());
-    const Json command = variants.is_object() ? variants.value("command", Json()) : Json();
-    const Json from = variants.is_object() ? variants.value("from", Json()) : Json();
-    const Json as_is = variants.is_object() ? variants.value("as_is", Json("")) : Json();
-    const Json mutants = variants.is_object() ? variants.value("mutants", Json("")) : Json();
-    if (variants.is_null() && out.kit.set.wheats.empty() && out.kit.set.chaffs.empty()) {
-      // no variants: the oracle's mutants alone
-    } else if (!from.is_string() || from.get<std::string>().empty() || !command.is_array() || command.empty() ||
-               !std::all_of(command.begin(), command.end(), [](const Json& w) { return w.is_string(); }) ||
-               !as_is.is_string() || !mutants.is_string()) {
-      if (out.error.empty()) {
-        out.error = path.string() + ": \"variants\" must be {\"from\": FOLDER, \"command\": [WORDS], \"as_is\": NAME} when a served kit has wheats or chaffs";
-      }
-    } else {
-      out.kit.served.variants_from = (base / from.get<std::string>()).lexically_normal().string();
-      out.kit.served.variant_command = strings_of(command);
-      out.kit.served.as_is = as_is.get<std::string>();
-      if (!mutants.get<std::string>().empty()) {
-        out.kit.served.mutant_patches = (base / mutants.get<std::string>()).lexically_normal().string();
-      }
-      out.kit.served.wheats = out.kit.set.wheats;
-      out.kit.served.chaffs = out.kit.set.chaffs;
-    }
-  }
-  if (!out.error.empty()) return out;
-  std::error_code ec;
-  for (const auto& [what, dir] : {std::pair<const char*, std::string>{"reference", out.kit.reference.string()},
-                                  {"patches", out.kit.set.patches},
-                                  {"chaffs", out.kit.set.chaffs},
-                                  {"wheats", out.kit.set.wheats},
-                                  {"variants.from", out.kit.served.variants_from},
-                                  {"variants.mutants", out.kit.served.mutant_patches}}) {
-    if (!dir.empty() && !fs::is_directory(dir, ec)) {
-      out.error = path.string() + ": " + what + " '" + dir + "' is not a folder";
-      return out;
-    }
-  }
-  if (!out.kit.set.sanity_patch.empty() && !fs::is_regular_file(out.kit.set.sanity_patch, ec)) {
-    out.error = path.string() + ": sanity_patch '" + out.kit.set.sanity_patch + "' is not a file";
-  }
-  return out;
+  const bool served = !kit.serves.empty();
+  kit.reference = reader.folder("reference", true);
+  kit.tests_file = reader.field("tests_file", true);
+  kit.tests_into = reader.field("tests_into", false);
+  kit.set.patches = reader.folder("patches", !served);
+  kit.set.sanity_patch = reader.folder("sanity_patch", false);
+  kit.set.chaffs = reader.folder("chaffs", false);
+  kit.set.wheats = reader.folder("wheats", false);
+  read_suite(reader, kit);
+  if (served) read_variants(reader, kit);
+  if (!reader.error().empty()) return failure(reader.error());
+  if (const auto found = kit_paths_exist(path, kit); !found.ok()) return found.failure();
+  return kit;
 }
 
 std::vector<Learner> find_learners(const fs::path& class_dir, const std::string& tests_file) {
@@ -179,13 +210,13 @@ std::vector<Learner> find_learners(const fs::path& class_dir, const std::string&
   return out;
 }
 
-std::unique_ptr<ClassSeed> ClassSeed::make(const Kit& kit, std::chrono::milliseconds limit, std::string& error) {
-  const fs::path scratch = make_private_folder(error);
-  if (scratch.empty()) return nullptr;
+Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono::milliseconds limit) {
+  const auto made = make_private_folder();
+  if (!made.ok()) return made.failure();
+  const fs::path& scratch = made.value();
   std::unique_ptr<ClassSeed> seed(new ClassSeed(kit, scratch));
   const auto start = std::chrono::steady_clock::now();
-  error = copy_folder(kit.reference, scratch / "reference");
-  if (!error.empty()) return nullptr;
+  if (const auto copied = copy_folder(kit.reference, scratch / "reference"); !copied.ok()) return copied.failure();
   // Ungraded: the learners' gradings say whether their suites pass. The
   // reference's own tests file, if it has one, builds what theirs will share.
   // A protocol suite needs TLBF_IMPL, and builds nothing the class shares.
@@ -203,18 +234,14 @@ ClassSeed::~ClassSeed() {
   conformance::forget_folder(scratch_.string());
 }
 
-std::string ClassSeed::workdir_for(const Learner& learner, std::string& error) {
+Outcome<std::string> ClassSeed::workdir_for(const Learner& learner) {
   const fs::path copy = scratch_ / ("learner-" + std::to_string(++copies_));
-  error = copy_folder(scratch_ / "reference", copy);
-  if (!error.empty()) return "";
+  if (const auto copied = copy_folder(scratch_ / "reference", copy); !copied.ok()) return copied.failure();
   const fs::path into = copy / kit_.tests_into;
   std::error_code ec;
   fs::create_directories(into, ec);
   fs::copy_file(learner.tests, into / kit_.tests_file, fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    error = "cannot copy " + learner.tests.string() + " into the reference: " + ec.message();
-    return "";
-  }
+  if (ec) return failure("cannot copy " + learner.tests.string() + " into the reference: " + ec.message());
   return copy.string();
 }
 
@@ -284,7 +311,7 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
   return hex;
 }
 
-ClassRow class_row(const std::string& report_json, std::string& error) {
+Outcome<ClassRow> class_row(const std::string& report_json) {
   ClassRow row;
   const Json report = Json::parse(report_json, nullptr, /*allow_exceptions=*/false);
   try {
@@ -310,7 +337,7 @@ ClassRow class_row(const std::string& report_json, std::string& error) {
       row.chaffs_missed.clear();
     }
   } catch (const Json::exception& e) {
-    error = std::string("not a report of tlbf grade: ") + e.what();
+    return failure(std::string("not a report of tlbf grade: ") + e.what());
   }
   return row;
 }

@@ -56,9 +56,9 @@ pid_t parent_of(pid_t pid) {
 // kernel makes a process that runs an image it may not read non-dumpable
 // inside execve itself, so no moment after the exec is left in which a
 // process of the same user could open /proc/PID/mem (to read, or to write
-// code into it), take a descriptor or attach with ptrace. -1, with `why`,
-// when it cannot be made; the caller then runs `path` as it is.
-int unreadable_image(const std::string& path, std::string& why) {
+// code into it), take a descriptor or attach with ptrace. Its descriptor, or
+// why it cannot be made; the caller then runs `path` as it is.
+Outcome<int> unreadable_image(const std::string& path) {
   static std::mutex mutex;
   static std::map<std::string, int> images;
   std::lock_guard<std::mutex> lock(mutex);
@@ -75,8 +75,7 @@ int unreadable_image(const std::string& path, std::string& why) {
   if (source >= 0) ::close(source);
   if (!copied) {
     if (image >= 0) ::close(image);
-    why = "cannot make an unreadable copy of " + path + ": " + std::strerror(error);
-    return -1;
+    return failure("cannot make an unreadable copy of " + path + ": " + std::strerror(error));
   }
   images[path] = image;
   return image;
@@ -105,24 +104,25 @@ std::string random_name() {
   return out;
 }
 
-std::unique_ptr<HiddenServer> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
-                                                  const std::string& choice, std::string& why) {
+Outcome<std::unique_ptr<HiddenServer>> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
+                                                           const std::string& choice) {
   std::unique_ptr<HiddenServer> server(new HiddenServer());
   server->tlbf_mutant_ = tlbf_mutant;
-  std::string image_error;
-  server->image_ = unreadable_image(tlbf_mutant, image_error);
-  if (server->image_ < 0) server->note_fault(image_error);
+  const auto image = unreadable_image(tlbf_mutant);
+  if (image.ok()) {
+    server->image_ = image.value();
+  } else {
+    server->note_fault(image.why());
+  }
   server->choice_ = choice;
   if (server->choice_.size() < kChoiceWidth) server->choice_.resize(kChoiceWidth, ' ');
-  return listen_in(std::move(server), dir, why);
+  return listen_in(std::move(server), dir);
 }
 
-std::unique_ptr<HiddenServer> HiddenServer::start_program(const std::string& dir, const std::vector<std::string>& program,
-                                                          const std::string& folder, std::string& why) {
-  if (program.empty()) {
-    why = "no program to serve";
-    return nullptr;
-  }
+Outcome<std::unique_ptr<HiddenServer>> HiddenServer::start_program(const std::string& dir,
+                                                                   const std::vector<std::string>& program,
+                                                                   const std::string& folder) {
+  if (program.empty()) return failure("no program to serve");
   std::unique_ptr<HiddenServer> server(new HiddenServer());
   server->program_ = program;
   // Found here: the served process's fork may only make async-signal-safe calls before its exec.
@@ -131,31 +131,29 @@ std::unique_ptr<HiddenServer> HiddenServer::start_program(const std::string& dir
   server->program_argv_.push_back(nullptr);
   server->program_folder_ = folder;
   server->tlbf_mutant_ = program[0];  // for messages
-  return listen_in(std::move(server), dir, why);
+  return listen_in(std::move(server), dir);
 }
 
-std::unique_ptr<HiddenServer> HiddenServer::listen_in(std::unique_ptr<HiddenServer> server, const std::string& dir,
-                                                      std::string& why) {
+Outcome<std::unique_ptr<HiddenServer>> HiddenServer::listen_in(std::unique_ptr<HiddenServer> server,
+                                                               const std::string& dir) {
   // A folder of its own: a sandbox shows a run its socket's folder and no other run's.
   server->folder_ = dir + "/" + random_name();
   if (::mkdir(server->folder_.c_str(), 0700) != 0) {
-    why = "cannot make " + server->folder_ + ": " + std::strerror(errno);
+    const std::string why = "cannot make " + server->folder_ + ": " + std::strerror(errno);
     server->folder_.clear();
-    return nullptr;
+    return failure(why);
   }
   server->path_ = server->folder_ + "/" + random_name();
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (server->path_.size() >= sizeof(address.sun_path)) {
-    why = "the socket path " + server->path_ + " is too long for a Unix socket; set TMPDIR to a shorter folder";
-    return nullptr;
+    return failure("the socket path " + server->path_ + " is too long for a Unix socket; set TMPDIR to a shorter folder");
   }
   std::memcpy(address.sun_path, server->path_.c_str(), server->path_.size() + 1);
   server->listener_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (server->listener_ < 0 || ::bind(server->listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
       ::listen(server->listener_, 64) != 0 || ::pipe2(server->wake_, O_CLOEXEC) != 0) {
-    why = "cannot listen on " + server->path_ + ": " + std::strerror(errno);
-    return nullptr;
+    return failure("cannot listen on " + server->path_ + ": " + std::strerror(errno));
   }
   server->loop_ = std::thread([s = server.get()] { s->accept_loop(); });
   return server;

@@ -15,21 +15,21 @@ using Json = nlohmann::ordered_json;
 
 // The schema's MutantStatus. A suite that could not be run on the mutant
 // (a patch that does not apply) is a RuntimeError there.
-const char* status(Verdict v) {
+const char* status(MutantVerdict v) {
   switch (v) {
-    case Verdict::Killed: return "Killed";
-    case Verdict::Survived: return "Survived";
-    case Verdict::Timeout: return "Timeout";
-    case Verdict::Error: return "RuntimeError";
+    case MutantVerdict::Killed: return "Killed";
+    case MutantVerdict::Survived: return "Survived";
+    case MutantVerdict::Timeout: return "Timeout";
+    case MutantVerdict::Error: return "RuntimeError";
   }
   return "RuntimeError";
 }
 
-std::optional<Verdict> verdict_of(const std::string& status) {
-  if (status == "Killed") return Verdict::Killed;
-  if (status == "Survived") return Verdict::Survived;
-  if (status == "Timeout") return Verdict::Timeout;
-  if (status == "RuntimeError") return Verdict::Error;
+std::optional<MutantVerdict> verdict_of(const std::string& status) {
+  if (status == "Killed") return MutantVerdict::Killed;
+  if (status == "Survived") return MutantVerdict::Survived;
+  if (status == "Timeout") return MutantVerdict::Timeout;
+  if (status == "RuntimeError") return MutantVerdict::Error;
   return std::nullopt;
 }
 
@@ -107,27 +107,27 @@ std::vector<std::string> strings_at(const Json& config, const char* key) {
   return out;
 }
 
-// What is wrong with the fields of a report's config that a merge reads,
-// naming the field; empty when each has the type tlbf mutate writes. A
-// damaged or hand-edited report gets this, not the JSON library's words.
-std::string config_problem(const Json& config) {
+// Done when each field of a report's config that a merge reads has the type
+// tlbf mutate writes, else what is wrong, naming the field. A damaged or
+// hand-edited report gets this, not the JSON library's words.
+Outcome<Done> config_checked(const Json& config) {
   const auto shown = [&](const char* key) { return config.contains(key) ? config.at(key).dump() : "missing"; };
   for (const char* key : {"suite", "require", "selected"}) {
     const Json list = config.value(key, Json());
     if (!list.is_array() || !std::all_of(list.begin(), list.end(), [](const Json& s) { return s.is_string(); })) {
-      return std::string("config.") + key + " is " + shown(key) + ", not a list of strings";
+      return failure(std::string("config.") + key + " is " + shown(key) + ", not a list of strings");
     }
   }
   const Json threshold = config.value("threshold", Json());
   if (!threshold.is_number() || !(threshold.get<double>() >= 0 && threshold.get<double>() <= 1)) {
-    return "config.threshold is " + shown("threshold") + ", not a number in 0 ..= 1";
+    return failure("config.threshold is " + shown("threshold") + ", not a number in 0 ..= 1");
   }
-  if (!config.value("mode", Json()).is_string()) return "config.mode is " + shown("mode") + ", not a string";
+  if (!config.value("mode", Json()).is_string()) return failure("config.mode is " + shown("mode") + ", not a string");
   const Json shard = config.value("shard", Json());
   if (!config.contains("shard") || !(shard.is_null() || shard.is_string())) {
-    return "config.shard is " + shown("shard") + ", not k/n or null";
+    return failure("config.shard is " + shown("shard") + ", not k/n or null");
   }
-  return {};
+  return done();
 }
 
 }  // namespace
@@ -137,7 +137,7 @@ bool meets_bar(const Score& score, double threshold, const std::vector<std::stri
   std::set<std::string> ran, killed;
   for (const auto& r : score.runs) {
     ran.insert(r.id);
-    if (r.verdict == Verdict::Killed || r.verdict == Verdict::Timeout) killed.insert(r.id);
+    if (r.verdict == MutantVerdict::Killed || r.verdict == MutantVerdict::Timeout) killed.insert(r.id);
   }
   missed.clear();
   for (const auto& id : required) {
@@ -149,7 +149,7 @@ bool meets_bar(const Score& score, double threshold, const std::vector<std::stri
 std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<MutantRun>& runs) {
   std::vector<Survivor> out;
   for (const auto& run : runs) {
-    if (run.verdict != Verdict::Survived) continue;
+    if (run.verdict != MutantVerdict::Survived) continue;
     const Place place = subjects.place(run.id);
     // "s04: Truncating k ..." is shown beside its id already.
     std::string description = place.description;
@@ -194,7 +194,7 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
     for (const auto& r : score.chaff_runs) {
       const Place place = subjects.place(r.id);
       runs.push_back({{"id", r.id}, {"status", status(r.verdict)}, {"description", place.description}});
-      if (r.verdict == Verdict::Survived) missed.push_back(r.id);
+      if (r.verdict == MutantVerdict::Survived) missed.push_back(r.id);
     }
     extra["chaffs"] = {{"ran", score.chaff_runs.size()}, {"killed", score.chaffs_killed()}, {"missed", missed}, {"runs", runs}};
   }
@@ -297,7 +297,7 @@ std::string verdict_banner(const Json& report) {
 
 }  // namespace
 
-std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error) {
+Outcome<std::string> mutation_report_html(const std::string& report_json, const std::string& viewer_js) {
   // Inside a <script>, HTML ends the element at "</script", and "<!--" matters
   // only when a "<script" follows it: with neither "<script" nor "</script"
   // (the bundle of 3.8.4 has a "<!--", in a regular expression), the text is
@@ -306,8 +306,7 @@ std::string mutation_report_html(const std::string& report_json, const std::stri
   std::transform(viewer_js.begin(), viewer_js.end(), lower.begin(),
                  [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
   if (lower.find("<script") != std::string::npos || lower.find("</script") != std::string::npos) {
-    error = "the viewer bundle holds \"<script\" or \"</script\", which would end or nest the page's script";
-    return "";
+    return failure("the viewer bundle holds \"<script\" or \"</script\", which would end or nest the page's script");
   }
   // "<" appears in JSON only inside strings, where \u003c means the same.
   std::string json;
@@ -338,132 +337,174 @@ std::string mutation_report_html(const std::string& report_json, const std::stri
          "  JSON.parse(document.getElementById('tlbf-mutation-report').textContent);\n</script>\n</body>\n</html>\n";
 }
 
-Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
+namespace {
+
+// What a merge has gathered from the reports read so far.
+struct Merging {
   Merged out;
-  if (reports.empty()) {
-    out.error = "no reports to merge";
-    return out;
-  }
   Json files = Json::object();
-  std::map<std::string, MutantRun> runs;      // by id
-  std::map<std::string, std::string> where;   // id -> the report it came from
+  std::map<std::string, MutantRun> runs;     // by id
+  std::map<std::string, std::string> where;  // id -> the report it came from
   std::set<std::string> shards_seen;
   std::string split_into;  // n of the first report's k/n
   std::string first_name;
   Json first;
-  for (const auto& [name, text] : reports) {
-    const Json report = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (report.is_discarded() || !report.is_object()) {
-      out.error = name + " is not JSON";
-      return out;
-    }
-    const auto config = report.value("config", Json());
-    if (!config.is_object() || config.value("tool", "") != "tlbf mutate" || !config.contains("selected") ||
-        !config.contains("stopped") || !report.contains("files")) {
-      out.error = name + " is not a report of this version of tlbf mutate --json (its config has no tool, selected or stopped)";
-      return out;
-    }
-    try {
-      if (!config.at("stopped").is_null()) {
-        // A shard that could not be graded leaves the whole ungraded.
-        const auto why = stop_named(config.at("stopped").at("why").get<std::string>());
-        if (!why) {
-          out.error = name + ": its stopped.why is not a reason tlbf mutate stops for";
-          return out;
-        }
-        out.score.stopped = *why;
-        out.score.stop_reason = name + " stopped: " + config.at("stopped").at("reason").get<std::string>();
-        return out;
-      }
-      if (const std::string problem = config_problem(config); !problem.empty()) {
-        out.error = name + ": " + problem;
-        return out;
-      }
-      if (first.is_null()) {
-        first = config;
-        first_name = name;
-        out.context.suite = strings_at(config, "suite");
-        out.context.threshold = config.at("threshold").get<double>();
-        out.context.required = strings_at(config, "require");
-        out.context.mode = config.at("mode").get<std::string>();
-        out.context.selected = strings_at(config, "selected");
-        out.context.version = report.at("framework").value("version", "");
-      } else {
-        for (const char* key : {"suite", "threshold", "require", "mode", "selected"}) {
-          if (config.at(key) != first.at(key)) {
-            out.error = name + " and " + first_name + " disagree on " + key + ": " + config.at(key).dump() + " and " +
-                        first.at(key).dump() + "; shards of one grading share them";
-            return out;
-          }
-        }
-      }
-      const std::string shard = config.at("shard").is_null() ? "" : config.at("shard").get<std::string>();
-      if (!shard.empty() && !shards_seen.insert(shard).second) {
-        out.error = name + " is shard " + shard + " again";
-        return out;
-      }
-      const std::string of_n = shard.substr(shard.find('/') + 1);  // empty when not a shard
-      if (name != first_name && of_n != split_into) {
-        out.error = name + " is " + (shard.empty() ? "a whole run" : "shard " + shard) + ", the others are " +
-                    (split_into.empty() ? "a whole run" : "shards of " + split_into);
-        return out;
-      }
-      split_into = of_n;
-      for (const auto& [file, entry] : report.at("files").items()) {
-        auto& merged = files[file];
-        if (merged.is_null()) {
-          merged = {{"language", entry.at("language")}, {"source", entry.at("source")}, {"mutants", Json::array()}};
-        } else if (merged.at("source") != entry.at("source")) {
-          out.error = name + " and another report show different sources of " + file;
-          return out;
-        }
-        for (const auto& m : entry.at("mutants")) {
-          const std::string id = m.at("id").get<std::string>();
-          const auto verdict = verdict_of(m.at("status").get<std::string>());
-          if (!verdict) {
-            out.error = name + ": mutant " + id + " has status " + m.at("status").dump() + ", which tlbf mutate does not write";
-            return out;
-          }
-          if (where.count(id)) {
-            out.error = "mutant " + id + " is in both " + where[id] + " and " + name + "; shards must not overlap";
-            return out;
-          }
-          where[id] = name;
-          MutantRun& run = runs[id];
-          run.id = id;
-          run.verdict = *verdict;
-          run.seconds = m.value("duration", 0.0) / 1000;
-          run.evidence = m.value("statusReason", "");
-          merged["mutants"].push_back(m);
-        }
-      }
-      out.score.baseline_seconds = std::max(out.score.baseline_seconds, report.at("performance").at("initialRun").get<double>() / 1000);
-      out.score.warm_up_seconds = std::max(out.score.warm_up_seconds, report.at("performance").at("setup").get<double>() / 1000);
-      out.score.mutants_seconds += report.at("performance").at("mutation").get<double>() / 1000;
-    } catch (const Json::exception& e) {
-      out.error = name + " is not a report tlbf mutate wrote: " + e.what();
-      return out;
+};
+
+// The report `text`, when it is JSON and its config says tlbf mutate wrote it.
+Outcome<Json> tlbf_report(const std::string& name, const std::string& text) {
+  Json report = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded() || !report.is_object()) return failure(name + " is not JSON");
+  const auto config = report.value("config", Json());
+  if (!config.is_object() || config.value("tool", "") != "tlbf mutate" || !config.contains("selected") ||
+      !config.contains("stopped") || !report.contains("files")) {
+    return failure(name + " is not a report of this version of tlbf mutate --json (its config has no tool, selected or stopped)");
+  }
+  return report;
+}
+
+// Whether the shard stopped: a shard that could not be graded leaves the
+// whole ungraded, with its reason.
+Outcome<bool> took_stop(Merging& m, const std::string& name, const Json& config) {
+  if (config.at("stopped").is_null()) return false;
+  const auto why = stop_named(config.at("stopped").at("why").get<std::string>());
+  if (!why) return failure(name + ": its stopped.why is not a reason tlbf mutate stops for");
+  m.out.score.stopped = *why;
+  m.out.score.stop_reason = name + " stopped: " + config.at("stopped").at("reason").get<std::string>();
+  return true;
+}
+
+// The first report's config is the whole grading's; every other shares it.
+Outcome<Done> take_config(Merging& m, const std::string& name, const Json& report, const Json& config) {
+  if (m.first.is_null()) {
+    m.first = config;
+    m.first_name = name;
+    m.out.context.suite = strings_at(config, "suite");
+    m.out.context.threshold = config.at("threshold").get<double>();
+    m.out.context.required = strings_at(config, "require");
+    m.out.context.mode = config.at("mode").get<std::string>();
+    m.out.context.selected = strings_at(config, "selected");
+    m.out.context.version = report.at("framework").value("version", "");
+    return done();
+  }
+  for (const char* key : {"suite", "threshold", "require", "mode", "selected"}) {
+    if (config.at(key) != m.first.at(key)) {
+      return failure(name + " and " + m.first_name + " disagree on " + key + ": " + config.at(key).dump() + " and " +
+                     m.first.at(key).dump() + "; shards of one grading share them");
     }
   }
+  return done();
+}
+
+// Each shard k/n once, all of one n; or a single whole run.
+Outcome<Done> take_shard(Merging& m, const std::string& name, const Json& config) {
+  const std::string shard = config.at("shard").is_null() ? "" : config.at("shard").get<std::string>();
+  if (!shard.empty() && !m.shards_seen.insert(shard).second) return failure(name + " is shard " + shard + " again");
+  const std::string of_n = shard.substr(shard.find('/') + 1);  // empty when not a shard
+  if (name != m.first_name && of_n != m.split_into) {
+    return failure(name + " is " + (shard.empty() ? "a whole run" : "shard " + shard) + ", the others are " +
+                   (m.split_into.empty() ? "a whole run" : "shards of " + m.split_into));
+  }
+  m.split_into = of_n;
+  return done();
+}
+
+// The report's files and mutants added to the merge's: one source per file,
+// each mutant in one report only.
+Outcome<Done> take_mutants(Merging& m, const std::string& name, const Json& report) {
+  for (const auto& [file, entry] : report.at("files").items()) {
+    auto& merged = m.files[file];
+    if (merged.is_null()) {
+      merged = {{"language", entry.at("language")}, {"source", entry.at("source")}, {"mutants", Json::array()}};
+    } else if (merged.at("source") != entry.at("source")) {
+      return failure(name + " and another report show different sources of " + file);
+    }
+    for (const auto& mutant : entry.at("mutants")) {
+      const std::string id = mutant.at("id").get<std::string>();
+      const auto verdict = verdict_of(mutant.at("status").get<std::string>());
+      if (!verdict) {
+        return failure(name + ": mutant " + id + " has status " + mutant.at("status").dump() +
+                       ", which tlbf mutate does not write");
+      }
+      if (m.where.count(id)) {
+        return failure("mutant " + id + " is in both " + m.where[id] + " and " + name + "; shards must not overlap");
+      }
+      m.where[id] = name;
+      MutantRun& run = m.runs[id];
+      run.id = id;
+      run.verdict = *verdict;
+      run.seconds = mutant.value("duration", 0.0) / 1000;
+      run.evidence = mutant.value("statusReason", "");
+      merged["mutants"].push_back(mutant);
+    }
+  }
+  return done();
+}
+
+// The shards ran side by side: the whole's setup and baseline took as long
+// as the slowest shard's, its mutants as long as all of them.
+void add_times(Score& score, const Json& report) {
+  const Json& performance = report.at("performance");
+  score.baseline_seconds = std::max(score.baseline_seconds, performance.at("initialRun").get<double>() / 1000);
+  score.warm_up_seconds = std::max(score.warm_up_seconds, performance.at("setup").get<double>() / 1000);
+  score.mutants_seconds += performance.at("mutation").get<double>() / 1000;
+}
+
+// One report into the merge; true when it stopped, which settles the whole.
+Outcome<bool> merge_one(Merging& m, const std::string& name, const std::string& text) {
+  const auto read = tlbf_report(name, text);
+  if (!read.ok()) return read.failure();
+  const Json& report = read.value();
+  const Json config = report.value("config", Json());
+  try {
+    const auto stopped = took_stop(m, name, config);
+    if (!stopped.ok() || stopped.value()) return stopped;
+    if (const auto checked = config_checked(config); !checked.ok()) return checked.failure_in(name + ": ");
+    if (const auto taken = take_config(m, name, report, config); !taken.ok()) return taken.failure();
+    if (const auto taken = take_shard(m, name, config); !taken.ok()) return taken.failure();
+    if (const auto taken = take_mutants(m, name, report); !taken.ok()) return taken.failure();
+    add_times(m.out.score, report);
+  } catch (const Json::exception& e) {
+    return failure(name + " is not a report tlbf mutate wrote: " + e.what());
+  }
+  return false;
+}
+
+// Every mutant the shards selected is in one report, and no other is.
+Outcome<Done> every_selected_once(const Merging& m) {
+  const auto& selected = m.out.context.selected;
   std::string missing;
-  for (const auto& id : out.context.selected) {
-    if (!runs.count(id)) missing += " " + id;
+  for (const auto& id : selected) {
+    if (!m.runs.count(id)) missing += " " + id;
   }
-  for (const auto& [id, from] : where) {
-    if (std::find(out.context.selected.begin(), out.context.selected.end(), id) == out.context.selected.end()) {
-      out.error = from + " holds mutant " + id + ", which its config does not select";
-      return out;
+  for (const auto& [id, from] : m.where) {
+    if (std::find(selected.begin(), selected.end(), id) == selected.end()) {
+      return failure(from + " holds mutant " + id + ", which its config does not select");
     }
   }
   if (!missing.empty()) {
-    out.error = "no report holds" + missing + ": a shard is missing (the whole verdict needs every one)";
-    return out;
+    return failure("no report holds" + missing + ": a shard is missing (the whole verdict needs every one)");
   }
-  for (const auto& id : out.context.selected) out.score.runs.push_back(runs[id]);
+  return done();
+}
+
+}  // namespace
+
+Outcome<Merged> merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
+  if (reports.empty()) return failure("no reports to merge");
+  Merging m;
+  for (const auto& [name, text] : reports) {
+    const auto stopped = merge_one(m, name, text);
+    if (!stopped.ok()) return stopped.failure();
+    if (stopped.value()) return std::move(m.out);
+  }
+  if (const auto complete = every_selected_once(m); !complete.ok()) return complete.failure();
+  Merged& out = m.out;
+  for (const auto& id : out.context.selected) out.score.runs.push_back(m.runs[id]);
   out.context.meets = meets_bar(out.score, out.context.threshold, out.context.required, out.missed);
   out.context.exit_code = out.context.meets ? 0 : 1;
-  out.json = report_json(std::move(files), out.score, out.context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
-  return out;
+  out.json = report_json(std::move(m.files), out.score, out.context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return std::move(out);
 }
 
 }  // namespace tlbf::mutants

@@ -47,18 +47,17 @@ bool under_system_folder(const std::string& path) {
 
 }  // namespace
 
-bool sandbox_available(std::string& why) {
+Outcome<Done> sandbox_available() {
   const auto probe = conformance::run_with_input(
       "bwrap --unshare-user --cap-drop ALL --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
       "--die-with-parent true",
       "",
       std::chrono::seconds(30));
-  if (probe.exited_cleanly()) return true;
-  why = !probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
-                       : "bwrap cannot make a sandbox here (" + probe.how_it_ended() + ": " +
-                             conformance::last_lines(probe.out + probe.err, 2) +
-                             "); install Debian's bubblewrap and allow user namespaces";
-  return false;
+  if (probe.exited_cleanly()) return done();
+  return failure(!probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
+                                : "bwrap cannot make a sandbox here (" + probe.how_it_ended() + ": " +
+                                      conformance::last_lines(probe.out + probe.err, 2) +
+                                      "); install Debian's bubblewrap and allow user namespaces");
 }
 
 std::string sandboxed(const Sandbox& sandbox, const std::string& directory, const std::string& line) {

@@ -108,12 +108,12 @@ conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limi
 
 }  // namespace
 
-std::string_view to_string(Verdict v) {
+std::string_view to_string(MutantVerdict v) {
   switch (v) {
-    case Verdict::Killed: return "killed";
-    case Verdict::Survived: return "SURVIVED";
-    case Verdict::Timeout: return "timeout";
-    case Verdict::Error: return "error";
+    case MutantVerdict::Killed: return "killed";
+    case MutantVerdict::Survived: return "SURVIVED";
+    case MutantVerdict::Timeout: return "timeout";
+    case MutantVerdict::Error: return "error";
   }
   return "?";
 }
@@ -146,7 +146,7 @@ std::optional<Stop> stop_named(std::string_view word) {
 
 int Score::killed() const {
   int n = 0;
-  for (const auto& r : runs) n += r.verdict == Verdict::Killed || r.verdict == Verdict::Timeout;
+  for (const auto& r : runs) n += r.verdict == MutantVerdict::Killed || r.verdict == MutantVerdict::Timeout;
   return n;
 }
 
@@ -183,7 +183,7 @@ namespace {
 // A prepared run, run and finished: what the suite did and what its subject saw.
 struct Ran {
   conformance::RunResult result;
-  Contact contact;
+  ServingRecord serving;
   std::string error;  // the run could not be prepared; nothing ran
   double seconds = 0;
 };
@@ -198,7 +198,7 @@ Ran run_and_finish(Subjects& subjects, const SuiteRun& prepared, std::chrono::mi
   }
   out.result = run(prepared, limit);
   out.seconds = seconds_since(began);
-  out.contact = subjects.contact(prepared);
+  out.serving = subjects.serving_record(prepared);
   subjects.finish(prepared);
   return out;
 }
@@ -214,29 +214,29 @@ MutantRun judge(const std::string& id, const Ran& ran, std::chrono::milliseconds
   r.seconds = ran.seconds;
   const auto& result = ran.result;
   if (!ran.error.empty()) {
-    r.verdict = Verdict::Error;
+    r.verdict = MutantVerdict::Error;
     r.evidence = ran.error;
     return r;
   }
   r.output = output_of(result);
-  if (!ran.contact.harness_fault.empty()) {
-    r.verdict = Verdict::Error;
-    r.evidence = "the harness could not serve it: " + ran.contact.harness_fault;
-    r.voids = kHarness;
-  } else if (!ran.contact.reached && !result.exited_cleanly()) {
+  if (!ran.serving.harness_fault.empty()) {
+    r.verdict = MutantVerdict::Error;
+    r.evidence = "the harness could not serve it: " + ran.serving.harness_fault;
+    r.stops_grading_with = kHarness;
+  } else if (!ran.serving.reached && !result.exited_cleanly()) {
     // The mutant lives only in the served process: a suite that failed
     // without starting it failed for another reason (flaky, or out of processes).
-    r.verdict = Verdict::Error;
+    r.verdict = MutantVerdict::Error;
     r.evidence = "the suite failed (" + result.how_it_ended() + ") without ever starting TLBF_IMPL";
-    r.voids = kFlaky;
+    r.stops_grading_with = kFlaky;
   } else if (!result.started) {
-    r.verdict = Verdict::Error;
+    r.verdict = MutantVerdict::Error;
     r.evidence = "the suite could not be started (" + result.start_error + ")";
   } else if (result.timed_out) {
-    r.verdict = Verdict::Timeout;
+    r.verdict = MutantVerdict::Timeout;
     r.evidence = "stopped after " + std::to_string(limit.count()) + " ms";
   } else {
-    r.verdict = result.exited_cleanly() ? Verdict::Survived : Verdict::Killed;
+    r.verdict = result.exited_cleanly() ? MutantVerdict::Survived : MutantVerdict::Killed;
     r.evidence = evidence_from(result.out + result.err);
   }
   return r;
@@ -246,14 +246,14 @@ MutantRun judge(const std::string& id, const Ran& ran, std::chrono::milliseconds
 // ended: a timeout counts only when a second run times out too.
 MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
   MutantRun r = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
-  if (r.verdict != Verdict::Timeout) return r;
+  if (r.verdict != MutantVerdict::Timeout) return r;
   MutantRun again = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
-  if (again.verdict == Verdict::Timeout) again.evidence += ", twice";
+  if (again.verdict == MutantVerdict::Timeout) again.evidence += ", twice";
   again.seconds += r.seconds;
   return again;
 }
 
-bool caught(Verdict v) { return v == Verdict::Killed || v == Verdict::Timeout; }
+bool caught(MutantVerdict v) { return v == MutantVerdict::Killed || v == MutantVerdict::Timeout; }
 
 // Runs task(i) for every i below n, `jobs` at a time.
 template <typename Task>
@@ -327,10 +327,10 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
     const Ran ran = run_and_finish(subjects, wheat < 0 ? subjects.clean() : subjects.wheat(options.wheats[static_cast<std::size_t>(wheat)]),
                                    options.setup_limit);
     std::lock_guard<std::mutex> lock(mutex);
-    if (!ran.error.empty() || !ran.contact.harness_fault.empty()) {
+    if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
       if (harness_error.empty()) {
         harness_error = !ran.error.empty() ? "a clean run could not be prepared: " + ran.error
-                                           : "the harness could not serve a clean run: " + ran.contact.harness_fault +
+                                           : "the harness could not serve a clean run: " + ran.serving.harness_fault +
                                                  kShortOfResources;
       }
     } else if (wheat < 0) {
@@ -341,7 +341,7 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
       } else if (score.baseline_output.empty()) {
         score.baseline_output = output_of(ran.result);
         failed_how = ran.result.how_it_ended();
-        if (!ran.contact.reached) failed_how += ", without ever starting TLBF_IMPL";
+        if (!ran.serving.reached) failed_how += ", without ever starting TLBF_IMPL";
       }
     } else {
       WheatRuns& w = score.wheats[static_cast<std::size_t>(wheat)];
@@ -387,11 +387,11 @@ bool sanity_phase(Subjects& subjects, Score& score) {
   if (!broken) return true;
   const Ran ran = run_and_finish(subjects, *broken, score.limit);
   if (!ran.error.empty()) return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
-  if (!ran.contact.harness_fault.empty()) {
+  if (!ran.serving.harness_fault.empty()) {
     return stop(score, kHarness,
-                "the harness could not serve the sanity check: " + ran.contact.harness_fault + kShortOfResources);
+                "the harness could not serve the sanity check: " + ran.serving.harness_fault + kShortOfResources);
   }
-  if (!ran.result.exited_cleanly() && !ran.contact.reached) {
+  if (!ran.result.exited_cleanly() && !ran.serving.reached) {
     score.baseline_output = output_of(ran.result);
     return stop(score, kFlaky,
                 "the suite passed the clean runs, then failed the sanity check (" + ran.result.how_it_ended() +
@@ -416,7 +416,7 @@ MutantRun fold(std::vector<MutantRun> runs, std::string& disagreement) {
   out.seconds = seconds / static_cast<double>(runs.size());
   out.confirmed_by = static_cast<int>(runs.size());
   for (const auto& r : runs) {
-    if (r.verdict == Verdict::Error) return r;  // the caller stops on it
+    if (r.verdict == MutantVerdict::Error) return r;  // the caller stops on it
   }
   for (const auto& r : runs) {
     if (caught(r.verdict) == caught(out.verdict)) continue;
@@ -448,8 +448,8 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   ControlResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
     const Ran ran = run_and_finish(subjects, subjects.clean(), limit);
-    if (!ran.error.empty() || !ran.contact.harness_fault.empty()) {
-      out.error = !ran.error.empty() ? ran.error : ran.contact.harness_fault;
+    if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
+      out.error = !ran.error.empty() ? ran.error : ran.serving.harness_fault;
       return out;
     }
     if (ran.result.exited_cleanly()) return {true, "", "", ""};
@@ -460,72 +460,67 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   return out;
 }
 
-// The mutants' and chaffs' runs, `confirm_runs` each, and the control runs,
-// in an order the suite cannot know, `jobs` at a time.
-bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
-  std::vector<std::string> ids = options.mutants;
-  ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
-  const int confirm = std::max(1, options.confirm_runs);
+// Each mutant's and chaff's index `confirm` times, and `control_runs`
+// control runs, in an order the suite cannot know.
+std::vector<std::size_t> shuffled_run_order(std::size_t ids, int confirm, int control_runs) {
   std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < ids.size(); ++i) order.insert(order.end(), static_cast<std::size_t>(confirm), i);
-  order.insert(order.end(), static_cast<std::size_t>(std::max(0, options.control_runs)), kControl);
+  for (std::size_t i = 0; i < ids; ++i) order.insert(order.end(), static_cast<std::size_t>(confirm), i);
+  order.insert(order.end(), static_cast<std::size_t>(std::max(0, control_runs)), kControl);
   shuffle_unpredictably(order);
+  return order;
+}
 
-  std::vector<std::vector<MutantRun>> runs(ids.size());
-  std::mutex mutex;
-  std::string harness_error, control_how;  // a control run that could not be prepared; how one failed
-  Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
-  const auto start = Clock::now();
-  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
-    const std::size_t i = order[n];
-    if (i == kControl) {
-      const auto control = control_run(subjects, score.limit);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!control.error.empty()) {
-        if (harness_error.empty()) harness_error = control.error;
-      } else {
-        ++score.control_runs;
-        if (control.passed) {
-          ++score.control_passes;
-        } else if (control_how.empty()) {
-          score.baseline_output = control.output;
-          control_how = control.how;
-        }
-      }
-    } else {
-      MutantRun r = grade(subjects, ids[i], score.limit);
-      std::lock_guard<std::mutex> lock(mutex);
-      runs[i].push_back(std::move(r));
-      if (runs[i].size() == static_cast<std::size_t>(confirm)) {
-        ++progress.mutants_done;
-        progress.survived += std::all_of(runs[i].begin(), runs[i].end(),
-                                         [](const MutantRun& m) { return m.verdict == Verdict::Survived; });
-      }
-    }
-    std::lock_guard<std::mutex> lock(mutex);
-    ++progress.done;
-    progress.elapsed_seconds = seconds_since(start);
-    if (options.progress) options.progress(progress);
-  });
-  score.mutants_seconds = seconds_since(start);
-  if (!harness_error.empty()) {
-    return stop(score, kHarness,
-                "a clean control run could not be prepared or served: " + harness_error + kShortOfResources);
+// What the mutants' phase gathers while its runs go on, under one mutex.
+struct MutantsPhaseRecord {
+  std::vector<std::vector<MutantRun>> runs;  // by index into the ids
+  std::string harness_error;  // a control run that could not be prepared or served
+  std::string control_how;    // how the first failing control run ended
+};
+
+void record_control(const ControlResult& control, MutantsPhaseRecord& record, Score& score) {
+  if (!control.error.empty()) {
+    if (record.harness_error.empty()) record.harness_error = control.error;
+    return;
   }
-  std::vector<std::string> disagreements(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
+  ++score.control_runs;
+  if (control.passed) {
+    ++score.control_passes;
+  } else if (record.control_how.empty()) {
+    score.baseline_output = control.output;
+    record.control_how = control.how;
+  }
+}
+
+void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant, int confirm, Progress& progress) {
+  runs_of_its_mutant.push_back(std::move(run));
+  if (runs_of_its_mutant.size() != static_cast<std::size_t>(confirm)) return;
+  ++progress.mutants_done;
+  progress.survived += std::all_of(runs_of_its_mutant.begin(), runs_of_its_mutant.end(),
+                                   [](const MutantRun& m) { return m.verdict == MutantVerdict::Survived; });
+}
+
+// Each id's runs folded into score.runs (the first `graded` ids) or
+// score.chaff_runs (the rest); by id, why its runs disagree ("" when they do not).
+std::vector<std::string> fold_into(Score& score, std::vector<std::vector<MutantRun>> runs, std::size_t graded) {
+  std::vector<std::string> disagreements(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
     MutantRun folded = fold(std::move(runs[i]), disagreements[i]);
-    (i < options.mutants.size() ? score.runs : score.chaff_runs).push_back(std::move(folded));
+    (i < graded ? score.runs : score.chaff_runs).push_back(std::move(folded));
   }
+  return disagreements;
+}
+
+// Whether the folded runs are a grade; if not, records in `score` why it stopped.
+bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements, const std::string& control_how) {
   std::vector<const MutantRun*> all;
   for (const auto& r : score.runs) all.push_back(&r);
   for (const auto& r : score.chaff_runs) all.push_back(&r);
   // A run whose failure was not its mutant's doing voids the grade: counted
   // as a kill, it would raise the score of a suite that never caught it.
-  for (const Stop voids : {kHarness, kFlaky}) {
+  for (const Stop why : {kHarness, kFlaky}) {
     for (const MutantRun* r : all) {
-      if (r->voids != voids) continue;
-      if (voids == kHarness) return stop(score, kHarness, "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
+      if (r->stops_grading_with != why) continue;
+      if (why == kHarness) return stop(score, kHarness, "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
       score.baseline_output = r->output;
       return stop(score, kFlaky,
                   "the suite passed the clean runs, then failed the run of " + r->id +
@@ -536,7 +531,7 @@ bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score
   // Nor is a run that could not happen as planned a survivor: a stale patch
   // would otherwise make a strong suite look weak.
   for (const MutantRun* r : all) {
-    if (r->verdict == Verdict::Error) {
+    if (r->verdict == MutantVerdict::Error) {
       return stop(score, kUngradable, "the run of " + r->id + " could not happen, so nothing can be said of it: " + r->evidence);
     }
   }
@@ -552,6 +547,44 @@ bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score
     if (!why.empty()) return stop(score, kFlaky, why);
   }
   return true;
+}
+
+// The mutants' and chaffs' runs, `confirm_runs` each, and the control runs,
+// in an order the suite cannot know, `jobs` at a time.
+bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+  std::vector<std::string> ids = options.mutants;
+  ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
+  const int confirm = std::max(1, options.confirm_runs);
+  const auto order = shuffled_run_order(ids.size(), confirm, options.control_runs);
+
+  MutantsPhaseRecord record;
+  record.runs.resize(ids.size());
+  std::mutex mutex;
+  Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
+  const auto start = Clock::now();
+  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
+    const std::size_t i = order[n];
+    if (i == kControl) {
+      const auto control = control_run(subjects, score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_control(control, record, score);
+    } else {
+      MutantRun r = grade(subjects, ids[i], score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_mutant_run(std::move(r), record.runs[i], confirm, progress);
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    ++progress.done;
+    progress.elapsed_seconds = seconds_since(start);
+    if (options.progress) options.progress(progress);
+  });
+  score.mutants_seconds = seconds_since(start);
+  if (!record.harness_error.empty()) {
+    return stop(score, kHarness,
+                "a clean control run could not be prepared or served: " + record.harness_error + kShortOfResources);
+  }
+  const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
+  return verdicts_stand(score, disagreements, record.control_how);
 }
 
 }  // namespace

@@ -112,6 +112,12 @@ int main(int argc, char** argv) {
   } else if (argc == 2) {
     ::setenv("TLBF_MUTANT", argv[1], 1);
   }
-  (void)tlbf::mutants::active();  // a bad name stops here, before any request, with status 2
+  // A bad name stops here, before any request.
+  const auto chosen = tlbf::mutants::mutant_from_environment();
+  if (!chosen.ok()) {
+    std::cerr << chosen.why() << "\n";
+    return 2;
+  }
+  tlbf::mutants::set_active(chosen.value());
   return serve_oracle();
 }

@@ -27,7 +27,7 @@ namespace tlbf::mutants {
 
 namespace fs = std::filesystem;
 
-fs::path make_private_folder(std::string& why) {
+Outcome<fs::path> make_private_folder() {
   const char* tmpdir = std::getenv("TMPDIR");
   const bool from_env = tmpdir && *tmpdir;
   const std::string root = from_env ? tmpdir : "/tmp";
@@ -35,10 +35,9 @@ fs::path make_private_folder(std::string& why) {
   if (mkdtemp(pattern.data())) {
     // Removed by the watchdog if tlbf dies first (SIGKILL, a CI timeout).
     conformance::remove_folder_if_tlbf_dies(pattern);
-    return pattern;
+    return fs::path(pattern);
   }
-  why = "cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " + std::strerror(errno);
-  return {};
+  return failure("cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " + std::strerror(errno));
 }
 
 namespace {
@@ -78,8 +77,8 @@ bool shared_product(const fs::directory_entry& file, fs::file_time_type slot_war
 
 // cp -a for what a build reads (files with their modes and modification
 // times, symbolic links as links, folders), except that shared products are
-// hard links to the seed's. Empty on success, else why not.
-std::string copy_tree(const fs::path& from, const fs::path& to, fs::file_time_type slot_warmed_from) {
+// hard links to the seed's.
+Outcome<Done> copy_tree(const fs::path& from, const fs::path& to, fs::file_time_type slot_warmed_from) {
   std::error_code ec;
   std::vector<std::pair<fs::path, fs::file_time_type>> folders{{to, fs::last_write_time(from, ec)}};
   fs::create_directory(to, from, ec);
@@ -96,12 +95,12 @@ std::string copy_tree(const fs::path& from, const fs::path& to, fs::file_time_ty
       fs::copy_file(it->path(), target, ec);
       if (!ec) fs::last_write_time(target, it->last_write_time(), ec);
     }
-    if (ec) return it->path().string() + ": " + ec.message();
+    if (ec) return failure(it->path().string() + ": " + ec.message());
   }
-  if (ec) return from.string() + ": " + ec.message();
+  if (ec) return failure(from.string() + ": " + ec.message());
   // Last, as adding to a folder changes its time.
   for (auto f = folders.rbegin(); f != folders.rend(); ++f) fs::last_write_time(f->first, f->second, ec);
-  return "";
+  return done();
 }
 
 // What a run's copy gets before the suite runs: nothing (a clean run), a
@@ -205,7 +204,11 @@ class Patched final : public Subjects {
       : suite_(std::move(suite)), patches_(set.patches), workdir_(set.workdir), sanity_patch_(set.sanity_patch),
         chaffs_(set.chaffs), wheats_(set.wheats), seed_(workdir_), reveal_(reveal), sandbox_(set.sandbox),
         toolchain_(toolchain_folders(suite_)) {
-    scratch_ = make_private_folder(scratch_error_);
+    if (auto made = make_private_folder(); made.ok()) {
+      scratch_ = std::move(made).value();
+    } else {
+      scratch_error_ = made.why();
+    }
     for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
     for (const auto& id : chaff_ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
     for (const auto& id : wheat_ids()) patched_.merge(files_under(wheats_ / id));
@@ -307,17 +310,18 @@ class Patched final : public Subjects {
 
  private:
   // The file at `path` replaced by a new file with the same bytes and
-  // permissions, made now; "" or why not. A missing file is left missing.
-  static std::string rewrite_afresh(const fs::path& path) {
+  // permissions, made now. A missing file is left missing.
+  static Outcome<Done> rewrite_afresh(const fs::path& path) {
     std::error_code ec;
-    if (!fs::exists(fs::symlink_status(path, ec))) return "";
-    if (!fs::is_regular_file(fs::symlink_status(path, ec))) return "not a regular file";
+    if (!fs::exists(fs::symlink_status(path, ec))) return done();
+    if (!fs::is_regular_file(fs::symlink_status(path, ec))) return failure("not a regular file");
     const fs::path fresh = path.string() + ".tlbf-fresh";
-    if (!fs::copy_file(path, fresh, fs::copy_options::overwrite_existing, ec)) return ec.message();
+    if (!fs::copy_file(path, fresh, fs::copy_options::overwrite_existing, ec)) return failure(ec.message());
     fs::permissions(fresh, fs::status(path, ec).permissions(), ec);
     fs::last_write_time(fresh, fs::file_time_type::clock::now(), ec);
     fs::rename(fresh, path, ec);
-    return ec ? ec.message() : "";
+    if (ec) return failure(ec.message());
+    return done();
   }
 
   // The wheat no suite can know in advance: the reference itself, each file
@@ -403,9 +407,8 @@ class Patched final : public Subjects {
       fs::remove_all(copy, ec);  // what a process of the slot's last run may have written after it ended
     }
     if (run.slot >= 0) {
-      const std::string why = copy_tree(from, copy, slot_warmed_from_);
-      if (!why.empty()) {
-        run.error = "cannot copy " + from.string() + ": " + why;
+      if (const auto copied = copy_tree(from, copy, slot_warmed_from_); !copied.ok()) {
+        run.error = "cannot copy " + from.string() + ": " + copied.why();
         return run;
       }
     } else {
@@ -432,9 +435,8 @@ class Patched final : public Subjects {
     for (const auto& file : patched_) {
       std::error_code ec;
       seeded[file] = fs::last_write_time(copy / file, ec);
-      const std::string why = rewrite_afresh(copy / file);
-      if (!why.empty()) {
-        run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + why;
+      if (const auto rewritten = rewrite_afresh(copy / file); !rewritten.ok()) {
+        run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + rewritten.why();
         return run;
       }
     }
@@ -504,8 +506,8 @@ class Served final : public Subjects {
   Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal,
          const ServedSet& set)
       : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal), set_(set) {
-    private_ = make_private_folder(private_error_);
-    if (!set_.directory.empty() || !set_.variants_from.empty()) runs_ = make_private_folder(private_error_);
+    private_ = private_folder();
+    if (!set_.directory.empty() || !set_.variants_from.empty()) runs_ = private_folder();
     if (!set_.variants_from.empty()) make_variants();
   }
   ~Served() override {
@@ -547,7 +549,7 @@ class Served final : public Subjects {
     if (variant_.count(id) == 0) return Subjects::wheat(id);
     return hidden("", id);
   }
-  Contact contact(const SuiteRun& run) override {
+  ServingRecord serving_record(const SuiteRun& run) override {
     HiddenServer* server = nullptr;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -598,12 +600,20 @@ class Served final : public Subjects {
     p.end_column = p.start_column + static_cast<int>(needle.size());
   }
 
+  // A new private folder, or none after noting why in private_error_.
+  fs::path private_folder() {
+    auto made = make_private_folder();
+    if (made.ok()) return std::move(made).value();
+    private_error_ = made.why();
+    return {};
+  }
+
   // One folder per wheat and chaff, each a copy of variants_from changed as
   // it says, named at random: the folder a served variant runs in says
   // nothing of what it is. Made once; what cannot be made is said when the
   // variant is to run (the grading is then ungradable, not scored).
   void make_variants() {
-    variants_ = make_private_folder(private_error_);
+    variants_ = private_folder();
     std::vector<std::pair<std::string, Change>> all;
     if (!set_.as_is.empty()) all.push_back({set_.as_is, {}});
     std::error_code ec;
@@ -665,25 +675,21 @@ class Served final : public Subjects {
       run.error = private_error_;
       return run;
     }
-    std::string why;
     // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
     std::error_code ec;
     const std::string sockets = fs::absolute(private_, ec).string();
-    std::unique_ptr<HiddenServer> server;
-    if (variant.empty()) {
-      server = HiddenServer::start(sockets, tlbf_mutant_, choice, why);
-    } else {
-      const Variant& v = variant_.at(variant);
-      if (!v.error.empty()) {
-        run.error = v.error;
-        return run;
-      }
-      server = HiddenServer::start_program(sockets, set_.variant_command, v.folder.string(), why);
-    }
-    if (!server) {
-      run.error = why;
+    if (!variant.empty() && !variant_.at(variant).error.empty()) {
+      run.error = variant_.at(variant).error;
       return run;
     }
+    auto started = variant.empty()
+                       ? HiddenServer::start(sockets, tlbf_mutant_, choice)
+                       : HiddenServer::start_program(sockets, set_.variant_command, variant_.at(variant).folder.string());
+    if (!started.ok()) {
+      run.error = started.why();
+      return run;
+    }
+    std::unique_ptr<HiddenServer> server = std::move(started).value();
     std::string folder = fs::current_path(ec).string();
     if (!set_.directory.empty()) {
       // A fresh copy for each run: a suite must not leave itself notes from

@@ -15,6 +15,12 @@ std::string source(const std::string& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// tlbf refuses to start without it (cli/src/main.cpp).
+TEST(Catalog, TheEmbeddedCatalogReads) {
+  ASSERT_TRUE(read_catalog().ok()) << read_catalog().why();
+  EXPECT_EQ(&catalog(), &read_catalog().value());
+}
+
 // The specification's pitfall table has ten rows, s01 .. s10: an independent
 // count of what mutants/catalog.json must hold.
 TEST(Catalog, HasExactlyTheTenPlantedBugs) {

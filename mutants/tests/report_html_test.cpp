@@ -29,9 +29,9 @@ TEST(ReportHtml, TheSuitesTextCannotEndTheScript) {
          {{"language", "python"},
           {"source", "x = '</script><script>alert(1)</script>'\n"},
           {"mutants", {{{"id", "s01"}, {"status", "Killed"}, {"statusReason", "FAILED </SCRIPT ><!-- <script>"}}}}}}}}};
-  std::string error;
-  const std::string html = mutation_report_html(report.dump(), "var viewer = 1 < 2;", error);
-  ASSERT_TRUE(error.empty()) << error;
+  const auto page = mutation_report_html(report.dump(), "var viewer = 1 < 2;");
+  ASSERT_TRUE(page.ok()) << page.why();
+  const std::string& html = page.value();
   EXPECT_EQ(html.find("</script><script>alert"), std::string::npos);
   // The script ends where the JSON ends, and reads back as the same report.
   const auto json = nlohmann::json::parse(inlined_json(html), nullptr, false);
@@ -44,9 +44,9 @@ TEST(ReportHtml, TheSuitesTextCannotEndTheScript) {
 
 TEST(ReportHtml, ABundleThatCannotBeInlinedIsRefused) {
   for (const char* bundle : {"x = '</SCRIPT>';", "x = '<script>';", "x = '</script'"}) {
-    std::string error;
-    EXPECT_EQ(mutation_report_html("{}", bundle, error), "") << bundle;
-    EXPECT_NE(error.find("</script"), std::string::npos) << bundle;
+    const auto page = mutation_report_html("{}", bundle);
+    ASSERT_FALSE(page.ok()) << bundle;
+    EXPECT_NE(page.why().find("</script"), std::string::npos) << bundle;
   }
 }
 

@@ -1,5 +1,5 @@
 // The scorer against fake subjects: a run's failure counts as a kill only
-// when the subject could have caused it (Contact), and the hidden server says
+// when the subject could have caused it (ServingRecord), and the hidden server says
 // when it could not serve.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
@@ -26,12 +26,12 @@ using namespace std::chrono_literals;
 
 // Each run is a shell line that passes (`true`) or fails (`false`); what the
 // subject saw of it is set per subject. Every run gets a command of its own,
-// as the served subjects' runs do, so contact() finds the right one.
+// as the served subjects' runs do, so serving_record() finds the right one.
 class FakeSubjects final : public Subjects {
  public:
   struct Subject {
     bool suite_passes = true;
-    Contact contact;
+    ServingRecord serving;
   };
   std::map<std::string, Subject> by_id;  // "" clean, "broken", or a mutant id
 
@@ -53,9 +53,9 @@ class FakeSubjects final : public Subjects {
   SuiteRun clean() override { return make(""); }
   std::optional<SuiteRun> broken() override { return make("broken"); }
   SuiteRun mutant(const std::string& id) override { return make(id); }
-  Contact contact(const SuiteRun& run) override {
+  ServingRecord serving_record(const SuiteRun& run) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    return by_id.at(subject_of_.at(run.command)).contact;
+    return by_id.at(subject_of_.at(run.command)).serving;
   }
   void finish(const SuiteRun&) override {}
   Place place(const std::string&) const override { return {}; }
@@ -91,18 +91,18 @@ TEST(Scorer, AFailureTheSubjectSawIsAKill) {
 
 TEST(Scorer, AFailureAfterTheHarnessCouldNotServeIsNoKillAndNoGrade) {
   FakeSubjects fake;
-  fake.by_id["s02"].contact.harness_fault = "could not start the served process: Resource temporarily unavailable";
+  fake.by_id["s02"].serving.harness_fault = "could not start the served process: Resource temporarily unavailable";
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kHarness);
   EXPECT_NE(score.stop_reason.find("s02"), std::string::npos) << score.stop_reason;
   EXPECT_NE(score.stop_reason.find("Resource temporarily unavailable"), std::string::npos) << score.stop_reason;
   ASSERT_EQ(score.runs.size(), 3U);
-  EXPECT_EQ(score.runs[1].verdict, Verdict::Error);
+  EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Error);
 }
 
 TEST(Scorer, AFailureWithoutEverStartingTheSubjectIsNotTheMutantsDoing) {
   FakeSubjects fake;
-  fake.by_id["s03"].contact.reached = false;
+  fake.by_id["s03"].serving.reached = false;
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kFlaky);
   EXPECT_NE(score.stop_reason.find("s03 without ever starting TLBF_IMPL"), std::string::npos) << score.stop_reason;
@@ -114,7 +114,7 @@ TEST(Scorer, APassWithoutStartingTheSubjectIsStillASurvivor) {
   fake.by_id["s01"] = {true, {false, ""}};
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
-  EXPECT_EQ(score.runs[0].verdict, Verdict::Survived);
+  EXPECT_EQ(score.runs[0].verdict, MutantVerdict::Survived);
   EXPECT_EQ(score.killed(), 2);
 }
 
@@ -128,14 +128,14 @@ TEST(Scorer, TheHarnessFailingACleanRunStopsAsAHarnessError) {
 
 TEST(Scorer, TheHarnessFailingTheSanityCheckStopsAsAHarnessError) {
   FakeSubjects fake;
-  fake.by_id["broken"].contact.harness_fault = "could not start the served process: Cannot allocate memory";
+  fake.by_id["broken"].serving.harness_fault = "could not start the served process: Cannot allocate memory";
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;
 }
 
 TEST(Scorer, ASanityFailureWithoutStartingTheSubjectProvesNothing) {
   FakeSubjects fake;
-  fake.by_id["broken"].contact.reached = false;
+  fake.by_id["broken"].serving.reached = false;
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
   EXPECT_NE(score.stop_reason.find("sanity check"), std::string::npos) << score.stop_reason;
@@ -149,7 +149,7 @@ TEST(Scorer, TheHarnessFailingAControlRunStopsAsAHarnessError) {
     SuiteRun clean() override { return {"true clean-" + std::to_string(++cleans_), "", "", -1}; }
     std::optional<SuiteRun> broken() override { return SuiteRun{"false broken", "", "", -1}; }
     SuiteRun mutant(const std::string&) override { return {"false s01", "", "", -1}; }
-    Contact contact(const SuiteRun& run) override {
+    ServingRecord serving_record(const SuiteRun& run) override {
       const bool control = run.command.rfind("true clean-", 0) == 0 && std::stoi(run.command.substr(11)) > 3;
       return {true, control ? "could not start the served process: Resource temporarily unavailable" : ""};
     }
@@ -238,8 +238,8 @@ TEST(Scorer, AgreeingRunsAreOneOutcomeConfirmedByBoth) {
   const Score score = score_suite(subjects, options_for(subjects));
   ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
   ASSERT_EQ(score.runs.size(), 2U);
-  EXPECT_EQ(score.runs[0].verdict, Verdict::Killed);
-  EXPECT_EQ(score.runs[1].verdict, Verdict::Survived);
+  EXPECT_EQ(score.runs[0].verdict, MutantVerdict::Killed);
+  EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Survived);
   EXPECT_EQ(score.runs[0].confirmed_by, 2);
 }
 
@@ -292,7 +292,7 @@ TEST(Scorer, ChaffsAreRunLikeMutantsAndKeptOutOfTheScore) {
   EXPECT_DOUBLE_EQ(score.score(), 1.0);
   ASSERT_EQ(score.chaff_runs.size(), 3U);
   EXPECT_EQ(score.chaffs_killed(), 2);
-  EXPECT_EQ(score.chaff_runs[1].verdict, Verdict::Survived);
+  EXPECT_EQ(score.chaff_runs[1].verdict, MutantVerdict::Survived);
 }
 
 TEST(Scorer, ProgressCountsEveryRunOfBothPhases) {
@@ -321,9 +321,9 @@ TEST(Scorer, ProgressCountsEveryRunOfBothPhases) {
 TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   const std::string dir = std::filesystem::temp_directory_path() / ("tlbf-scorer-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::string why;
-  auto server = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "", why);
-  ASSERT_TRUE(server) << why;
+  auto started = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "");
+  ASSERT_TRUE(started.ok()) << started.why();
+  auto server = std::move(started).value();
   EXPECT_EQ(server->connections(), 0);
 
   sockaddr_un address{};
@@ -346,8 +346,9 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   // the connection has ended.
   const std::string not_a_program = dir + "/not-a-program";
   { std::ofstream(not_a_program) << "neither ELF nor a script\n"; }
-  server = HiddenServer::start(dir, not_a_program, "", why);
-  ASSERT_TRUE(server) << why;
+  started = HiddenServer::start(dir, not_a_program, "");
+  ASSERT_TRUE(started.ok()) << started.why();
+  server = std::move(started).value();
   EXPECT_EQ(server->fault(), "");
   const int again = ::socket(AF_UNIX, SOCK_STREAM, 0);
   std::strcpy(address.sun_path, server->socket_path().c_str());

@@ -13,13 +13,21 @@
 
 // Id, kCount and kNames, generated from mutants/catalog.json (oracle/CMakeLists.txt).
 #include "tlbf/mutant_ids.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
 
-// The active mutant: set_active's, or else the environment variable
-// TLBF_MUTANT (an id of the catalog, "s01" ...; unset or empty for none), read
-// once. A value that names no mutant stops the process with status 2 and a
-// message listing the ids.
+// The mutant the environment variable TLBF_MUTANT names (an id of the
+// catalog, "s01" ...; Id::none when it is unset or empty), or, when it names
+// no mutant, a failure listing the ids. The process can then go on neither as
+// a mutant it is not nor as the oracle: every main() of the mutant build
+// checks it before serving or testing, and ends with status 2 printing the
+// failure, which the kill tests do not count as a kill
+// (oracle/tests/CMakeLists.txt).
+Outcome<Id> mutant_from_environment();
+
+// The active mutant: set_active's, or else mutant_from_environment()'s, read
+// once (none when TLBF_MUTANT names no mutant, which main() has refused).
 Id active() noexcept;
 void set_active(Id id) noexcept;
 

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::mutants {
 
 struct Mutant {
@@ -24,8 +26,13 @@ struct Mutant {
   int places = 1;
 };
 
-// In the catalog's order. A catalog that cannot be read stops the process
-// (status 2) naming what is wrong: the build embeds it, so that is a bug.
+// The mutants in the catalog's order, parsed once; or, when the embedded
+// catalog cannot be read, a failure naming what is wrong. The build embeds
+// the text CMake has read, so that is a bug of the build: a program that
+// offers the catalog checks this before anything else and refuses to start
+// (tlbf: status 2).
+const Outcome<std::vector<Mutant>>& read_catalog();
+// read_catalog()'s mutants; none when it failed.
 const std::vector<Mutant>& catalog();
 const Mutant* find(std::string_view id);
 

@@ -10,6 +10,7 @@
 
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
 
@@ -33,12 +34,8 @@ struct Kit {
 };
 
 // The kit described by `path` (a kit.json, docs/mutants.md, "Kits"); paths in
-// it are relative to its folder. `error` set means nothing else is.
-struct KitRead {
-  std::string error;
-  Kit kit;
-};
-KitRead read_kit(const std::filesystem::path& path);
+// it are relative to its folder. A failure names the first thing wrong with it.
+Outcome<Kit> read_kit(const std::filesystem::path& path);
 
 // One learner: a folder of the class, and in it the tests file.
 struct Learner {
@@ -56,16 +53,17 @@ std::vector<Learner> find_learners(const std::filesystem::path& class_dir, const
 // The reference, copied once for the class and warmed: the suite run once on
 // it, ungraded, so that what every learner's runs share (cargo's build of the
 // dependencies and of the reference) is built once. Removed when destroyed.
+// A failure when the reference cannot be copied.
 class ClassSeed {
  public:
-  static std::unique_ptr<ClassSeed> make(const Kit& kit, std::chrono::milliseconds limit, std::string& error);
+  static Outcome<std::unique_ptr<ClassSeed>> make(const Kit& kit, std::chrono::milliseconds limit);
   ~ClassSeed();
   ClassSeed(const ClassSeed&) = delete;
   ClassSeed& operator=(const ClassSeed&) = delete;
 
   // A copy of the warmed reference with the learner's tests file in it, for
-  // the learner's grading; "" with `error` set when it cannot be made.
-  std::string workdir_for(const Learner& learner, std::string& error);
+  // the learner's grading, or why it cannot be made.
+  Outcome<std::string> workdir_for(const Learner& learner);
   void done_with(const std::string& workdir);
   double warm_seconds() const { return warm_seconds_; }
 
@@ -100,7 +98,8 @@ struct ClassRow {
   std::string reason;                        // why it stopped, when it did
   std::string report;                        // the learner's page, relative to the summary
 };
-ClassRow class_row(const std::string& report_json, std::string& error);
+// A failure when `report_json` is no report of tlbf grade.
+Outcome<ClassRow> class_row(const std::string& report_json);
 std::string class_summary_json(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
                                const std::vector<std::string>& required);
 std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,

@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::mutants {
 
 // A name nobody can guess from the run it belongs to: 16 random hex digits.
@@ -35,17 +37,18 @@ class HiddenServer {
   // Listens on a new socket in `dir` (a private folder) and serves each
   // connection with `tlbf_mutant --choice-from SOCKET`, whose child asks the
   // same socket for `choice` ("" for the clean oracle, "refuse-all", or a
-  // mutant id): a connection from a child of a served process gets it. nullptr, with
-  // `why` set, when the socket cannot be made.
-  static std::unique_ptr<HiddenServer> start(const std::string& dir, const std::string& tlbf_mutant,
-                                             const std::string& choice, std::string& why);
+  // mutant id): a connection from a child of a served process gets it. A
+  // failure when the socket cannot be made.
+  static Outcome<std::unique_ptr<HiddenServer>> start(const std::string& dir, const std::string& tlbf_mutant,
+                                                      const std::string& choice);
   // Listens as above, but serves each connection with `program` (an argument
   // list whose first word is found on PATH now) run in `folder`: a correct or
   // buggy implementation of another language, which holds no secret of the
   // grading (which one it is shows only to a process that can see it, and a
-  // sandboxed suite cannot).
-  static std::unique_ptr<HiddenServer> start_program(const std::string& dir, const std::vector<std::string>& program,
-                                                     const std::string& folder, std::string& why);
+  // sandboxed suite cannot). A failure when the socket cannot be made.
+  static Outcome<std::unique_ptr<HiddenServer>> start_program(const std::string& dir,
+                                                              const std::vector<std::string>& program,
+                                                              const std::string& folder);
   // Stops listening, kills every process it started and removes the socket.
   ~HiddenServer();
   HiddenServer(const HiddenServer&) = delete;
@@ -65,8 +68,8 @@ class HiddenServer {
 
  private:
   HiddenServer() = default;
-  static std::unique_ptr<HiddenServer> listen_in(std::unique_ptr<HiddenServer> server, const std::string& dir,
-                                                 std::string& why);
+  static Outcome<std::unique_ptr<HiddenServer>> listen_in(std::unique_ptr<HiddenServer> server,
+                                                          const std::string& dir);
   void accept_loop();
   void serve(int connection);
   bool answer_choice(int connection);  // true: the connection asked for the choice, and got it

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tlbf/mutants/scorer.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
 
@@ -39,17 +40,14 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
 // (dist/mutation-test-elements.js of the npm package) is inlined with it, so
 // the page needs no network; it also forbids itself to load anything. Every
 // "<" of the JSON is written "\u003c", so no text in it (a suite's output
-// holding "</script>") can end its script early. Empty, with `error` set,
-// when `viewer_js` itself holds "<script" or "</script" (in any case), which
-// no inline script can carry safely.
-std::string mutation_report_html(const std::string& report_json, const std::string& viewer_js, std::string& error);
+// holding "</script>") can end its script early. A failure when `viewer_js`
+// itself holds "<script" or "</script" (in any case), which no inline script
+// can carry safely.
+Outcome<std::string> mutation_report_html(const std::string& report_json, const std::string& viewer_js);
 
 // `text` safe inside HTML, as element text or a quoted attribute.
 std::string html_escaped(const std::string& text);
 
-// The whole verdict of shards' reports. `error` set (the reports cannot be
-// merged: unreadable, not tlbf's, disagreeing, overlapping or incomplete)
-// means nothing else is.
 // A surviving mutant as a learner reads it: what the bug is and where, in
 // the code the suite tested, with its diff.
 struct Survivor {
@@ -59,8 +57,8 @@ struct Survivor {
 };
 std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<MutantRun>& runs);
 
+// The whole verdict of shards' reports.
 struct Merged {
-  std::string error;
   Score score;                        // the mutants of every shard, in the order of `selected`
   ReportContext context;              // threshold, required, suite, mode: the shards'; meets and exit: the whole's
   std::vector<std::string> missed;    // required mutants that ran and were not killed
@@ -69,8 +67,10 @@ struct Merged {
 
 // `reports` are (name for messages, JSON text) pairs, each written by
 // `tlbf mutate --shard k/n --json`. A shard that stopped (exit 3, 4, 5 or a
-// harness error) stops the merge with its exit code and reason.
-Merged merge_reports(const std::vector<std::pair<std::string, std::string>>& reports);
+// harness error) stops the merge with its exit code and reason (score.stopped).
+// A failure when the reports cannot be merged: unreadable, not tlbf's,
+// disagreeing, overlapping or incomplete.
+Outcome<Merged> merge_reports(const std::vector<std::pair<std::string, std::string>>& reports);
 
 // Whether a graded run meets the bar: its score reaches `threshold` and every
 // required mutant that ran was killed (a timeout counts); `missed` gets those

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::mutants {
 
 struct Sandbox {
@@ -14,9 +16,9 @@ struct Sandbox {
   std::vector<std::string> read_write;  // the run's own folder
 };
 
-// Whether bubblewrap can make a sandbox here (it is installed, and user
-// namespaces are allowed); `why` says why not.
-bool sandbox_available(std::string& why);
+// Done when bubblewrap can make a sandbox here (it is installed, and user
+// namespaces are allowed), else a failure that says why not.
+Outcome<Done> sandbox_available();
 
 // `line` (a shell line) as run inside the sandbox, in `directory`.
 std::string sandboxed(const Sandbox& sandbox, const std::string& directory, const std::string& line);

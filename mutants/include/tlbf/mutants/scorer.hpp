@@ -32,9 +32,10 @@ struct Place {
   std::string diff;  // the change as a unified diff
 };
 
-// What a run's subject saw of the suite, where the Subjects can tell (the
-// served subjects without --reveal-mutant; the others answer the default).
-struct Contact {
+// What serving a run's subject recorded of the suite, where the Subjects can
+// tell (the served subjects without --reveal-mutant; the others answer the
+// default).
+struct ServingRecord {
   bool reached = true;  // the suite started the subject at least once
   // What the harness could not do while serving the run ("" when nothing):
   // a process it could not start. A run with a fault is graded by nobody.
@@ -52,7 +53,7 @@ class Subjects {
   virtual std::optional<SuiteRun> broken() = 0;  // none: no sanity check
   virtual SuiteRun mutant(const std::string& id) = 0;
   // After the run, before finish(): what its subject saw of it.
-  virtual Contact contact(const SuiteRun&) { return {}; }
+  virtual ServingRecord serving_record(const SuiteRun&) { return {}; }
   virtual void finish(const SuiteRun& run) = 0;  // after the run: remove what preparing it made
   virtual Place place(const std::string& id) const = 0;
   virtual std::string broken_description() const = 0;  // for the sanity check's message
@@ -180,8 +181,10 @@ struct ScoreOptions {
 };
 
 
-enum class Verdict { Killed, Survived, Timeout, Error };
-std::string_view to_string(Verdict v);
+// What a mutant's (or chaff's) runs made of it; a conformance check's
+// verdicts are conformance::Verdict.
+enum class MutantVerdict { Killed, Survived, Timeout, Error };
+std::string_view to_string(MutantVerdict v);
 
 // Why a run stopped without a grade (Score::stopped). A reason, not a number:
 // the command line maps each to its exit code (cli/src/grading_output.cpp),
@@ -203,14 +206,14 @@ std::optional<Stop> stop_named(std::string_view word);
 
 struct MutantRun {
   std::string id;
-  Verdict verdict = Verdict::Error;
+  MutantVerdict verdict = MutantVerdict::Error;
   double seconds = 0;
   // The suite's first failing assertion (cargo's `panicked at` block,
   // unittest's FAIL or ERROR block, else its last lines), or why it is an error.
   std::string evidence;
   // kHarness or kFlaky when the run's failure was not the mutant's doing
-  // (Contact): the whole grading then stops with that code.
-  Stop voids = kNotStopped;
+  // (ServingRecord): the whole grading then stops with that code.
+  Stop stops_grading_with = kNotStopped;
   std::string output;  // the suite's output (printable), kept to show two runs that disagree
   int confirmed_by = 1;  // runs whose outcomes agreed
 };
