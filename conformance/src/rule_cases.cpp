@@ -13,7 +13,7 @@
 
 #include "tlbf/conformance/described_cases.hpp"
 #include "tlbf/conformance/judge.hpp"
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/protocol/session.hpp"

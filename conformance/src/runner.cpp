@@ -6,7 +6,8 @@
 
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/protocol/commands.hpp"
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/child.hpp"
+#include "tlbf/conformance/strays.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
 

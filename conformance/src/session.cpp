@@ -7,7 +7,8 @@
 #include <array>
 #include <cerrno>
 
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/child.hpp"
+#include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/conformance/readable.hpp"
 
 namespace tlbf::conformance {
