@@ -9,7 +9,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/child.hpp"
+#include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/hash.hpp"
 
 namespace tlbf::conformance {

@@ -132,112 +132,123 @@ std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_
   };
 }
 
+namespace {
+
+std::optional<std::string> no_false_negatives_direct(Talk& send, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto members = items(rng, kItems, "member");
+  if (auto bad = fill(send, "f", kItems, members)) return bad;
+  return expect_all(send, each("contains f ", members), "ok true");
+}
+
+std::optional<std::string> no_false_negatives_after_round_trip(Talk& send, std::uint64_t seed) {
+  std::mt19937_64 rng(seed + 1);
+  const auto members = items(rng, kItems, "member");
+  if (auto bad = round_trip(send, "f", "g", kItems, "0.01", members)) return bad;
+  // A small filter with every bit set: a bit order that sets the
+  // padding bits of the last byte (bit 7 numbered as bit 0) then
+  // fails to load for certain, not only when an item happens to
+  // land on such a bit.
+  const auto saturating = items(rng, 400, "saturating");
+  return round_trip(send, "s", "t", 10, "0.5", saturating);
+}
+
+std::optional<std::string> no_false_negatives_in_a_union(Talk& send, std::uint64_t seed) {
+  std::mt19937_64 rng(seed + 2);
+  const auto left = items(rng, kItems, "left");
+  const auto right = items(rng, kItems, "right");
+  if (auto bad = fill(send, "a", kItems, left)) return bad;
+  if (auto bad = fill(send, "b", kItems, right)) return bad;
+  if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
+  return expect_all(send, each("contains a ", concat(left, right)), "ok true");
+}
+
+std::optional<std::string> union_is_the_filter_of_both_sets(Talk& send, std::uint64_t seed) {
+  std::mt19937_64 rng(seed + 3);
+  const auto left = items(rng, 700, "left");
+  const auto right = items(rng, 300, "right");
+  if (auto bad = fill(send, "a", 1000, left)) return bad;
+  if (auto bad = fill(send, "b", 1000, right)) return bad;
+  if (auto bad = fill(send, "both", 1000, concat(left, right))) return bad;
+  if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
+  const auto got = send({"info a", "count_ones a", "count_ones both", "to_bytes a", "to_bytes both"});
+  const auto a = numbers(got[0], 3);
+  if (!a) return "info a was answered " + readable(got[0], 80);
+  if ((*a)[2] != 1000) return "the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000";
+  if (got[1] != got[2]) return "count_ones of the union is " + readable(got[1], 80) + ", of one filter of both sets " + readable(got[2], 80);
+  // Where the filter offers its bytes, they must be equal too (the
+  // counts are, so the headers are): the same bits, not just as many.
+  if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4]) return "the union's bytes differ from those of one filter of both sets";
+  return std::optional<std::string>();
+}
+
+std::optional<std::string> union_refuses_different_m_or_k(Talk& send) {
+  const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
+  if (made[0] != "ok" || made[1] != "ok") return "new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80);
+  const auto merged = send({"union a b"});
+  if (merged[0].rfind("err Mismatch", 0) != 0) {
+    return "a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80);
+  }
+  if (made[2] == "ok") {  // a design with a fixed k may refuse k = 4; then there is nothing to merge
+    const auto got = send({"union a c"});
+    if (got[0].rfind("err Mismatch", 0) != 0) return "a union of k = 3 and k = 4 was answered " + readable(got[0], 80);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> fp_rate_within_three_sigma(Talk& send, std::uint64_t seed) {
+  std::mt19937_64 rng(seed + 4);
+  if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
+  const auto shape = send({"info f", "count_ones f"});
+  const auto info = numbers(shape[0], 3), ones = numbers(shape[1], 1);
+  if (!info || !ones || (*info)[0] == 0) return "info and count_ones were answered " + readable(shape[0], 80) + ", " + readable(shape[1], 80);
+  const double m = static_cast<double>((*info)[0]), k = static_cast<double>((*info)[1]);
+  // Sent in slices, so that the memory of one serves the next:
+  // made all at once, 100,000 requests and their answers cost
+  // more in fresh pages than the talk itself.
+  int positives = 0;
+  for (int slice = 0; slice < kFresh / kSlice; ++slice) {
+    const auto answers = send(items(rng, kSlice, "fresh" + std::to_string(slice), "contains f "));
+    for (const auto& a : answers) {
+      if (a == "ok true") ++positives;
+      else if (a != "ok false") return "contains was answered " + readable(a, 80);
+    }
+  }
+  // Each probe of a fresh item hits a set bit with probability f,
+  // so the count is Binomial(N, f^k) (spec section 2.4).
+  const double f = static_cast<double>((*ones)[0]) / m;
+  const double q = std::pow(f, k);
+  const double mean = kFresh * q, sd = std::sqrt(kFresh * q * (1 - q));
+  std::ostringstream why;
+  if (std::abs(positives - mean) > 3 * sd) {
+    why << positives << " false positives in " << kFresh << " fresh items; with m = " << m << ", k = " << k
+        << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " of them, +- " << 3 * sd << " (3 sd)";
+    return why.str();
+  }
+  if (positives >= 0.02 * kFresh) {
+    why << positives << " false positives in " << kFresh << " fresh items: 2% or more at a 1% design";
+    return why.str();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
   using C = Capability;
   std::vector<InteractiveCase> out;
-
-  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, by_talk([seed](Talk& send) {
-                   std::mt19937_64 rng(seed);
-                   const auto members = items(rng, kItems, "member");
-                   if (auto bad = fill(send, "f", kItems, members)) return bad;
-                   return expect_all(send, each("contains f ", members), "ok true");
-                 })});
-
+  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter},
+                 by_talk([seed](Talk& send) { return no_false_negatives_direct(send, seed); })});
   out.push_back({"behaviour/no_false_negatives/after_bytes_round_trip", {C::Filter, C::Bytes},
-                 by_talk([seed](Talk& send) -> std::optional<std::string> {
-                   std::mt19937_64 rng(seed + 1);
-                   const auto members = items(rng, kItems, "member");
-                   if (auto bad = round_trip(send, "f", "g", kItems, "0.01", members)) return bad;
-                   // A small filter with every bit set: a bit order that sets the
-                   // padding bits of the last byte (bit 7 numbered as bit 0) then
-                   // fails to load for certain, not only when an item happens to
-                   // land on such a bit.
-                   const auto saturating = items(rng, 400, "saturating");
-                   return round_trip(send, "s", "t", 10, "0.5", saturating);
-                 })});
-
+                 by_talk([seed](Talk& send) { return no_false_negatives_after_round_trip(send, seed); })});
   out.push_back({"behaviour/no_false_negatives/in_a_union", {C::Filter, C::Union},
-                 by_talk([seed](Talk& send) -> std::optional<std::string> {
-                   std::mt19937_64 rng(seed + 2);
-                   const auto left = items(rng, kItems, "left");
-                   const auto right = items(rng, kItems, "right");
-                   if (auto bad = fill(send, "a", kItems, left)) return bad;
-                   if (auto bad = fill(send, "b", kItems, right)) return bad;
-                   if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
-                   return expect_all(send, each("contains a ", concat(left, right)), "ok true");
-                 })});
-
+                 by_talk([seed](Talk& send) { return no_false_negatives_in_a_union(send, seed); })});
   out.push_back({"behaviour/union_is_the_filter_of_both_sets", {C::Filter, C::Union},
-                 by_talk([seed](Talk& send) -> std::optional<std::string> {
-                   std::mt19937_64 rng(seed + 3);
-                   const auto left = items(rng, 700, "left");
-                   const auto right = items(rng, 300, "right");
-                   if (auto bad = fill(send, "a", 1000, left)) return bad;
-                   if (auto bad = fill(send, "b", 1000, right)) return bad;
-                   if (auto bad = fill(send, "both", 1000, concat(left, right))) return bad;
-                   if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
-                   const auto got = send({"info a", "count_ones a", "count_ones both", "to_bytes a", "to_bytes both"});
-                   const auto a = numbers(got[0], 3);
-                   if (!a) return "info a was answered " + readable(got[0], 80);
-                   if ((*a)[2] != 1000) return "the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000";
-                   if (got[1] != got[2]) return "count_ones of the union is " + readable(got[1], 80) + ", of one filter of both sets " + readable(got[2], 80);
-                   // Where the filter offers its bytes, they must be equal too (the
-                   // counts are, so the headers are): the same bits, not just as many.
-                   if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4]) return "the union's bytes differ from those of one filter of both sets";
-                   return std::optional<std::string>();
-                 })});
-
+                 by_talk([seed](Talk& send) { return union_is_the_filter_of_both_sets(send, seed); })});
   out.push_back({"behaviour/union_refuses_different_m_or_k", {C::Filter, C::Union},
-                 by_talk([](Talk& send) -> std::optional<std::string> {
-                   const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
-                   if (made[0] != "ok" || made[1] != "ok") return "new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80);
-                   const auto merged = send({"union a b"});
-                   if (merged[0].rfind("err Mismatch", 0) != 0) {
-                     return "a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80);
-                   }
-                   if (made[2] == "ok") {  // a design with a fixed k may refuse k = 4; then there is nothing to merge
-                     const auto got = send({"union a c"});
-                     if (got[0].rfind("err Mismatch", 0) != 0) return "a union of k = 3 and k = 4 was answered " + readable(got[0], 80);
-                   }
-                   return std::nullopt;
-                 })});
-
+                 by_talk([](Talk& send) { return union_refuses_different_m_or_k(send); })});
   out.push_back({"behaviour/fp_rate_within_three_sigma", {C::Filter},
-                 by_talk([seed](Talk& send) -> std::optional<std::string> {
-                   std::mt19937_64 rng(seed + 4);
-                   if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
-                   const auto shape = send({"info f", "count_ones f"});
-                   const auto info = numbers(shape[0], 3), ones = numbers(shape[1], 1);
-                   if (!info || !ones || (*info)[0] == 0) return "info and count_ones were answered " + readable(shape[0], 80) + ", " + readable(shape[1], 80);
-                   const double m = static_cast<double>((*info)[0]), k = static_cast<double>((*info)[1]);
-                   // Sent in slices, so that the memory of one serves the next:
-                   // made all at once, 100,000 requests and their answers cost
-                   // more in fresh pages than the talk itself.
-                   int positives = 0;
-                   for (int slice = 0; slice < kFresh / kSlice; ++slice) {
-                     const auto answers = send(items(rng, kSlice, "fresh" + std::to_string(slice), "contains f "));
-                     for (const auto& a : answers) {
-                       if (a == "ok true") ++positives;
-                       else if (a != "ok false") return "contains was answered " + readable(a, 80);
-                     }
-                   }
-                   // Each probe of a fresh item hits a set bit with probability f,
-                   // so the count is Binomial(N, f^k) (spec section 2.4).
-                   const double f = static_cast<double>((*ones)[0]) / m;
-                   const double q = std::pow(f, k);
-                   const double mean = kFresh * q, sd = std::sqrt(kFresh * q * (1 - q));
-                   std::ostringstream why;
-                   if (std::abs(positives - mean) > 3 * sd) {
-                     why << positives << " false positives in " << kFresh << " fresh items; with m = " << m << ", k = " << k
-                         << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " of them, +- " << 3 * sd << " (3 sd)";
-                     return why.str();
-                   }
-                   if (positives >= 0.02 * kFresh) {
-                     why << positives << " false positives in " << kFresh << " fresh items: 2% or more at a 1% design";
-                     return why.str();
-                   }
-                   return std::nullopt;
-                 })});
+                 by_talk([seed](Talk& send) { return fp_rate_within_three_sigma(send, seed); })});
   return out;
 }
 

@@ -250,12 +250,9 @@ Case judged(std::string name, Steps steps) {
   return c;
 }
 
-}  // namespace
-
-std::vector<Case> width_cases() {
-  std::vector<Case> out;
+// m: positions_for reaches every value without a filter (BadParams above 2^40).
+Case width_case_m() {
   const auto every = boundary_words(64, true);  // 2^64 and 2^64 + 1 are err Protocol in a u64 field
-  // m: positions_for reaches every value without a filter (BadParams above 2^40).
   Steps m;
   for (const auto& w : every) {
     m.push_back(ask("positions_for " + w + " 3 61"));
@@ -269,10 +266,12 @@ std::vector<Case> width_cases() {
     m.push_back(ask("count_ones wm"));
   }
   m.push_back(ask("drop wm"));
-  out.push_back(judged("protocol/integers/widths/m", std::move(m)));
+  return judged("protocol/integers/widths/m", std::move(m));
+}
 
-  // k: a u32. The rate reaches every width; positions_for and new reach 65536,
-  // above which StrictKBound leaves their answers open.
+// k: a u32. The rate reaches every width; positions_for and new reach 65536,
+// above which StrictKBound leaves their answers open.
+Case width_case_k() {
   Steps k;
   for (const auto& w : boundary_words(64, false)) k.push_back(ask("predicted_fp_rate 1000000 " + w + " 5"));
   for (const auto& w : boundary_words(15, false)) k.push_back(ask("positions_for 1000 " + w + " 61"));
@@ -282,10 +281,13 @@ std::vector<Case> width_cases() {
     k.push_back(ask("info wk"));
   }
   k.push_back(ask("drop wk"));
-  out.push_back(judged("protocol/integers/widths/k", std::move(k)));
+  return judged("protocol/integers/widths/k", std::move(k));
+}
 
-  // n: a u64, in the sizing functions, with_rate (small n only: a large one
-  // makes a large filter) and the header's n_inserted.
+// n: a u64, in the sizing functions, with_rate (small n only: a large one
+// makes a large filter) and the header's n_inserted.
+Case width_case_n() {
+  const auto every = boundary_words(64, true);  // 2^64 and 2^64 + 1 are err Protocol in a u64 field
   Steps n;
   for (const auto& w : every) {
     n.push_back(ask("optimal_m " + w + " 0.5"));
@@ -297,9 +299,11 @@ std::vector<Case> width_cases() {
     n.push_back(ask("info wn"));
   }
   n.push_back(ask("drop wn"));
-  out.push_back(judged("protocol/integers/widths/n", std::move(n)));
+  return judged("protocol/integers/widths/n", std::move(n));
+}
 
-  // n_inserted: any u64 from a file, then insert carries (and saturates at 2^64 - 1).
+// n_inserted: any u64 from a file, then insert carries (and saturates at 2^64 - 1).
+Case width_case_n_inserted() {
   Steps counts;
   for (int b : kWidthBoundaries) {
     const u128 p = u128{1} << b;
@@ -330,10 +334,12 @@ std::vector<Case> width_cases() {
   }
   counts.push_back(ask("drop wd"));
   counts.push_back(ask("drop wc"));
-  out.push_back(judged("protocol/integers/widths/n_inserted", std::move(counts)));
+  return judged("protocol/integers/widths/n_inserted", std::move(counts));
+}
 
-  // Positions: in filters of m just past each boundary up to 2^40, so that
-  // most positions need every bit of the width (a u32 position wraps).
+// Positions: in filters of m just past each boundary up to 2^40, so that
+// most positions need every bit of the width (a u32 position wraps).
+Case width_case_positions() {
   Steps pos;
   for (int b : {7, 8, 15, 16, 31, 32, 40}) {
     const std::string mw = decimal((u128{1} << b) + 1);
@@ -356,10 +362,12 @@ std::vector<Case> width_cases() {
     pos.push_back(ask("drop wp"));
     pos.push_back(ask("drop wq"));
   }
-  out.push_back(judged("protocol/integers/widths/positions", std::move(pos)));
+  return judged("protocol/integers/widths/positions", std::move(pos));
+}
 
-  // The answers themselves: optimal_k's k near each width up to its u32
-  // saturation, and optimal_m's m near each width up to 2^64.
+// The answers themselves: optimal_k's k near each width up to its u32
+// saturation, and optimal_m's m near each width up to 2^64.
+Case width_case_answers() {
   Steps answers;
   for (int b : kWidthBoundaries) {
     if (b > 32) break;
@@ -376,7 +384,19 @@ std::vector<Case> width_cases() {
       answers.push_back(ask("optimal_m " + decimal(static_cast<u128>(items)) + " 0.5"));
     }
   }
-  out.push_back(judged("protocol/integers/widths/answers", std::move(answers)));
+  return judged("protocol/integers/widths/answers", std::move(answers));
+}
+
+}  // namespace
+
+std::vector<Case> width_cases() {
+  std::vector<Case> out;
+  out.push_back(width_case_m());
+  out.push_back(width_case_k());
+  out.push_back(width_case_n());
+  out.push_back(width_case_n_inserted());
+  out.push_back(width_case_positions());
+  out.push_back(width_case_answers());
   return out;
 }
 

@@ -104,42 +104,43 @@ std::size_t longest_acceptable_answer(std::string_view request) {
   return positions_length(*m, *k);
 }
 
-const std::string& Judge::expect(std::string_view request) {
-  request_ = std::string(request);
-  latitude_ = Latitude{};
-  const auto parsed = words_of(request);
+// An answer that is err BadParams, or any ok of the command's form: where the
+// vectors leave a request outside the domain open.
+void Judge::allow_error_or_any_ok(std::string flag, const std::string& what) {
   Latitude& l = latitude_;
-  const auto err_or_any = [&](std::string flag, std::string what) {
-    l.flag = std::move(flag);
-    l.err_kinds = {"BadParams"};
-    l.any_ok_form = true;
-    l.allows = "err BadParams, or ok and " + what;
-    l.longest = 64;
-  };
-  // Zones that depend on the state before the request.
-  if (parsed && (*parsed)[0] == "union" && parsed->size() == 3) {
-    const auto left = info_of(oracle_, (*parsed)[1]), right = info_of(oracle_, (*parsed)[2]);
+  l.flag = std::move(flag);
+  l.err_kinds = {"BadParams"};
+  l.any_ok_form = true;
+  l.allows = "err BadParams, or ok and " + what;
+  l.longest = 64;
+}
+
+// Zones that depend on the state before the request: called before the oracle
+// handles it.
+void Judge::allow_by_state_before(const std::vector<std::string_view>& w) {
+  Latitude& l = latitude_;
+  if (w[0] == "union" && w.size() == 3) {
+    const auto left = info_of(oracle_, w[1]), right = info_of(oracle_, w[2]);
     if (left && right && (*left)[0] == (*right)[0] && (*left)[1] == (*right)[1] && (*left)[2] > kU64Max - (*right)[2]) {
       l.flag = "CountSaturates";
       l.exact = {"ok"};
       l.err_kinds = {"BadParams", "Mismatch"};
       l.allows = "ok (the count saturated or wrapped), err BadParams or err Mismatch";
-      l.opens = std::string((*parsed)[1]);
+      l.opens = std::string(w[1]);
       l.opens_when_matching = true;
     }
   }
-  oracle_answer_ = oracle_.handle(request);
-  pattern_ = pattern_for(request, oracle_answer_);
-  if (!parsed || oracle_answer_.rfind("err Protocol", 0) == 0 || oracle_answer_.rfind("err Unknown", 0) == 0) {
-    return pattern_;
-  }
-  const Words& w = *parsed;
+}
+
+// The sizing functions outside their domain, and m one ulp of a log off.
+void Judge::allow_by_sizing(const std::vector<std::string_view>& w) {
+  Latitude& l = latitude_;
   const std::string_view c = w[0];
   if (c == "optimal_m" && w.size() == 3) {
     const std::uint64_t n = *protocol::read_u64(w[1]);
     const double p = *protocol::read_real(w[2]);
     if (n == 0 || !(p > 0.0 && p < 1.0) || oracle_answer_ == "ok " + std::to_string(kU64Max)) {
-      err_or_any("OutOfDomain", "a u64");
+      allow_error_or_any_ok("OutOfDomain", "a u64");
     } else if (const auto alternatives = protocol::m_alternatives(n, p); !alternatives.empty()) {
       l.flag = "LogLastBit";
       for (auto m : alternatives) l.exact.insert("ok " + std::to_string(m));
@@ -148,10 +149,10 @@ const std::string& Judge::expect(std::string_view request) {
     }
   } else if (c == "optimal_k" && w.size() == 3) {
     if (*protocol::read_u64(w[2]) == 0 || oracle_answer_ == "ok " + std::to_string(kU32Max)) {
-      err_or_any("OutOfDomain", "a u32");
+      allow_error_or_any_ok("OutOfDomain", "a u32");
     }
   } else if (c == "predicted_fp_rate" && w.size() == 4) {
-    if (*protocol::read_u64(w[1]) == 0) err_or_any("OutOfDomain", "a real");
+    if (*protocol::read_u64(w[1]) == 0) allow_error_or_any_ok("OutOfDomain", "a real");
   } else if (c == "with_rate" && w.size() == 4 && oracle_answer_ == "ok") {
     if (!protocol::m_alternatives(*protocol::read_u64(w[2]), *protocol::read_real(w[3])).empty()) {
       // The answer is ok either way; the filter's m is what may differ.
@@ -160,43 +161,73 @@ const std::string& Judge::expect(std::string_view request) {
       l.opens = std::string(w[1]);
       l.opens_when_matching = true;
     }
-  } else if ((c == "new" || c == "positions_for") && oracle_answer_.rfind("err BadParams", 0) == 0) {
-    const bool is_new = c == "new";
-    const std::uint64_t m = *protocol::read_u64(w[is_new ? 2 : 1]);
-    const std::uint32_t k = *protocol::read_u32(w[is_new ? 3 : 2]);
-    if (m >= 1 && m <= MAX_BITS && k > MAX_K) {
+  }
+}
+
+// A k above MAX_K that the oracle refuses and StrictKBound leaves open, in new
+// and positions_for.
+void Judge::allow_k_above_the_bound(const std::vector<std::string_view>& w) {
+  Latitude& l = latitude_;
+  const bool is_new = w[0] == "new";
+  const std::uint64_t m = *protocol::read_u64(w[is_new ? 2 : 1]);
+  const std::uint32_t k = *protocol::read_u32(w[is_new ? 3 : 2]);
+  if (m >= 1 && m <= MAX_BITS && k > MAX_K) {
+    l.flag = "StrictKBound";
+    if (is_new) {
+      l.exact = {"ok"};
+      l.allows = "ok: a filter with k above 65536";
+      l.opens = std::string(w[1]);
+    } else if (k <= kLongestComputedPositions) {
+      std::string line = "ok";
+      for (auto g : positions_for(m, k, *protocol::read_bytes(w[3]))) line += " " + std::to_string(g);
+      l.exact = {std::move(line)};
+      l.allows = "the " + std::to_string(k) + " positions";
+    } else {
+      l.any_ok_form = true;
+      l.allows = "ok and positions";
+    }
+    l.longest = is_new ? 2 : positions_length(m, k);
+  }
+}
+
+// A file whose only fault is a k above MAX_K: StrictKBound leaves it open.
+void Judge::allow_file_with_k_above_the_bound(const std::vector<std::string_view>& w) {
+  Latitude& l = latitude_;
+  auto bytes = *protocol::read_bytes(w[2]);
+  if (bytes.size() >= 32) {
+    std::uint32_t k = 0;
+    for (int i = 3; i >= 0; --i) k = k << 8 | bytes[16 + static_cast<std::size_t>(i)];
+    bytes[16] = 1;
+    bytes[17] = bytes[18] = bytes[19] = 0;
+    protocol::OracleSession fresh;
+    if (k > MAX_K && fresh.handle("from_bytes k1 " + protocol::write_bytes(bytes)) == "ok") {
       l.flag = "StrictKBound";
-      if (is_new) {
-        l.exact = {"ok"};
-        l.allows = "ok: a filter with k above 65536";
-        l.opens = std::string(w[1]);
-      } else if (k <= kLongestComputedPositions) {
-        std::string line = "ok";
-        for (auto g : positions_for(m, k, *protocol::read_bytes(w[3]))) line += " " + std::to_string(g);
-        l.exact = {std::move(line)};
-        l.allows = "the " + std::to_string(k) + " positions";
-      } else {
-        l.any_ok_form = true;
-        l.allows = "ok and positions";
-      }
-      l.longest = is_new ? 2 : positions_length(m, k);
+      l.exact = {"ok"};
+      l.allows = "ok: a filter with k above 65536";
+      l.opens = std::string(w[1]);
+      l.longest = 2;
     }
+  }
+}
+
+const std::string& Judge::expect(std::string_view request) {
+  request_ = std::string(request);
+  latitude_ = Latitude{};
+  const auto parsed = words_of(request);
+  if (parsed) allow_by_state_before(*parsed);
+  oracle_answer_ = oracle_.handle(request);
+  pattern_ = pattern_for(request, oracle_answer_);
+  if (!parsed || oracle_answer_.rfind("err Protocol", 0) == 0 || oracle_answer_.rfind("err Unknown", 0) == 0) {
+    return pattern_;
+  }
+  const Words& w = *parsed;
+  const std::string_view c = w[0];
+  if ((c == "new" || c == "positions_for") && oracle_answer_.rfind("err BadParams", 0) == 0) {
+    allow_k_above_the_bound(w);
   } else if (c == "from_bytes" && w.size() == 3 && oracle_answer_.rfind("err Format", 0) == 0) {
-    auto bytes = *protocol::read_bytes(w[2]);
-    if (bytes.size() >= 32) {
-      std::uint32_t k = 0;
-      for (int i = 3; i >= 0; --i) k = k << 8 | bytes[16 + static_cast<std::size_t>(i)];
-      bytes[16] = 1;
-      bytes[17] = bytes[18] = bytes[19] = 0;
-      protocol::OracleSession fresh;
-      if (k > MAX_K && fresh.handle("from_bytes k1 " + protocol::write_bytes(bytes)) == "ok") {
-        l.flag = "StrictKBound";
-        l.exact = {"ok"};
-        l.allows = "ok: a filter with k above 65536";
-        l.opens = std::string(w[1]);
-        l.longest = 2;
-      }
-    }
+    allow_file_with_k_above_the_bound(w);
+  } else {
+    allow_by_sizing(w);
   }
   return pattern_;
 }

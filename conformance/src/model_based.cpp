@@ -146,19 +146,24 @@ std::string gen_m() {
   return std::to_string(uniform<std::uint64_t>(1, 2049));
 }
 
-// One request for the current model, over the capabilities it offers.
-std::string gen_request(const Model& m) {
-  // Two names, mostly of filters that exist.
-  const auto name = [&m] {
-    if (!m.alive.empty() && uniform<int>(0, 3) > 0) return std::string(kPrefixSlot) + *rc::gen::elementOf(m.alive);
-    return std::string(kPrefixSlot) + "f" + std::to_string(uniform<int>(0, 2));
-  };
-  const std::string f = name();
-  const std::string g = name();
+// The requests gen_request() chooses from, each made only when chosen: the
+// order of the offers and of the draws is what makes a seed repeat a run.
+struct Offers {
+  const Model& m;
+  const std::string& f;
+  const std::string& g;
   std::vector<std::function<std::string()>> choices;
-  auto offer = [&](Capability c, std::function<std::string()> make) {
+
+  void offer(Capability c, std::function<std::string()> make) {
     if (m.offered.count(c)) choices.push_back(std::move(make));
-  };
+  }
+};
+
+void offer_filter_requests(Offers& o) {
+  const Model& m = o.m;
+  const std::string& f = o.f;
+  const std::string& g = o.g;
+  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
   using C = Capability;
   // Parameters often come from small sets, so that two filters often match
   // and unions have something to merge.
@@ -194,6 +199,14 @@ std::string gen_request(const Model& m) {
   offer(C::Filter, [&] { return "info " + f; });
   offer(C::Filter, [&] { return "info " + g; });
   offer(C::Filter, [&] { return "drop " + f; });
+}
+
+void offer_byte_requests(Offers& o) {
+  const Model& m = o.m;
+  const std::string& f = o.f;
+  const std::string& g = o.g;
+  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
+  using C = Capability;
   offer(C::Bytes, [&] { return "to_bytes " + f; });
   offer(C::Bytes, [&] {
     // The model's own bytes of some filter, often damaged by one byte.
@@ -211,6 +224,14 @@ std::string gen_request(const Model& m) {
     }
     return "from_bytes " + f + " " + hex_word(bytes);
   });
+}
+
+void offer_union_requests(Offers& o) {
+  const Model& m = o.m;
+  const std::string& f = o.f;
+  const std::string& g = o.g;
+  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
+  using C = Capability;
   for (int weight = 0; weight < 3; ++weight) offer(C::Union, [&] { return "union " + f + " " + g; });
   offer(C::Union, [&] {
     // F with another filter of its shape where there is one: the union that
@@ -227,6 +248,11 @@ std::string gen_request(const Model& m) {
     }
     return "union " + f + " " + (partners.empty() ? g : *rc::gen::elementOf(partners));
   });
+}
+
+void offer_hashing_and_sizing_requests(Offers& o) {
+  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
+  using C = Capability;
   offer(C::Hashing, [&] { return "fnv1a64 " + gen_item(); });
   offer(C::Hashing, [&] { return "mix64 " + protocol::write_hash(*rc::gen::arbitrary<std::uint64_t>()); });
   offer(C::Hashing, [&] {
@@ -238,7 +264,23 @@ std::string gen_request(const Model& m) {
     return "predicted_fp_rate " + gen_m() + " " + std::to_string(uniform<int>(0, 30)) + " " +
            std::to_string(uniform<int>(0, 5000));
   });
-  return choices[uniform<std::size_t>(0, choices.size())]();
+}
+
+// One request for the current model, over the capabilities it offers.
+std::string gen_request(const Model& m) {
+  // Two names, mostly of filters that exist.
+  const auto name = [&m] {
+    if (!m.alive.empty() && uniform<int>(0, 3) > 0) return std::string(kPrefixSlot) + *rc::gen::elementOf(m.alive);
+    return std::string(kPrefixSlot) + "f" + std::to_string(uniform<int>(0, 2));
+  };
+  const std::string f = name();
+  const std::string g = name();
+  Offers o{m, f, g, {}};
+  offer_filter_requests(o);
+  offer_byte_requests(o);
+  offer_union_requests(o);
+  offer_hashing_and_sizing_requests(o);
+  return o.choices[uniform<std::size_t>(0, o.choices.size())]();
 }
 
 struct RandomRequest : rc::state::Command<Model, Sut> {
@@ -374,98 +416,131 @@ std::vector<std::string> requests_of(const std::vector<Exchanged>& log) {
   return out;
 }
 
+// What the runs of one model-based case share: the process's life, and the
+// last failing run, which after RapidCheck's shrinking is the smallest.
+struct ModelRuns {
+  Session& session;
+  const std::set<Capability>& offered;
+  std::vector<std::string> life;  // of the current process (Sut::life)
+  int run_number = 0;
+  std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
+  std::optional<Fault> fault;      // its fault, if it was one
+  std::optional<std::vector<std::string>> first_failure;  // the process's life up to the first wrong answer
+  bool stop_provoking = false;     // a fault cost a timeout: shrinking would cost one a step
+
+  ModelRuns(Session& s, const std::set<Capability>& o) : session(s), offered(o) {}
+
+  // One random sequence, RapidCheck's property: throws when it fails.
+  void run_one() {
+    if (stop_provoking) return;  // every later run passes, so the failure found is the one reported
+    Model initial{"r" + std::to_string(run_number++) + "_", {}, offered};
+    Sut sut{&session, {}, {}, 0, {}, &life, {}, {}};
+    if (!session.alive()) {
+      life.clear();
+      if (auto f = session.restart()) {
+        stop_provoking = true;
+        failing.clear();
+        fault = f;
+        RC_FAIL(f->detail);
+      }
+    }
+    try {
+      rc::state::check(initial, sut, rc::state::gen::execOneOfWithArgs<RandomRequest>());
+      send_waiting(sut);
+    } catch (...) {
+      failing = sut.log;
+      fault = sut.fault;
+      if (sut.first_failure && !first_failure) first_failure = sut.first_failure;
+      if (fault && (fault->cost_a_timeout() || session.out_of_time())) stop_provoking = true;
+      throw;
+    }
+  }
+};
+
+// RapidCheck announces its configuration on stderr when it first loads it;
+// each run's parameters are set by the caller, so it is loaded saying nothing.
+void load_rapidcheck_quietly() {
+  std::ostringstream quiet;
+  auto* const saved = std::cerr.rdbuf(quiet.rdbuf());
+  rc::detail::configuration();
+  std::cerr.rdbuf(saved);
+}
+
+// Replays the shrunk failing sequence in a fresh process and tells `out` what
+// that showed; returns the requests to show, the shortest that still fail.
+std::vector<std::string> replayed(ModelRuns& r, std::ostringstream& out) {
+  std::vector<std::string> shown = requests_of(r.failing);
+  if (r.fault && r.fault->cost_a_timeout()) {
+    out << ": " << r.fault->detail << ". Not shrunk, nor replayed: each step would wait out the timeout again.";
+    return shown;
+  }
+  out << "; shrunk to " << shown.size() << " requests" << (r.fault ? " (" + r.fault->detail + ")" : "") << ".";
+  const auto again = replay_fails(r.session, shown);
+  if (again) {
+    out << " Replayed in a fresh process, it fails again: " << again->what << ".";
+  } else if (r.first_failure) {
+    out << " Replayed in a fresh process, it passes: the failure depends on earlier state.";
+    if (replay_fails(r.session, *r.first_failure)) {
+      shown = shortest_failing(r.session, *r.first_failure);
+      out << " The shortest sequence found that fails from a fresh start has " << shown.size() << " requests.";
+    } else {
+      out << " Even the process's whole life up to the failure (" << r.first_failure->size()
+          << " requests) passes when replayed: it may depend on timing or load.";
+    }
+  } else {
+    out << " Replayed in a fresh process, it passes: it may depend on timing or load.";
+  }
+  return shown;
+}
+
+// The finding of a failed check: what failed, how its replays went, and the
+// transcript that replays it.
+Finding failure_found(ModelRuns& r, const rc::detail::FailureResult& failure, std::uint64_t seed, int runs) {
+  std::ostringstream out;
+  out << "a random request sequence fails after " << failure.numSuccess << " passing runs (seed " << seed
+      << ", --runs " << runs << ")";
+  const std::vector<std::string> shown = replayed(r, out);
+  const std::string transcript = transcript_of(shown);
+  out << "\nReplay it: tlbf's transcript format (docs/protocol.md, section 7); the filter names carry the "
+         "run's prefix:\n"
+      << shortened(transcript, 40);
+  if (!r.failing.empty() && shown.size() == r.failing.size()) {
+    out << "# the implementation answered: " << readable(r.failing.back().got, 200) << "\n";
+  }
+  if (!r.session.alive()) r.session.restart();
+  return Finding{out.str(), std::nullopt, transcript};
+}
+
+std::optional<Finding> run_model(Session& session, const std::set<Capability>& offered, std::uint64_t seed,
+                                 int runs) {
+  // A process of its own, so that what it is sent is all the model's.
+  if (session.requests_sent() != 0) {
+    if (auto fault = session.restart(Session::Why::Fresh)) return Finding{fault->detail, fault, {}};
+  }
+  ModelRuns r{session, offered};
+  const auto property = [&r] { r.run_one(); };
+  load_rapidcheck_quietly();
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = runs;
+  params.maxSize = 60;  // requests per run at most
+  const auto result = rc::detail::checkTestable(property, rc::detail::TestMetadata{}, params);
+  rc::detail::FailureResult failure;
+  if (!result.match(failure)) {
+    rc::detail::GaveUpResult gave_up;
+    if (result.match(gave_up)) return Finding{"RapidCheck gave up: " + gave_up.description, {}, {}};
+    return std::nullopt;
+  }
+  return failure_found(r, failure, seed, runs);
+}
+
 }  // namespace
 
 InteractiveCase model_based_case(std::uint64_t seed, int runs) {
   // Every capability's requests are drawn only if offered, so it needs none.
-  return {"model/random_request_sequences", {}, [seed, runs](Session& session, const std::set<Capability>& offered)
-              -> std::optional<Finding> {
-            // A process of its own, so that what it is sent is all the model's.
-            if (session.requests_sent() != 0) {
-              if (auto fault = session.restart(Session::Why::Fresh)) return Finding{fault->detail, fault, {}};
-            }
-            std::vector<std::string> life;  // of the current process (Sut::life)
-            int run_number = 0;
-            std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
-            std::optional<Fault> fault;      // its fault, if it was one
-            std::optional<std::vector<std::string>> first_failure;  // the process's life up to the first wrong answer
-            bool stop_provoking = false;     // a fault cost a timeout: shrinking would cost one a step
-            const auto property = [&] {
-              if (stop_provoking) return;  // every later run passes, so the failure found is the one reported
-              Model initial{"r" + std::to_string(run_number++) + "_", {}, offered};
-              Sut sut{&session, {}, {}, 0, {}, &life, {}, {}};
-              if (!session.alive()) {
-                life.clear();
-                if (auto f = session.restart()) {
-                  stop_provoking = true;
-                  failing.clear();
-                  fault = f;
-                  RC_FAIL(f->detail);
-                }
-              }
-              try {
-                rc::state::check(initial, sut, rc::state::gen::execOneOfWithArgs<RandomRequest>());
-                send_waiting(sut);
-              } catch (...) {
-                failing = sut.log;
-                fault = sut.fault;
-                if (sut.first_failure && !first_failure) first_failure = sut.first_failure;
-                if (fault && (fault->cost_a_timeout() || session.out_of_time())) stop_provoking = true;
-                throw;
-              }
-            };
-            {
-              // RapidCheck announces its configuration on stderr when it first
-              // loads it; this run's parameters are set below, so say nothing.
-              std::ostringstream quiet;
-              auto* const saved = std::cerr.rdbuf(quiet.rdbuf());
-              rc::detail::configuration();
-              std::cerr.rdbuf(saved);
-            }
-            rc::detail::TestParams params;
-            params.seed = seed;
-            params.maxSuccess = runs;
-            params.maxSize = 60;  // requests per run at most
-            const auto result = rc::detail::checkTestable(property, rc::detail::TestMetadata{}, params);
-            rc::detail::FailureResult failure;
-            if (!result.match(failure)) {
-              rc::detail::GaveUpResult gave_up;
-              if (result.match(gave_up)) return Finding{"RapidCheck gave up: " + gave_up.description, {}, {}};
-              return std::nullopt;
-            }
-            std::ostringstream out;
-            out << "a random request sequence fails after " << failure.numSuccess << " passing runs (seed " << seed
-                << ", --runs " << runs << ")";
-            std::vector<std::string> shown = requests_of(failing);
-            if (fault && fault->cost_a_timeout()) {
-              out << ": " << fault->detail << ". Not shrunk, nor replayed: each step would wait out the timeout again.";
-            } else {
-              out << "; shrunk to " << shown.size() << " requests" << (fault ? " (" + fault->detail + ")" : "") << ".";
-              const auto again = replay_fails(session, shown);
-              if (again) {
-                out << " Replayed in a fresh process, it fails again: " << again->what << ".";
-              } else if (first_failure) {
-                out << " Replayed in a fresh process, it passes: the failure depends on earlier state.";
-                if (replay_fails(session, *first_failure)) {
-                  shown = shortest_failing(session, *first_failure);
-                  out << " The shortest sequence found that fails from a fresh start has " << shown.size() << " requests.";
-                } else {
-                  out << " Even the process's whole life up to the failure (" << first_failure->size()
-                      << " requests) passes when replayed: it may depend on timing or load.";
-                }
-              } else {
-                out << " Replayed in a fresh process, it passes: it may depend on timing or load.";
-              }
-            }
-            const std::string transcript = transcript_of(shown);
-            out << "\nReplay it: tlbf's transcript format (docs/protocol.md, section 7); the filter names carry the "
-                   "run's prefix:\n"
-                << shortened(transcript, 40);
-            if (!failing.empty() && shown.size() == failing.size()) {
-              out << "# the implementation answered: " << readable(failing.back().got, 200) << "\n";
-            }
-            if (!session.alive()) session.restart();
-            return Finding{out.str(), std::nullopt, transcript};
+  return {"model/random_request_sequences", {},
+          [seed, runs](Session& session, const std::set<Capability>& offered) -> std::optional<Finding> {
+            return run_model(session, offered, seed, runs);
           }};
 }
 

@@ -13,7 +13,7 @@
 
 #include "tlbf/conformance/described_cases.hpp"
 #include "tlbf/conformance/judge.hpp"
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/protocol/session.hpp"
@@ -129,8 +129,7 @@ void commands_and_arguments(std::vector<Case>& out) {
                                  ask("drop af")}));
 }
 
-void values(std::vector<Case>& out) {
-  // bytes
+void bytes_values(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/bytes/uppercase_accepted",
                                 {ask("fnv1a64 DEADBEEF"), ask("fnv1a64 DeadBeef"), ask("positions_for 1000 3 ABCDEF")}));
   out.push_back(case_from_draft("protocol/bytes/uppercase_item_is_the_same_item",
@@ -143,7 +142,9 @@ void values(std::vector<Case>& out) {
                                 {expect("fnv1a64 zz", "err Protocol"), expect("fnv1a64 0g", "err Protocol"),
                                  expect("fnv1a64 00zz", "err Protocol"), expect("fnv1a64 0x00", "err Protocol"),
                                  expect("fnv1a64 --", "err Protocol")}));
-  // hashes
+}
+
+void hash_values(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/hash/uppercase_refused", {expect("mix64 F5E307190CE4A327", "err Protocol")}));
   out.push_back(case_from_draft("protocol/hash/wrong_length_refused",
                                 {expect("mix64 1", "err Protocol"), expect("mix64 f5e307190ce4a32", "err Protocol"),
@@ -151,7 +152,9 @@ void values(std::vector<Case>& out) {
   // docs/format.md, section 2: mix64(0) = 0, written with all 16 digits.
   out.push_back(case_from_draft("protocol/hash/leading_zeros_written",
                                 {expect("mix64 0000000000000000", "ok 0000000000000000")}));
-  // integers
+}
+
+void integer_values(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/integers/leading_zeros_accepted",
                                 {expect("optimal_k 020 04", "ok 3"), expect("new lz 0008 01", "ok"),
                                  expect("info lz", "ok 8 1 0"), ask("drop lz")}));
@@ -193,7 +196,9 @@ void values(std::vector<Case>& out) {
                                  expect("positions_for 8 4294967297 -", "err Protocol")}));
   out.push_back(case_from_draft("protocol/integers/u32_overflow_refused_in_new",
                                 {expect("new uo 8 4294967296", "err Protocol"), expect("new uo 8 4294967297", "err Protocol")}));
-  // reals
+}
+
+void real_values(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/reals/spellings_accepted",
                                 {expect("optimal_m 4 0.1", "ok 20"), expect("optimal_m 4 1e-1", "ok 20"),
                                  expect("optimal_m 4 1E-1", "ok 20"), expect("optimal_m 4 1.0e-1", "ok 20"),
@@ -212,7 +217,9 @@ void values(std::vector<Case>& out) {
                                 {expect("optimal_m 4 abc", "err Protocol"), expect("optimal_m 4 0.1x", "err Protocol"),
                                  expect("optimal_m 4 1e", "err Protocol"), expect("optimal_m 4 -", "err Protocol"),
                                  expect("optimal_m 4 e5", "err Protocol"), expect("optimal_m 4 0x1p-3", "err Protocol")}));
-  // names
+}
+
+void name_values(std::vector<Case>& out) {
   const std::string name32(32, 'n');
   out.push_back(case_from_draft("protocol/names/case_sensitive",
                                 {ask("new Nc 8 1"), ask("new nc 16 2"), expect("info Nc", "ok 8 1 0"),
@@ -228,6 +235,14 @@ void values(std::vector<Case>& out) {
   out.push_back(case_from_draft("protocol/names/digits_and_underscore_accepted",
                                 {expect("new 123 8 1", "ok"), expect("new _ 16 1", "ok"), expect("info 123", "ok 8 1 0"),
                                  expect("info _", "ok 16 1 0"), ask("drop 123"), ask("drop _")}));
+}
+
+void values(std::vector<Case>& out) {
+  bytes_values(out);
+  hash_values(out);
+  integer_values(out);
+  real_values(out);
+  name_values(out);
 }
 
 void order_of_checks(std::vector<Case>& out) {
@@ -406,7 +421,7 @@ void items(std::vector<Case>& out) {
                                  ask("positions lh " + prefix_64kib), ask("drop lh")}));
 }
 
-void state(std::vector<Case>& out) {
+void state_many_filters(std::vector<Case>& out) {
   // More filters than any small fixed table holds, each told apart by its m.
   Steps many;
   // 1,100: well above 128, 256, 512 and 1024, the sizes a fixed table is likely to have.
@@ -417,7 +432,9 @@ void state(std::vector<Case>& out) {
   }
   for (int i = 0; i < count; ++i) many.push_back(expect("drop many_" + std::to_string(i), "ok"));
   out.push_back(case_from_draft("state/many_filters_alive", many));
+}
 
+void state_unions(std::vector<Case>& out) {
   out.push_back(case_from_draft("state/union_does_not_alias",
                                 {ask("new al_a 64 2"), ask("new al_b 64 2"), ask("insert al_b 01"), ask("union al_a al_b"),
                                  ask("insert al_a 02"), ask("insert al_a 03"), ask("count_ones al_b"), ask("to_bytes al_b"),
@@ -441,6 +458,9 @@ void state(std::vector<Case>& out) {
                                 {ask("new ul_a 20 3"), ask("insert ul_a 636174"), ask("new ul_b 20 3"), ask("insert ul_b 646f67"),
                                  expect("union ul_a ul_b", "ok"), ask("to_bytes ul_b"), expect("info ul_b", "ok 20 3 1"),
                                  ask("to_bytes ul_a"), ask("drop ul_a"), ask("drop ul_b")}));
+}
+
+void state_drops_and_replacements(std::vector<Case>& out) {
   out.push_back(case_from_draft("state/drop_missing_is_no_such_filter",
                                 {expect("drop absent_drop", "err NoSuchFilter"), expect("info absent_drop", "err NoSuchFilter")}));
   out.push_back(case_from_draft("state/dropped_filter_is_gone",
@@ -467,6 +487,9 @@ void state(std::vector<Case>& out) {
                                 {ask("with_rate ws 4 0.1"), ask("insert ws 636174"), ask("insert ws 646f67"),
                                  expect("with_rate ws 4 0.1", "ok"), expect("count_ones ws", "ok 0"),
                                  expect("contains ws 636174", "ok false"), expect("info ws", "ok 20 3 0"), ask("drop ws")}));
+}
+
+void state_answers_follow_changes(std::vector<Case>& out) {
   // Every answer reflects the filter as it is now: an answer remembered from
   // before a union, a replacement or a drop is stale. Each question is asked
   // before the change too, so that a cache has something to remember.
@@ -496,6 +519,9 @@ void state(std::vector<Case>& out) {
                                  expect("from_bytes cb 544c424601000000140000000000000003000000000000000200000000000000096802", "ok"),
                                  expect("contains cb 636174", "ok true"), expect("count_ones cb", "ok 6"),
                                  expect("info cb", "ok 20 3 2"), ask("drop cb")}));
+}
+
+void state_insert_counts(std::vector<Case>& out) {
   // insert's count saturates at 2^64 - 1 (docs/format.md, section 9) and
   // carries past 2^32, from counts only a file can give.
   Header at_max, below_2_32, below_2_33;
@@ -511,6 +537,9 @@ void state(std::vector<Case>& out) {
                                  expect("info ic", "ok 8 1 4294967296"),
                                  expect("from_bytes ic " + file_hex(below_2_33), "ok"), expect("insert ic 61", "ok"),
                                  expect("info ic", "ok 8 1 8589934592"), ask("to_bytes ic"), ask("drop ic")}));
+}
+
+void state_failed_commands(std::vector<Case>& out) {
   out.push_back(case_from_draft("state/failed_commands_change_nothing",
                                 {ask("new fc 20 3"), ask("insert fc 636174"), expect("new fc 0 3", "err BadParams"),
                                  expect("info fc", "ok 20 3 1"), expect("with_rate fc 0 0.1", "err BadParams"),
@@ -520,6 +549,15 @@ void state(std::vector<Case>& out) {
                                 {expect("new absent_fn 0 3", "err BadParams"), expect("info absent_fn", "err NoSuchFilter"),
                                  expect("with_rate absent_fw 0 0.5", "err BadParams"), expect("info absent_fw", "err NoSuchFilter"),
                                  expect("from_bytes absent_ff 00", "err Format"), expect("info absent_ff", "err NoSuchFilter")}));
+}
+
+void state(std::vector<Case>& out) {
+  state_many_filters(out);
+  state_unions(out);
+  state_drops_and_replacements(out);
+  state_answers_follow_changes(out);
+  state_insert_counts(out);
+  state_failed_commands(out);
 }
 
 Case finish(std::string name, std::vector<DraftStep> steps, bool acceptable, std::string why) {
@@ -536,9 +574,7 @@ std::string oracle_file(const std::vector<std::string>& requests, const std::str
   return oracle.handle("to_bytes " + name).substr(3);
 }
 
-// Mistakes an adversary's ports of the format made that every earlier case
-// passed (docs/check.md, "The bug bank" has each as a bug).
-void found_by_adversaries(std::vector<Case>& out) {
+void adversaries_counts_and_probes(std::vector<Case>& out) {
   // A file whose count says 0 but whose bits are set: contains and count_ones
   // read the bits, not the count (a "nothing inserted, nothing found" shortcut).
   std::string counted_none = oracle_file({"new t 20 3", "insert t 636174"}, "t");
@@ -572,6 +608,9 @@ void found_by_adversaries(std::vector<Case>& out) {
                                      ask("count_ones rp"), ask("drop rp")}));
     }
   }
+}
+
+void adversaries_k_and_rates(std::vector<Case>& out) {
   // k above 1024 probes set and read in full (a buffer sized for with_rate's
   // usual k is not enough).
   out.push_back(case_from_draft("items/k_above_1024_probes_all",
@@ -591,6 +630,9 @@ void found_by_adversaries(std::vector<Case>& out) {
                                 {ask("predicted_fp_rate 93368854 2147483648 1")}));
   // pow(0, 0) = 1: no items and no probes.
   out.push_back(case_from_draft("format/predicted_fp_rate/k_and_n_zero", {ask("predicted_fp_rate 8 0 0")}));
+}
+
+void adversaries_names_and_files(std::vector<Case>& out) {
   // An answer cached for positions must follow a from_bytes that replaces the filter.
   out.push_back(case_from_draft("state/positions_follow_from_bytes",
                                 {ask("new pf 20 3"), ask("positions pf 636174"),
@@ -623,6 +665,14 @@ void found_by_adversaries(std::vector<Case>& out) {
   full += std::string(2 * 8193, 'f');
   out.push_back(case_from_draft("format/count_ones/above_16_bits",
                                 {ask("from_bytes cf " + full), ask("count_ones cf"), ask("drop cf")}));
+}
+
+// Mistakes an adversary's ports of the format made that every earlier case
+// passed (docs/check.md, "The bug bank" has each as a bug).
+void found_by_adversaries(std::vector<Case>& out) {
+  adversaries_counts_and_probes(out);
+  adversaries_k_and_rates(out);
+  adversaries_names_and_files(out);
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/protocol/commands.hpp"
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/child.hpp"
+#include "tlbf/conformance/strays.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
 
@@ -100,6 +101,19 @@ class Run {
   void run_interactive(const std::vector<InteractiveCase>& cases);
 
  private:
+  // Where run_cases() is between its exchanges.
+  struct Pass {
+    const std::vector<Case>& cases;
+    std::vector<std::size_t> runnable;  // indices into cases
+    bool careful;                       // one request at a time
+    std::optional<std::pair<std::size_t, Fault>> pending;  // (case index, fault) seen pipelined, not yet pinned
+    std::size_t next;                                       // the first runnable case not yet judged
+  };
+  std::vector<std::size_t> runnable_of(const std::vector<Case>& cases);
+  std::vector<Request> batch_of(const Pass& pass, std::size_t end, std::vector<std::size_t>& starts) const;
+  bool judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts, const Answers& answers);
+  bool stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, std::size_t from);
+  void pin_pending(const Pass& pass);
   void pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered);
   void count_fault(const Fault& fault);
   bool stopped() const { return !report_.stopped_because.empty(); }
@@ -247,13 +261,9 @@ void Run::pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t
   count_fault(fault);
 }
 
-// After a fault in a pipelined exchange, the first unanswered request need
-// not be the one that caused it (an implementation may buffer its answers),
-// so the cases from there on are replayed one request at a time until the
-// fault shows again, and it is pinned on the case then in flight. If it does
-// not show again, it is pinned on the case first in flight all the same.
-void Run::run_cases(const std::vector<Case>& cases) {
-  report_.results.resize(cases.size());
+// The cases that can run; the others get their result at once (skipped, or
+// failed for having no steps).
+std::vector<std::size_t> Run::runnable_of(const std::vector<Case>& cases) {
   std::vector<std::size_t> runnable;  // indices into cases
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string missing = missing_capabilities(cases[i].needs, report_.offered);
@@ -266,81 +276,114 @@ void Run::run_cases(const std::vector<Case>& cases) {
       report_.results[i] = {cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}, {}};
     }
   }
-  bool careful = !options_.pipelined;
-  std::optional<std::pair<std::size_t, Fault>> pending;  // (case index, fault) seen pipelined, not yet pinned
-  std::size_t next = 0;                                   // the first runnable case not yet judged
-  while (next < runnable.size() && !stopped()) {
-    std::vector<Request> requests;
+  return runnable;
+}
+
+// The requests of the runnable cases from pass.next to `end`, each case's
+// followed by the sync request; `starts` gets the index of each case's first.
+std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end, std::vector<std::size_t>& starts) const {
+  std::vector<Request> requests;
+  for (std::size_t i = pass.next; i < end; ++i) {
+    const Case& c = pass.cases[pass.runnable[i]];
+    starts.push_back(requests.size());
+    for (const auto& step : c.steps) requests.push_back({step.request, answer_limit(step.request, step.pattern)});
+    requests.push_back({kSync, Request::kDefaultAnswerLimit});
+  }
+  return requests;
+}
+
+// The runnable case `i` was in flight when the exchange stopped at a fault:
+// pins the fault on it, or, in a pipelined exchange, turns careful to replay
+// from it. Returns whether the process must be restarted.
+bool Run::stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, std::size_t from) {
+  const Case& c = pass.cases[pass.runnable[i]];
+  CaseResult& result = report_.results[pass.runnable[i]];
+  const Fault fault = answers.fault.value_or(Fault{FaultKind::Exited, "no answer"});
+  const std::size_t answered = answers.lines.size() > from ? answers.lines.size() - from : 0;
+  if (fault.kind == FaultKind::OutOfTime) {
+    pin(result, c, fault, answered);
+    pass.next = i + 1;
+    return false;
+  }
+  if (!pass.careful) {
+    pass.careful = true;
+    pass.pending = {pass.runnable[i], fault};
+    pass.next = i;
+    return true;
+  }
+  pass.careful = !options_.pipelined;
+  pass.pending.reset();
+  pin(result, c, fault, answered);
+  pass.next = i + 1;
+  return true;
+}
+
+// Judges the cases of one exchange, from pass.next to `end`, up to the first
+// that is out of step or was in flight. Returns whether the process must be
+// restarted.
+bool Run::judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts, const Answers& answers) {
+  const std::size_t first = pass.next;
+  for (std::size_t i = first; i < end; ++i) {
+    const Case& c = pass.cases[pass.runnable[i]];
+    const std::size_t from = starts[i - first];
+    if (from + c.steps.size() >= answers.lines.size()) return stopped_in_flight(pass, i, answers, from);
+    CaseResult& result = report_.results[pass.runnable[i]];
+    bool out_of_step = false;
+    result = judge(c, answers.lines, from, out_of_step);
+    if (result.outcome == Outcome::Failed) {
+      result.stderr_tail = session_.stderr_tail();
+      result.reproduce = reproduce_line(c, command_);
+      result.transcript = transcript_of(c);
+    }
+    if (out_of_step) {
+      pass.next = i + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+// A fault seen pipelined that did not show again one request at a time is
+// pinned on the case that was first in flight all the same.
+void Run::pin_pending(const Pass& pass) {
+  if (!pass.pending) return;
+  const std::size_t index = pass.pending->first;
+  const Fault& fault = pass.pending->second;
+  CaseResult& result = report_.results[index];
+  result = {pass.cases[index].name, Outcome::Failed,
+            fault.detail + " (while this case was in flight in a pipelined run; replayed one request at a "
+                           "time it did not happen again, so it may depend on load or on earlier requests)",
+            {}, {}, {}, {}, reproduce_line(pass.cases[index], command_), transcript_of(pass.cases[index])};
+  count_fault(fault);
+}
+
+// After a fault in a pipelined exchange, the first unanswered request need
+// not be the one that caused it (an implementation may buffer its answers),
+// so the cases from there on are replayed one request at a time until the
+// fault shows again, and it is pinned on the case then in flight. If it does
+// not show again, it is pinned on the case first in flight all the same.
+void Run::run_cases(const std::vector<Case>& cases) {
+  report_.results.resize(cases.size());
+  Pass pass{cases, runnable_of(cases), !options_.pipelined, std::nullopt, 0};
+  while (pass.next < pass.runnable.size() && !stopped()) {
     std::vector<std::size_t> starts;  // index of each case's first request
     // With a failure limit, a batch at a time, so that the limit can stop what is not yet sent.
-    const std::size_t end = options_.max_failures > 0 ? std::min(runnable.size(), next + kBatchWithLimit) : runnable.size();
-    for (std::size_t i = next; i < end; ++i) {
-      const Case& c = cases[runnable[i]];
-      starts.push_back(requests.size());
-      for (const auto& step : c.steps) requests.push_back({step.request, answer_limit(step.request, step.pattern)});
-      requests.push_back({kSync, Request::kDefaultAnswerLimit});
-    }
-    const Answers answers = session_.exchange(requests, careful ? Pace::OneAtATime : Pace::Pipelined);
-    bool restart_needed = false;
-    for (std::size_t i = next; i < end; ++i) {
-      const Case& c = cases[runnable[i]];
-      CaseResult& result = report_.results[runnable[i]];
-      const std::size_t from = starts[i - next];
-      if (from + c.steps.size() < answers.lines.size()) {
-        bool out_of_step = false;
-        result = judge(c, answers.lines, from, out_of_step);
-        if (result.outcome == Outcome::Failed) {
-          result.stderr_tail = session_.stderr_tail();
-          result.reproduce = reproduce_line(c, command_);
-          result.transcript = transcript_of(c);
-        }
-        if (out_of_step) {
-          restart_needed = true;
-          next = i + 1;
-          break;
-        }
-        continue;
-      }
-      // This case was in flight when the exchange stopped.
-      const Fault fault = answers.fault.value_or(Fault{FaultKind::Exited, "no answer"});
-      const std::size_t answered = answers.lines.size() > from ? answers.lines.size() - from : 0;
-      if (fault.kind == FaultKind::OutOfTime) {
-        pin(result, c, fault, answered);
-        next = i + 1;
-        break;
-      }
-      if (!careful) {
-        careful = true;
-        pending = {runnable[i], fault};
-        next = i;
-        restart_needed = true;
-        break;
-      }
-      careful = !options_.pipelined;
-      pending.reset();
-      pin(result, c, fault, answered);
-      restart_needed = true;
-      next = i + 1;
-      break;
-    }
+    const std::size_t end =
+        options_.max_failures > 0 ? std::min(pass.runnable.size(), pass.next + kBatchWithLimit) : pass.runnable.size();
+    const std::vector<Request> requests = batch_of(pass, end, starts);
+    const Answers answers = session_.exchange(requests, pass.careful ? Pace::OneAtATime : Pace::Pipelined);
+    const bool restart_needed = judge_batch(pass, end, starts, answers);
     if (!restart_needed) {
-      if (end == runnable.size()) break;
-      next = end;
+      if (end == pass.runnable.size()) break;
+      pass.next = end;
     }
     if (reached_failure_limit()) break;
-    if (restart_needed && next < runnable.size() && !restart()) break;
+    if (restart_needed && pass.next < pass.runnable.size() && !restart()) break;
   }
-  if (pending) {
-    CaseResult& result = report_.results[pending->first];
-    result = {cases[pending->first].name, Outcome::Failed,
-              pending->second.detail + " (while this case was in flight in a pipelined run; replayed one request at a "
-                                       "time it did not happen again, so it may depend on load or on earlier requests)",
-              {}, {}, {}, {}, reproduce_line(cases[pending->first], command_), transcript_of(cases[pending->first])};
-    count_fault(pending->second);
-  }
-  for (std::size_t i = next; i < runnable.size(); ++i) {
-    CaseResult& result = report_.results[runnable[i]];
-    if (result.name.empty()) result = not_run(cases[runnable[i]].name);
+  pin_pending(pass);
+  for (std::size_t i = pass.next; i < pass.runnable.size(); ++i) {
+    CaseResult& result = report_.results[pass.runnable[i]];
+    if (result.name.empty()) result = not_run(cases[pass.runnable[i]].name);
   }
 }
 

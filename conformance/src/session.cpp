@@ -7,7 +7,8 @@
 #include <array>
 #include <cerrno>
 
-#include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/child.hpp"
+#include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/conformance/readable.hpp"
 
 namespace tlbf::conformance {
@@ -52,6 +53,17 @@ class ChildSession final : public Session {
   Fault end_with(FaultKind kind, std::string detail);
   std::string unterminated_tail() const;
   void take_lines(std::vector<std::string>& lines, std::size_t wanted);
+
+  // The parts of exchange().
+  struct Outbox;
+  void queue(Outbox& box, std::size_t answered);
+  void write_some(Outbox& box, Clock::time_point& waiting_since);
+  void read_errors(std::span<char> buffer);
+  std::optional<Fault> read_answers(std::span<const Request> requests, std::vector<std::string>& lines,
+                                    std::span<char> buffer, Clock::time_point& waiting_since, bool& output_closed);
+  std::optional<Fault> after_the_end(std::span<const Request> requests, std::vector<std::string>& lines,
+                                     std::span<char> buffer, bool output_closed);
+  Fault timed_out(Millis limit);
 
   std::string command_;
   Budget budget_;
@@ -127,6 +139,166 @@ Fault ChildSession::end_with(FaultKind kind, std::string detail) {
   return Fault{kind, std::move(detail)};
 }
 
+// What waits to be written to the process, in order: `out` from `written` on,
+// short requests copied together; then `long_line`, a request of kWriteChunk
+// bytes or more, written from where it is (a copy of 16 MiB costs 4096 page
+// faults), and then its "\n", which starts `out` again.
+struct ChildSession::Outbox {
+  std::span<const Request> requests;
+  Pace pace;
+  std::size_t sent = 0;  // requests handed to the writer
+  std::string out;
+  std::size_t written = 0;
+  std::string_view long_line;
+
+  Outbox(std::span<const Request> r, Pace p) : requests(r), pace(p) {}
+  bool unwritten() const { return written < out.size() || !long_line.empty(); }
+  void drop() { written = out.size(), long_line = {}; }
+};
+
+// Moves requests into the outbox as far as the pace allows.
+void ChildSession::queue(Outbox& box, std::size_t answered) {
+  while (box.sent < box.requests.size() && (box.pace == Pace::Pipelined || box.sent == answered)) {
+    if (!box.long_line.empty()) break;
+    // Keep what is waiting to be written small: the rest waits in `requests`.
+    if (!box.out.empty() && box.out.size() - box.written > (std::size_t{1} << 20)) break;
+    if (box.written == box.out.size()) box.out.clear(), box.written = 0;
+    const std::string_view line = box.requests[box.sent++].line;
+    ++requests_sent_;
+    if (line.size() >= kWriteChunk) {
+      box.long_line = line;
+      break;
+    }
+    box.out += line;
+    box.out += '\n';
+  }
+}
+
+void ChildSession::write_some(Outbox& box, Clock::time_point& waiting_since) {
+  const bool from_out = box.written < box.out.size();
+  const std::string_view next = from_out ? std::string_view(box.out).substr(box.written) : box.long_line;
+  const ssize_t n = ::write(child_->input(), next.data(), std::min(next.size(), kWriteChunk));
+  if (n > 0) {
+    if (from_out) {
+      box.written += static_cast<std::size_t>(n);
+    } else {
+      box.long_line.remove_prefix(static_cast<std::size_t>(n));
+      if (box.long_line.empty()) box.out.assign("\n"), box.written = 0;
+    }
+    // It is reading what it is sent: working, not hung. A slow reader
+    // of a 16 MiB request is timed from its last read, not its last answer.
+    waiting_since = Clock::now();
+  }
+  if (n < 0 && errno != EAGAIN && errno != EINTR) {
+    child_->close_input();  // it stopped reading; an exit, or a StoppedReading fault, follows
+    input_broken_ = true;
+  }
+}
+
+void ChildSession::read_errors(std::span<char> buffer) {
+  // Only the tail is kept: stderr is for anything, a flood included.
+  for (int rounds = 0; rounds < 16; ++rounds) {
+    const ssize_t n = ::read(child_->errors(), buffer.data(), buffer.size());
+    if (n > 0) {
+      stderr_.append(buffer.data(), static_cast<std::size_t>(n));
+      if (stderr_.size() > 2 * kStderrKept) stderr_.erase(0, stderr_.size() - kStderrKept);
+      continue;
+    }
+    if (n == 0 || (errno != EAGAIN && errno != EINTR)) child_->close_errors();
+    break;
+  }
+}
+
+// Reads in chunks, cutting lines as they come, so that an answer longer than
+// its limit is refused after at most one chunk more. Sets `output_closed` at
+// the end of the output.
+std::optional<Fault> ChildSession::read_answers(std::span<const Request> requests, std::vector<std::string>& lines,
+                                                std::span<char> buffer, Clock::time_point& waiting_since,
+                                                bool& output_closed) {
+  for (int rounds = 0; rounds < 16 && lines.size() < requests.size(); ++rounds) {
+    const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+      output_closed = true;
+      break;
+    }
+    if (n < 0) break;
+    const auto arrived = Clock::now();
+    learn(std::chrono::duration_cast<Millis>(arrived - (answered_ ? waiting_since : started_at_)), !answered_);
+    answered_ = true;
+    waiting_since = arrived;
+    partial_.append(buffer.data(), static_cast<std::size_t>(n));
+    take_lines(lines, requests.size());
+    if (lines.size() < requests.size()) {
+      const std::size_t limit = requests[lines.size()].answer_limit;
+      if (partial_.size() > limit) {
+        return end_with(
+            FaultKind::LineTooLong,
+            "answered " + readable(requests[lines.size()].line, 60) + " with a line of more than " +
+                std::to_string(limit) + " bytes, longer than any right answer to it; it was not read further (starts " +
+                readable(partial_, 60) + ")");
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The output ended or the process exited: takes the whole lines it wrote
+// before the end, and says why the answers stop short, if they do.
+std::optional<Fault> ChildSession::after_the_end(std::span<const Request> requests, std::vector<std::string>& lines,
+                                                 std::span<char> buffer, bool output_closed) {
+  // Whatever it wrote before the end is in the pipe: take the whole lines.
+  if (child_->output() >= 0 && !output_closed) {
+    // Bounded: a grandchild may hold the pipe and go on writing.
+    for (std::size_t taken = 0; taken < (std::size_t{64} << 20);) {
+      const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
+      if (n <= 0) break;
+      partial_.append(buffer.data(), static_cast<std::size_t>(n));
+      taken += static_cast<std::size_t>(n);
+      take_lines(lines, requests.size());
+      if (lines.size() == requests.size()) break;
+    }
+    if (lines.size() == requests.size()) return std::nullopt;
+  }
+  if (!child_->has_exited()) {
+    // An output closed at exit reaches us a moment before the exit does.
+    for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
+  }
+  const std::size_t unanswered = requests.size() - lines.size();
+  const std::string count = " with " + std::to_string(unanswered) + " request" + (unanswered == 1 ? "" : "s") + " unanswered";
+  if (!child_->has_exited()) {
+    return end_with(FaultKind::ClosedOutput, "closed its standard output while still running" + count + unterminated_tail());
+  }
+  const Ending e = child_->finish(true);
+  const std::string tail = unterminated_tail();
+  child_.reset();
+  return Fault{e.signal != 0 ? FaultKind::Killed : FaultKind::Exited, ending_text(e) + count + tail};
+}
+
+// No answer for `limit` with requests outstanding: a hang, or a process that
+// stopped reading, with the likeliest cause when it can be guessed.
+Fault ChildSession::timed_out(Millis limit) {
+  std::string detail;
+  FaultKind kind = FaultKind::Hung;
+  if (input_broken_) {
+    kind = FaultKind::StoppedReading;
+    detail = "closed its standard input, kept running and gave no answer for " + ms_text(limit);
+  } else {
+    detail = "gave no answer for " + ms_text(limit) + " (hung?) and was killed";
+  }
+  if (!ever_answered_) {
+    // Nothing from any process yet: the likeliest cause is output held in a buffer.
+    detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
+              "or at least before it waits for more input (docs/protocol.md, section 1)?";
+  } else if (kind == FaultKind::Hung) {
+    // It has answered before: one that flushes only every few answers
+    // stalls as soon as it waits for a request with answers unflushed.
+    detail += "; if it flushes its output only now and then, flush after each answer, or at least before "
+              "it waits for more input (docs/protocol.md, section 1)";
+  }
+  detail += unterminated_tail();
+  return end_with(kind, detail);
+}
+
 Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
   Answers result;
   if (!child_) {
@@ -134,34 +306,10 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
     return result;
   }
   result.lines.reserve(requests.size());
-  std::size_t sent = 0;  // requests handed to the writer
-  // What waits to be written, in order: `out` from `written` on, short
-  // requests copied together; then `long_line`, a request of kWriteChunk
-  // bytes or more, written from where it is (a copy of 16 MiB costs 4096
-  // page faults), and then its "\n", which starts `out` again.
-  std::string out;
-  std::size_t written = 0;
-  std::string_view long_line;
+  Outbox box{requests, pace};
   // When the implementation last showed it was working on what it was sent.
   auto waiting_since = Clock::now();
-  const auto queue = [&] {
-    while (sent < requests.size() && (pace == Pace::Pipelined || sent == result.lines.size())) {
-      if (!long_line.empty()) break;
-      // Keep what is waiting to be written small: the rest waits in `requests`.
-      if (!out.empty() && out.size() - written > (std::size_t{1} << 20)) break;
-      if (written == out.size()) out.clear(), written = 0;
-      const std::string_view line = requests[sent++].line;
-      ++requests_sent_;
-      if (line.size() >= kWriteChunk) {
-        long_line = line;
-        break;
-      }
-      out += line;
-      out += '\n';
-    }
-  };
-  const auto unwritten = [&] { return written < out.size() || !long_line.empty(); };
-  queue();
+  queue(box, result.lines.size());
   take_lines(result.lines, requests.size());  // lines ahead of the requests, from the last exchange
   std::array<char, kChunk> buffer{};
   while (result.lines.size() < requests.size()) {
@@ -171,131 +319,32 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
                                                         " for the whole run ran out while it was answering");
       return result;
     }
-    if (unwritten() && child_->input() < 0) written = out.size(), long_line = {};  // its input is closed: nothing more to say
+    if (box.unwritten() && child_->input() < 0) box.drop();  // its input is closed: nothing more to say
     std::array<pollfd, 3> fds{{{child_->output(), POLLIN, 0},
                                {child_->errors(), POLLIN, 0},
-                               {unwritten() ? child_->input() : -1, POLLOUT, 0}}};
+                               {box.unwritten() ? child_->input() : -1, POLLOUT, 0}}};
     if (::poll(fds.data(), fds.size(), 50) < 0 && errno != EINTR) {
       result.fault = end_with(FaultKind::Hung, "poll failed");
       return result;
     }
     if (fds[2].revents) {
-      const bool from_out = written < out.size();
-      const std::string_view next = from_out ? std::string_view(out).substr(written) : long_line;
-      const ssize_t n = ::write(child_->input(), next.data(), std::min(next.size(), kWriteChunk));
-      if (n > 0) {
-        if (from_out) {
-          written += static_cast<std::size_t>(n);
-        } else {
-          long_line.remove_prefix(static_cast<std::size_t>(n));
-          if (long_line.empty()) out.assign("\n"), written = 0;
-        }
-        // It is reading what it is sent: working, not hung. A slow reader
-        // of a 16 MiB request is timed from its last read, not its last answer.
-        waiting_since = Clock::now();
-      }
-      if (n < 0 && errno != EAGAIN && errno != EINTR) {
-        child_->close_input();  // it stopped reading; an exit, or a StoppedReading fault, follows
-        input_broken_ = true;
-      }
-      queue();
+      write_some(box, waiting_since);
+      queue(box, result.lines.size());
     }
-    if (fds[1].revents && child_->errors() >= 0) {
-      // Only the tail is kept: stderr is for anything, a flood included.
-      for (int rounds = 0; rounds < 16; ++rounds) {
-        const ssize_t n = ::read(child_->errors(), buffer.data(), buffer.size());
-        if (n > 0) {
-          stderr_.append(buffer.data(), static_cast<std::size_t>(n));
-          if (stderr_.size() > 2 * kStderrKept) stderr_.erase(0, stderr_.size() - kStderrKept);
-          continue;
-        }
-        if (n == 0 || (errno != EAGAIN && errno != EINTR)) child_->close_errors();
-        break;
-      }
-    }
+    if (fds[1].revents && child_->errors() >= 0) read_errors(buffer);
     bool output_closed = false;
     if (fds[0].revents && child_->output() >= 0) {
-      // Read in chunks, cutting lines as they come, so that an answer longer
-      // than its limit is refused after at most one chunk more.
-      for (int rounds = 0; rounds < 16 && result.lines.size() < requests.size(); ++rounds) {
-        const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
-        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-          output_closed = true;
-          break;
-        }
-        if (n < 0) break;
-        const auto arrived = Clock::now();
-        learn(std::chrono::duration_cast<Millis>(arrived - (answered_ ? waiting_since : started_at_)), !answered_);
-        answered_ = true;
-        waiting_since = arrived;
-        partial_.append(buffer.data(), static_cast<std::size_t>(n));
-        take_lines(result.lines, requests.size());
-        if (result.lines.size() < requests.size()) {
-          const std::size_t limit = requests[result.lines.size()].answer_limit;
-          if (partial_.size() > limit) {
-            result.fault = end_with(
-                FaultKind::LineTooLong,
-                "answered " + readable(requests[result.lines.size()].line, 60) + " with a line of more than " +
-                    std::to_string(limit) + " bytes, longer than any right answer to it; it was not read further (starts " +
-                    readable(partial_, 60) + ")");
-            return result;
-          }
-        }
-      }
-      queue();
+      result.fault = read_answers(requests, result.lines, buffer, waiting_since, output_closed);
+      if (result.fault) return result;
+      queue(box, result.lines.size());
     }
     if (output_closed || (child_->output() < 0) || child_->has_exited()) {
-      // Whatever it wrote before the end is in the pipe: take the whole lines.
-      if (child_->output() >= 0 && !output_closed) {
-        // Bounded: a grandchild may hold the pipe and go on writing.
-        for (std::size_t taken = 0; taken < (std::size_t{64} << 20);) {
-          const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
-          if (n <= 0) break;
-          partial_.append(buffer.data(), static_cast<std::size_t>(n));
-          taken += static_cast<std::size_t>(n);
-          take_lines(result.lines, requests.size());
-          if (result.lines.size() == requests.size()) break;
-        }
-        if (result.lines.size() == requests.size()) break;
-      }
-      if (!child_->has_exited()) {
-        // An output closed at exit reaches us a moment before the exit does.
-        for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
-      }
-      const std::size_t unanswered = requests.size() - result.lines.size();
-      const std::string count = " with " + std::to_string(unanswered) + " request" + (unanswered == 1 ? "" : "s") + " unanswered";
-      if (!child_->has_exited()) {
-        result.fault = end_with(FaultKind::ClosedOutput, "closed its standard output while still running" + count + unterminated_tail());
-        return result;
-      }
-      const Ending e = child_->finish(true);
-      const std::string tail = unterminated_tail();
-      child_.reset();
-      result.fault = Fault{e.signal != 0 ? FaultKind::Killed : FaultKind::Exited, ending_text(e) + count + tail};
+      result.fault = after_the_end(requests, result.lines, buffer, output_closed);
       return result;
     }
     const Millis limit = timeout_now();
     if (Clock::now() - waiting_since > limit) {
-      std::string detail;
-      FaultKind kind = FaultKind::Hung;
-      if (input_broken_) {
-        kind = FaultKind::StoppedReading;
-        detail = "closed its standard input, kept running and gave no answer for " + ms_text(limit);
-      } else {
-        detail = "gave no answer for " + ms_text(limit) + " (hung?) and was killed";
-      }
-      if (!ever_answered_) {
-        // Nothing from any process yet: the likeliest cause is output held in a buffer.
-        detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
-                  "or at least before it waits for more input (docs/protocol.md, section 1)?";
-      } else if (kind == FaultKind::Hung) {
-        // It has answered before: one that flushes only every few answers
-        // stalls as soon as it waits for a request with answers unflushed.
-        detail += "; if it flushes its output only now and then, flush after each answer, or at least before "
-                  "it waits for more input (docs/protocol.md, section 1)";
-      }
-      detail += unterminated_tail();
-      result.fault = end_with(kind, detail);
+      result.fault = timed_out(limit);
       return result;
     }
   }

@@ -33,6 +33,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tlbf/protocol/session.hpp"
 
@@ -95,6 +96,12 @@ class Judge {
   };
 
   bool allowed(const Latitude& latitude, std::string_view got) const;
+  // The parts of expect(): each sets latitude_ for the requests of its kind.
+  void allow_error_or_any_ok(std::string flag, const std::string& what);
+  void allow_by_state_before(const std::vector<std::string_view>& words);
+  void allow_by_sizing(const std::vector<std::string_view>& words);
+  void allow_k_above_the_bound(const std::vector<std::string_view>& words);
+  void allow_file_with_k_above_the_bound(const std::vector<std::string_view>& words);
 
   protocol::OracleSession oracle_;
   std::map<std::string, std::string, std::less<>> open_;

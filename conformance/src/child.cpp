@@ -1,0 +1,142 @@
+// Child: a command in a process group of its own, its pipes, its end. Each
+// child is registered with the watchdog (so that tlbf's death kills its
+// group) and in the table of live children (so that it is not taken for a
+// stray) for exactly as long as it is not reaped.
+#include "tlbf/conformance/child.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include "live_children.hpp"
+#include "watchdog.hpp"
+
+extern char** environ;
+
+namespace tlbf::conformance {
+namespace {
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+}  // namespace
+
+std::string shell_quote(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::unique_ptr<Child> Child::start(const std::string& command, std::string* why) {
+  watchdog::start_once();
+  const auto fail = [why](const char* what, int error) {
+    if (why) *why = std::string(what) + ": " + std::strerror(error);
+    return nullptr;
+  };
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return fail("cannot make a pipe", errno);
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    const int error = errno;
+    ::close(in[0]), ::close(in[1]);
+    return fail("cannot make a pipe", error);
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    const int error = errno;
+    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+    return fail("cannot make a pipe", error);
+  }
+  // A larger pipe for requests, where the system allows it (Linux's default
+  // cap is 1 MiB): a 16 MiB request then goes in 16 writes, not 256, each
+  // waking the implementation once. Without it, all still works, slower.
+  ::fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // A group of its own, so that grandchildren can be ended with it; default
+  // handling of SIGPIPE and SIGXFSZ, which the harness ignores.
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGXFSZ);  // tlbf ignores it to report EFBIG as an error
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  pid_t pid = -1;
+  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (spawned != 0) {
+    ::close(in[1]), ::close(out[0]), ::close(err[0]);
+    return fail("cannot start /bin/sh", spawned);
+  }
+  std::unique_ptr<Child> child(new Child());
+  child->pid_ = pid;
+  watchdog::watch_group(pid);
+  note_live(pid);
+  child->in_ = in[1];
+  child->out_ = out[0];
+  child->err_ = err[0];
+  set_nonblocking(child->in_);
+  set_nonblocking(child->out_);
+  set_nonblocking(child->err_);
+  return child;
+}
+
+Child::~Child() { finish(true); }
+
+void Child::close_input() { close_fd(in_); }
+void Child::close_output() { close_fd(out_); }
+void Child::close_errors() { close_fd(err_); }
+
+bool Child::has_exited() const {
+  if (reaped_) return true;
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+}
+
+Ending Child::finish(bool kill_first) {
+  if (reaped_) return ending_;
+  close_fd(in_);
+  // The child is reaped only after its group is killed: while it is a zombie
+  // its pid, and so the group id, cannot be taken by another process.
+  if (kill_first) ::kill(-pid_, SIGKILL);
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid_, SIGKILL);  // grandchildren too
+  int status = 0;
+  struct rusage usage {};
+  while (::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  ending_.max_rss_kib = usage.ru_maxrss;
+  close_fd(out_);
+  close_fd(err_);
+  watchdog::forget_group(pid_);
+  note_reaped(pid_);
+  reaped_ = true;
+  if (WIFEXITED(status)) ending_.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) ending_.signal = WTERMSIG(status);
+  return ending_;
+}
+
+}  // namespace tlbf::conformance
