@@ -19,7 +19,8 @@ double seconds_per_check(const std::string& command, const std::vector<tlbf::con
   tlbf::conformance::RunnerOptions options;
   options.pipelined = pipelined;
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < runs; ++i) conforms = tlbf::conformance::check(command, cases, options).conforms() && conforms;
+  for (int i = 0; i < runs; ++i)
+    conforms = tlbf::conformance::check(command, cases, options).conforms() && conforms;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / runs;
 }
 
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
     std::printf("  one at a time        %8.3f s\n", serial);
     std::printf("  pipelining speed-up  %8.1fx\n", serial / pipelined);
   }
-  if (!conforms) std::printf("(the implementation did not conform in every run: these times are not comparable)\n");
+  if (!conforms)
+    std::printf("(the implementation did not conform in every run: these times are not comparable)\n");
   return conforms ? 0 : 1;
 }

@@ -52,14 +52,18 @@ const Items& items(std::size_t length, std::uint64_t seed, std::size_t count) {
     slot->storage.resize(length * count);
     for (std::size_t i = 0; i < slot->storage.size(); i += 8) {
       const std::uint64_t r = rng();
-      for (std::size_t j = 0; j < 8 && i + j < slot->storage.size(); ++j) slot->storage[i + j] = static_cast<std::uint8_t>(r >> (8 * j));
+      for (std::size_t j = 0; j < 8 && i + j < slot->storage.size(); ++j)
+        slot->storage[i + j] = static_cast<std::uint8_t>(r >> (8 * j));
     }
-    for (std::size_t i = 0; i < count; ++i) slot->views.emplace_back(slot->storage.data() + i * length, length);
+    for (std::size_t i = 0; i < count; ++i)
+      slot->views.emplace_back(slot->storage.data() + i * length, length);
   }
   return *slot;
 }
 
-std::size_t pool_for(std::size_t filter_bytes) { return filter_bytes > (std::size_t{64} << 20) ? kLargePool : kItems; }
+std::size_t pool_for(std::size_t filter_bytes) {
+  return filter_bytes > (std::size_t{64} << 20) ? kLargePool : kItems;
+}
 
 // The items of one iteration: the next kItems of the pool, round and round.
 std::span<const tlbf::ByteView> slice(const Items& pool, std::size_t iteration) {
@@ -77,22 +81,29 @@ tlbf::Bloom& filter(std::size_t bytes) {
     const std::uint8_t header[] = {'T', 'L', 'B', 'F', 1, 0, 0, 0};
     std::copy(std::begin(header), std::end(header), file.begin());
     const std::uint64_t m = std::uint64_t{bytes} * 8;
-    for (int i = 0; i < 8; ++i) file[8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(m >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+      file[8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(m >> (8 * i));
     file[16] = kK;
     std::mt19937_64 rng(7);
     for (std::size_t i = tlbf::HEADER_LEN; i < file.size(); i += 8) {
       const std::uint64_t r = rng();
-      for (std::size_t j = 0; j < 8 && i + j < file.size(); ++j) file[i + j] = static_cast<std::uint8_t>(r >> (8 * j));
+      for (std::size_t j = 0; j < 8 && i + j < file.size(); ++j)
+        file[i + j] = static_cast<std::uint8_t>(r >> (8 * j));
     }
     slot = std::make_unique<tlbf::Bloom>(tlbf::Bloom::from_bytes(file).value());
-    for (std::size_t length : {std::size_t{16}, std::size_t{64}}) slot->insert_many(items(length, 1, pool_for(bytes)).views);
+    for (std::size_t length : {std::size_t{16}, std::size_t{64}})
+      slot->insert_many(items(length, 1, pool_for(bytes)).views);
   }
   return *slot;
 }
 
-std::size_t filter_bytes(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)) << 10; }
+std::size_t filter_bytes(const benchmark::State& state) {
+  return static_cast<std::size_t>(state.range(0)) << 10;
+}
 std::size_t item_length(const benchmark::State& state) { return static_cast<std::size_t>(state.range(1)); }
-std::uint64_t item_seed(const benchmark::State& state) { return state.range(2) ? 1 : 2; }  // 1: present, 2: absent
+std::uint64_t item_seed(const benchmark::State& state) {
+  return state.range(2) ? 1 : 2;
+}  // 1: present, 2: absent
 
 void HashFloor(benchmark::State& state) {
   const auto& in = items(static_cast<std::size_t>(state.range(0)), 1, kItems);

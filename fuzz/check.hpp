@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define TLBF_FUZZ_CHECK(condition, ...)                                      \
-  do {                                                                       \
-    if (!(condition)) {                                                      \
+#define TLBF_FUZZ_CHECK(condition, ...)                                               \
+  do {                                                                                \
+    if (!(condition)) {                                                               \
       std::fprintf(stderr, "tlbf fuzz: %s:%d: %s: ", __FILE__, __LINE__, #condition); \
-      std::fprintf(stderr, __VA_ARGS__);                                     \
-      std::fprintf(stderr, "\n");                                            \
-      std::abort();                                                          \
-    }                                                                        \
+      std::fprintf(stderr, __VA_ARGS__);                                              \
+      std::fprintf(stderr, "\n");                                                     \
+      std::abort();                                                                   \
+    }                                                                                 \
   } while (false)

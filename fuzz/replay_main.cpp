@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
     if (fs::is_directory(path)) {
       std::vector<fs::path> files;
       for (const auto& entry : fs::directory_iterator(path)) {
-        if (entry.is_regular_file() && entry.path().filename().string()[0] != '.') files.push_back(entry.path());
+        if (entry.is_regular_file() && entry.path().filename().string()[0] != '.')
+          files.push_back(entry.path());
       }
       std::sort(files.begin(), files.end());
       for (const auto& f : files) replay(f), ++count;

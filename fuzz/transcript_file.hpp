@@ -16,10 +16,9 @@ namespace tlbf::fuzz {
 // SIGNATURE.transcript: `# heading`, each line of `detail` as a comment, then
 // each (request, pattern) as `> request` and `< pattern`. Returns its path;
 // `written` says whether it could be written.
-inline std::filesystem::path write_transcript(const std::string& signature, const std::string& heading,
-                                              const std::string& detail,
-                                              const std::vector<std::pair<std::string, std::string>>& exchanges,
-                                              bool& written) {
+inline std::filesystem::path write_transcript(
+    const std::string& signature, const std::string& heading, const std::string& detail,
+    const std::vector<std::pair<std::string, std::string>>& exchanges, bool& written) {
   const char* dir_env = std::getenv("TLBF_FUZZ_REPRO_DIR");
   const std::filesystem::path dir = dir_env && *dir_env ? dir_env : "fuzz-repro";
   std::error_code ec;

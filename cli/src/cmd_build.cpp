@@ -31,36 +31,39 @@ int run_build(const BuildOptions& opt) {
   Input input(opt.input);
   if (!input.ok()) return kIo;
   Throughput throughput("tlbf build", ::isatty(2) == 1);
-  const bool read_all = for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
-    filter.insert_many(items);
-    throughput.add(items.size());
-  });
+  const bool read_all =
+      for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
+        filter.insert_many(items);
+        throughput.add(items.size());
+      });
   throughput.finish(opt.stats && read_all);
-  if (!read_all) return read_failed(input.stream()) ? kIo : kRefused;  // nothing is written from a partial input
+  if (!read_all)
+    return read_failed(input.stream()) ? kIo : kRefused;  // nothing is written from a partial input
   if (filter.n_inserted() > opt.n) {
     std::cerr << "tlbf build: warning: " << filter.n_inserted()
               << " items in a filter designed for n = " << opt.n
               << "; its false-positive rate will be above p = " << opt.p << "\n";
   }
-  return write_file(opt.output, filter.header(), filter.bits()) ? kOk : kIo;  // to_bytes, without a second copy
+  return write_file(opt.output, filter.header(), filter.bits()) ? kOk
+                                                                : kIo;  // to_bytes, without a second copy
 }
 
 }  // namespace
 
 void add_build(CLI::App& app, int& rc) {
   auto opt = std::make_shared<BuildOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "build", "Build a filter for N items at false-positive rate P from input lines");
+  CLI::App* cmd =
+      app.add_subcommand("build", "Build a filter for N items at false-positive rate P from input lines");
   cmd->footer(exit_footer({{kOk, "the filter is written"},
                            {kRefused, "N and P are parameters TLBF v1 refuses, or a --hex line is not hex"},
                            {kUsage, "usage"},
                            {kIo, "the input cannot be read or the filter cannot be written"}},
                           "docs/cli.md"));
-  cmd->add_option("--n", opt->n, "Items the filter is designed for (>= 1)")
-      ->required()
-      ->check(kUnsigned64);
+  cmd->add_option("--n", opt->n, "Items the filter is designed for (>= 1)")->required()->check(kUnsigned64);
   cmd->add_option("--p", opt->p, "Target false-positive rate, in (0, 1)")->required();
-  cmd->add_option("-o,--output", opt->output, "File to write the filter to (- for stdout)")->required()->check(kNotEmpty);
+  cmd->add_option("-o,--output", opt->output, "File to write the filter to (- for stdout)")
+      ->required()
+      ->check(kNotEmpty);
   cmd->add_option("input", opt->input, "Items, one a line (default: standard input)")->check(kNotEmpty);
   cmd->add_flag("--hex", opt->hex, "Each line is the item's bytes in hex");
   cmd->add_flag("--stats", opt->stats, "Print the items and items per second to standard error at the end");

@@ -44,7 +44,7 @@ struct CheckOptions {
   bool update_expected = false;
   long timeout_ms = 10'000;
   long budget_s = 60;
-  int faults = 0;  // no limit: the time budget bounds a run
+  int faults = 0;        // no limit: the time budget bounds a run
   int max_failures = 0;  // no limit: every case runs
   std::string profile = "tlbf";
   std::optional<std::string> capabilities;  // comma-separated; none: the profile's own
@@ -54,7 +54,7 @@ struct CheckOptions {
   bool list = false;
   bool verbose = false;
   std::vector<std::string> transcripts;
-  std::vector<std::string> rust_crates;    // each checked through the Rust adapter
+  std::vector<std::string> rust_crates;  // each checked through the Rust adapter
   std::string rust_module = "bloom";
   std::vector<std::string> python_modules;  // each checked through the Python adapter
   std::vector<std::string> stray;  // words outside any option: an implementation's command, most likely
@@ -66,9 +66,10 @@ struct CheckOptions {
 Outcome<std::set<conformance::Capability>> required_capabilities(const CheckOptions& opt) {
   using conformance::Capability;
   if (!opt.capabilities) {
-    return opt.profile == "behavioural" ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
-                                        : std::set<Capability>(std::begin(conformance::kAllCapabilities),
-                                                               std::end(conformance::kAllCapabilities));
+    return opt.profile == "behavioural"
+               ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
+               : std::set<Capability>(std::begin(conformance::kAllCapabilities),
+                                      std::end(conformance::kAllCapabilities));
   }
   std::set<Capability> out;
   const std::string& names = *opt.capabilities;
@@ -107,7 +108,6 @@ Outcome<std::vector<vectors::VectorFile>> load_vectors(const std::string& dir) {
   for (const auto& problem : folder.problems) why += problem + "\n" + std::string(kCommand) + ": ";
   return failure(why + "the vector files in " + dir + " fail the lint; not checking with them");
 }
-
 
 // Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
 bool use_colour() { return ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr; }
@@ -153,13 +153,16 @@ int run_transcripts(const CheckOptions& opt) {
 }
 
 // /bin/sh -c '' runs nothing and exits 0: that is no implementation.
-bool runs_nothing(const std::string& command) { return command.find_first_not_of(" \t\n") == std::string::npos; }
+bool runs_nothing(const std::string& command) {
+  return command.find_first_not_of(" \t\n") == std::string::npos;
+}
 
 #if !defined(TLBF_ADAPTERS_FROM_BINDIR)
 #error "cli/CMakeLists.txt defines TLBF_ADAPTERS_FROM_BINDIR"
 #endif
 
-// An adapter's file: beside tlbf in the build tree (a link to conformance/adapters), in share/tlbf/adapters once installed.
+// An adapter's file: beside tlbf in the build tree (a link to conformance/adapters), in share/tlbf/adapters
+// once installed.
 std::optional<fs::path> adapter_file(const std::string& relative) {
   for (const auto& candidate : installed_file_candidates("adapters", TLBF_ADAPTERS_FROM_BINDIR)) {
     std::error_code ec;
@@ -178,18 +181,22 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
   for (const auto& module : opt.python_modules) {
     const auto script = adapter_file("python/tlbf_adapter.py");
     if (!script) {
-      return failure("cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)");
+      return failure(
+          "cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)");
     }
-    const auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
+    const auto a =
+        conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
     if (!a.error.empty()) return adapter_failure(a);
     opt.impls.push_back(a.command);
   }
   const auto limit = std::chrono::milliseconds(std::max<long>(opt.timeout_ms, 600'000));
   for (const auto& crate : opt.rust_crates) {
     const auto server = adapter_file("rust/main.rs");
-    if (!server) return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
+    if (!server)
+      return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
     std::cerr << kCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
-    const auto a = conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
+    const auto a =
+        conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
     if (!a.error.empty()) return adapter_failure(a);
     opt.impls.push_back(a.command);
   }
@@ -217,9 +224,10 @@ Outcome<std::string> default_implementation() {
   // built-in reference instead would pass without checking anything.
   const char* from_env = std::getenv("TLBF_IMPL");
   if (from_env != nullptr && runs_nothing(from_env)) {
-    return failure(std::string("TLBF_IMPL is set but empty ('") + from_env +
-                   "'): it names no implementation; set it to one's command, or unset it to check the built-in "
-                   "reference");
+    return failure(
+        std::string("TLBF_IMPL is set but empty ('") + from_env +
+        "'): it names no implementation; set it to one's command, or unset it to check the built-in "
+        "reference");
   }
   return from_env != nullptr ? std::string(from_env) : reference_command();
 }
@@ -229,7 +237,8 @@ Outcome<Done> expected_options_fit(const CheckOptions& opt) {
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
     return failure("--expected lists one implementation's failures; give one --impl");
   }
-  if (opt.update_expected && opt.expected_file.empty()) return failure("--update-expected needs --expected FILE");
+  if (opt.update_expected && opt.expected_file.empty())
+    return failure("--update-expected needs --expected FILE");
   return done();
 }
 
@@ -271,13 +280,14 @@ CheckReport check_one(const std::string& impl, const conformance::CheckSuite& su
 // own (the built-in one does).
 Outcome<Done> reached_a_verdict(const CheckReport& report, const std::string& impl) {
   if (!report.harness_problem.empty()) {
-    return failure("harness error: " + report.harness_problem +
-                   " (is the machine short of processes or file descriptors? ulimit -u, -n)\n  its command: " + impl);
+    return failure(
+        "harness error: " + report.harness_problem +
+        " (is the machine short of processes or file descriptors? ulimit -u, -n)\n  its command: " + impl);
   }
   if (report.not_found || report.ended_before_answering) {
     return failure(std::string("cannot start the implementation") +
-                   (report.not_found ? "" : " (it ended before its first answer)") + ": " + report.session_problem +
-                   "\n  its command: " + impl);
+                   (report.not_found ? "" : " (it ended before its first answer)") + ": " +
+                   report.session_problem + "\n  its command: " + impl);
   }
   return done();
 }
@@ -290,11 +300,13 @@ bool print_expected_verdict(const CheckReport& report, const CheckOptions& opt,
             << " listed in " << opt.expected_file << " failed as expected\n";
   for (const auto& name : verdict.unexpected_failures) std::cout << "UNEXPECTED FAILURE: " << name << "\n";
   for (const auto& name : verdict.unexpected_passes) {
-    std::cout << "UNEXPECTED PASS: " << name << " (listed as expected to fail; remove it, or --update-expected)\n";
+    std::cout << "UNEXPECTED PASS: " << name
+              << " (listed as expected to fail; remove it, or --update-expected)\n";
   }
   for (const auto& name : verdict.unknown) std::cout << "STALE ENTRY: " << name << " (no such case ran)\n";
   const bool as_expected = verdict.ok(report);
-  std::cout << "verdict with the expected failures: " << (as_expected ? "as expected" : "NOT as expected") << "\n";
+  std::cout << "verdict with the expected failures: " << (as_expected ? "as expected" : "NOT as expected")
+            << "\n";
   return as_expected;
 }
 
@@ -305,10 +317,12 @@ bool write_check_reports(const CheckOptions& opt, const std::vector<CheckReport>
     for (const auto& report : reports) all.push_back(conformance::to_json(report));
     // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
     const auto& one_or_all = reports.size() == 1 ? all[0] : all;
-    const std::string text = one_or_all.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    const std::string text =
+        one_or_all.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     if (!write_file(opt.json_file, text)) return false;
   }
-  return opt.html_file.empty() || write_file(opt.html_file, conformance::html_report(reports, opt.profile == "tlbf"));
+  return opt.html_file.empty() ||
+         write_file(opt.html_file, conformance::html_report(reports, opt.profile == "tlbf"));
 }
 
 // Checks each implementation in turn and prints its report, then writes the
@@ -348,7 +362,8 @@ int run_check(CheckOptions opt) {
   if (const auto usable = commands_are_usable(opt); !usable.ok()) {
     return fail_with(kUsage, kCommand, usable.failure());
   }
-  if (const auto added = add_adapters(opt); !added.ok()) return fail_with(kCannotRun, kCommand, added.failure());
+  if (const auto added = add_adapters(opt); !added.ok())
+    return fail_with(kCannotRun, kCommand, added.failure());
   if (opt.impls.empty()) {
     auto impl = default_implementation();
     if (!impl.ok()) return fail_with(kUsage, kCommand, impl.failure());
@@ -364,12 +379,13 @@ int run_check(CheckOptions opt) {
   }
   auto files = load_vectors(opt.vectors_dir);
   if (!files.ok()) return fail_with(kUsage, kCommand, files.failure());
-  const conformance::CheckSelection selection{opt.profile, opt.seed, opt.runs, opt.filter, opt.skip,
-                                              std::move(files.value())};
+  const conformance::CheckSelection selection{opt.profile, opt.seed, opt.runs,
+                                              opt.filter,  opt.skip, std::move(files.value())};
   const auto suite = conformance::select_check_cases(selection);
   if (!suite.ok()) return fail_with(kUsage, kCommand, suite.failure());
   if (opt.list) return list_cases(suite.value());
-  if (const auto fit = expected_options_fit(opt); !fit.ok()) return fail_with(kUsage, kCommand, fit.failure());
+  if (const auto fit = expected_options_fit(opt); !fit.ok())
+    return fail_with(kUsage, kCommand, fit.failure());
   std::set<std::string> expected;
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
@@ -378,7 +394,8 @@ int run_check(CheckOptions opt) {
   }
   const auto runner = runner_options(opt, suite.value());
   if (!runner.ok()) return fail_with(kUsage, kCommand, runner.failure());
-  return check_implementations(opt, suite.value(), runner.value(), conformance::selected_by(selection), expected);
+  return check_implementations(opt, suite.value(), runner.value(), conformance::selected_by(selection),
+                               expected);
 }
 
 // What to check: commands, or the learner's code through an adapter.
@@ -388,8 +405,9 @@ void add_implementation_options(CLI::App& cmd, CheckOptions& opt) {
                  "Check the Rust crate in DIR (the course's API, section 4) through a protocol server built "
                  "against it (repeatable)")
       ->check(CLI::ExistingDirectory);
-  cmd.add_option("--rust-module", opt.rust_module,
-                 "The crate's module with that API (default bloom, as in tl_ds::bloom; '' for the crate's root)");
+  cmd.add_option(
+      "--rust-module", opt.rust_module,
+      "The crate's module with that API (default bloom, as in tl_ds::bloom; '' for the crate's root)");
   cmd.add_option("--python-module", opt.python_modules,
                  "Check the Python module FILE (the course's API in Python's spelling) through a protocol "
                  "server over it (repeatable)")
@@ -401,20 +419,23 @@ void add_selection_options(CLI::App& cmd, CheckOptions& opt) {
   cmd.add_option("--vectors", opt.vectors_dir, "Use the vector files in DIR instead of the built-in ones")
       ->check(kNotEmpty);
   cmd.add_option("--filter", opt.filter, "Only cases whose name matches this glob")->check(kNotEmpty);
-  cmd.add_option("--skip", opt.skip,
-                 "Leave out the cases whose name matches this glob (after --filter; may be given more than once)")
+  cmd.add_option(
+         "--skip", opt.skip,
+         "Leave out the cases whose name matches this glob (after --filter; may be given more than once)")
       ->check(kNotEmpty);
   cmd.add_option("--profile", opt.profile,
                  "tlbf: the vectors and the behavioural checks (default); behavioural: only the properties "
                  "every Bloom filter has, for filters of other designs")
       ->check(CLI::IsMember({"tlbf", "behavioural"}));
-  cmd.add_option("--capabilities", opt.capabilities,
-                 "The capabilities to require, separated by commas (hashing,sizing,filter,bytes,union): one "
-                 "left out is not checked unless offered, and the verdict names it; without this option every "
-                 "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
-                 "fails the check");
-  cmd.add_option("--seed", opt.seed,
-                 "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)")
+  cmd.add_option(
+      "--capabilities", opt.capabilities,
+      "The capabilities to require, separated by commas (hashing,sizing,filter,bytes,union): one "
+      "left out is not checked unless offered, and the verdict names it; without this option every "
+      "capability is required (behavioural profile: filter,bytes,union), and one that is not offered "
+      "fails the check");
+  cmd.add_option(
+         "--seed", opt.seed,
+         "Seed of the behavioural checks' items and of the random request sequences (a seed repeats a run)")
       ->check(kUnsigned64);
   cmd.add_option("--runs", opt.runs, "Random request sequences checked against the oracle as model (0: none)")
       ->check(whole_number_in(0, 100000));
@@ -422,21 +443,25 @@ void add_selection_options(CLI::App& cmd, CheckOptions& opt) {
 
 // When to stop: the time budgets and the counts of faults and failures.
 void add_budget_options(CLI::App& cmd, CheckOptions& opt) {
-  cmd.add_option("--timeout", opt.timeout_ms,
-                 "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
-                 "speed, never above this (default 10000)")
+  cmd.add_option(
+         "--timeout", opt.timeout_ms,
+         "Milliseconds an implementation may take to give its first answer; later timeouts adapt to its "
+         "speed, never above this (default 10000)")
       ->check(whole_number_in(1, 3'600'000));
   cmd.add_option("--time-budget", opt.budget_s,
                  "Seconds for the whole check of one implementation; cases left when it runs out are not run "
                  "(default 60)")
       ->check(whole_number_in(1, 86'400));
-  cmd.add_option("--faults", opt.faults,
-                 "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 0: no "
-                 "limit; each fault costs its case, the implementation is restarted, and --time-budget bounds the run)")
+  cmd.add_option(
+         "--faults", opt.faults,
+         "Faults of one kind (crashes, hangs, ...) after which the cases left are not run (default 0: no "
+         "limit; each fault costs its case, the implementation is restarted, and --time-budget bounds the "
+         "run)")
       ->check(whole_number_in(0, 1'000'000));
-  cmd.add_option("--max-failures", opt.max_failures,
-                 "Failed cases after which the cases left are not run, as pytest's --maxfail (default 0: every "
-                 "case runs); the verdict of a stopped run is 'does not conform'")
+  cmd.add_option(
+         "--max-failures", opt.max_failures,
+         "Failed cases after which the cases left are not run, as pytest's --maxfail (default 0: every "
+         "case runs); the verdict of a stopped run is 'does not conform'")
       ->check(whole_number_in(0, 1'000'000));
 }
 
@@ -446,15 +471,17 @@ void add_report_options(CLI::App& cmd, CheckOptions& opt) {
       ->check(kNotEmpty);
   cmd.add_option("--junit", opt.junit_file, "Also write JUnit XML for CI systems (one --impl)")
       ->check(kNotEmpty);
-  cmd.add_option("--html", opt.html_file,
-                 "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
-                 "first, linked to each failure)")
+  cmd.add_option(
+         "--html", opt.html_file,
+         "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
+         "first, linked to each failure)")
       ->check(kNotEmpty);
   cmd.add_option("--expected", opt.expected_file,
                  "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
                  "passes or does not exist does")
       ->check(kNotEmpty);
-  cmd.add_flag("--update-expected", opt.update_expected, "Rewrite the --expected file with this run's failures");
+  cmd.add_flag("--update-expected", opt.update_expected,
+               "Rewrite the --expected file with this run's failures");
 }
 
 // How the check runs, or what it does instead (--list, --transcript).
@@ -477,14 +504,17 @@ void add_check(CLI::App& app, int& rc) {
   cmd->footer(
       "With no --impl, --rust-crate or --python-module, checks $TLBF_IMPL, or else the built-in\n"
       "reference (this binary's serve).\n" +
-      exit_footer({{kOk, "every implementation conforms, every capability checked (or every one --capabilities "
-                         "requires)"},
-                   {kRefused, "one does not, or does not offer a required capability"},
-                   {kUsage, "usage (bad options, vector files that fail the lint, a transcript that cannot be read)"},
-                   {kIo, "a file could not be read or written"},
-                   {kCannotRun, "an implementation cannot be started (or built, for --rust-crate), or the machine "
-                                "cannot start processes"}},
-                  "docs/check.md"));
+      exit_footer(
+          {{kOk,
+            "every implementation conforms, every capability checked (or every one --capabilities "
+            "requires)"},
+           {kRefused, "one does not, or does not offer a required capability"},
+           {kUsage, "usage (bad options, vector files that fail the lint, a transcript that cannot be read)"},
+           {kIo, "a file could not be read or written"},
+           {kCannotRun,
+            "an implementation cannot be started (or built, for --rust-crate), or the machine "
+            "cannot start processes"}},
+          "docs/check.md"));
   add_implementation_options(*cmd, *opt);
   add_selection_options(*cmd, *opt);
   add_budget_options(*cmd, *opt);

@@ -76,8 +76,9 @@ std::optional<fs::path> bundled_kit(const std::string& kind) {
 // What a learner's grade depends on besides the files: the options that change it.
 std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
   std::ostringstream key;
-  key << "tlbf=" TLBF_VERSION_STRING " sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs
-      << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
+  key << "tlbf=" TLBF_VERSION_STRING " sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs
+      << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " threshold=" << opt.threshold
+      << " chaffs=" << opt.chaffs << " require=";
   for (const auto& id : required) key << id << ",";
   return key.str();
 }
@@ -121,7 +122,7 @@ struct ClassRun {
   std::vector<std::string> required;
   std::string viewer_js;
   bool harness_failed = false;
-  std::string sandbox;  // sandbox_state's
+  std::string sandbox;      // sandbox_state's
   std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
 };
 
@@ -160,8 +161,9 @@ mutants::ScoreOptions score_options(const GradeOptions& opt, const mutants::Subj
 }
 
 // What the learner's report says besides the runs, their verdict included.
-mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learner& learner, const std::string& key,
-                                       const std::vector<std::string>& selected, const mutants::Score& score) {
+mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learner& learner,
+                                       const std::string& key, const std::vector<std::string>& selected,
+                                       const mutants::Score& score) {
   mutants::ReportContext context;
   context.suite = run.kit.suite;
   context.threshold = run.opt.threshold;
@@ -259,7 +261,8 @@ Outcome<fs::path> kit_path_of(const GradeOptions& opt) {
   const auto bundled = bundled_kit(opt.kind);
   if (!bundled) {
     return failure("no bundled kit for --kind " + opt.kind +
-                   " (looked beside tlbf and in share/tlbf/grade); give one with --kit FILE (docs/mutants.md, \"Kits\")");
+                   " (looked beside tlbf and in share/tlbf/grade); give one with --kit FILE "
+                   "(docs/mutants.md, \"Kits\")");
   }
   return *bundled;
 }
@@ -291,8 +294,9 @@ std::vector<mutants::ClassRow> grade_class(ClassRun& run, mutants::ClassSeed& se
     rows.push_back(grade_learner(run, seed, learners[i], prefix));
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%s%s in %.1f s (%.0f s so far, ETA %.0f s)\n", prefix.c_str(), rows.back().verdict.c_str(),
-                 took, elapsed, elapsed / static_cast<double>(i + 1) * static_cast<double>(learners.size() - i - 1));
+    std::fprintf(stderr, "%s%s in %.1f s (%.0f s so far, ETA %.0f s)\n", prefix.c_str(),
+                 rows.back().verdict.c_str(), took, elapsed,
+                 elapsed / static_cast<double>(i + 1) * static_cast<double>(learners.size() - i - 1));
   }
   return rows;
 }
@@ -313,7 +317,8 @@ void print_class_summary(const std::vector<mutants::ClassRow>& rows, const Grade
   }
   std::printf("reports: %s\n", (fs::path(opt.out) / "class.html").string().c_str());
   // The closing line, wrapped at 80 columns.
-  std::string line = "class: " + std::to_string(rows.size()) + (rows.size() == 1 ? " learner:" : " learners:");
+  std::string line =
+      "class: " + std::to_string(rows.size()) + (rows.size() == 1 ? " learner:" : " learners:");
   for (const auto& [verdict, n] : counts) {
     const std::string part = " " + std::to_string(n) + " " + verdict;
     if (line.size() + part.size() + 1 > 80) {
@@ -356,9 +361,11 @@ int run_grade(const GradeOptions& opt) {
   }
   const fs::path learners_dir = fs::path(opt.out) / "learners";
   fs::create_directories(learners_dir, ec);
-  if (ec) return fail_with(kIo, kCommand, failure("cannot make " + learners_dir.string() + ": " + ec.message()));
+  if (ec)
+    return fail_with(kIo, kCommand, failure("cannot make " + learners_dir.string() + ": " + ec.message()));
   if (!load_viewer("tlbf grade", run.viewer_js)) {
-    std::cerr << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
+    std::cerr
+        << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
     run.viewer_js.clear();
   }
   std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path->string()
@@ -384,12 +391,14 @@ int run_grade(const GradeOptions& opt) {
 
 void add_grade(CLI::App& app, int& rc) {
   auto opt = std::make_shared<GradeOptions>();
-  CLI::App* cmd = app.add_subcommand("grade", "Grade a class: every learner's tests against the course's reference");
+  CLI::App* cmd =
+      app.add_subcommand("grade", "Grade a class: every learner's tests against the course's reference");
   cmd->footer(
       "Each sub-folder of CLASS is a learner; their tests file (--kind rust: ds08_bloom.rs, python:\n"
       "test_bloom.py, protocol: test_protocol.py) goes into a copy of the course's reference (for\n"
       "protocol, a folder beside the served oracle), which is graded with the planted bugs\n" +
-      mutants::id_range() + ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
+      mutants::id_range() +
+      ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
       "did not change.\n" +
@@ -398,31 +407,41 @@ void add_grade(CLI::App& app, int& rc) {
                    {kIo, "an output file cannot be written"},
                    {kCannotRun, "some learner's grading met a harness error"}},
                   "docs/mutants.md"));
-  cmd->add_option("class", opt->class_dir, "The class: one sub-folder per learner")->required()->check(kNotEmpty);
+  cmd->add_option("class", opt->class_dir, "The class: one sub-folder per learner")
+      ->required()
+      ->check(kNotEmpty);
   cmd->add_option("--kind", opt->kind, "The kind of suite: rust, python or protocol (picks the bundled kit)")
       ->check(CLI::IsMember({"rust", "python", "protocol"}));
-  cmd->add_option("--kit", opt->kit, "A kit.json of your own (reference, patches, wheats, chaffs, suite command)")
+  cmd->add_option("--kit", opt->kit,
+                  "A kit.json of your own (reference, patches, wheats, chaffs, suite command)")
       ->check(kNotEmpty);
   cmd->add_option("-o,--out", opt->out, "Where the reports go (default ./tlbf-grade)")->check(kNotEmpty);
   cmd->add_option("--chaffs", opt->chaffs, "bundled (the kit's, default) or none (faster)")
       ->check(CLI::IsMember({"bundled", "none"}));
-  cmd->add_option("-j,--jobs", opt->jobs, "Runs at once (default: the number of cores)")->check(whole_number_in(1, 256));
-  cmd->add_option("--baseline-runs", opt->baseline_runs, "Runs on the reference and on each wheat (default 3)")
+  cmd->add_option("-j,--jobs", opt->jobs, "Runs at once (default: the number of cores)")
+      ->check(whole_number_in(1, 256));
+  cmd->add_option("--baseline-runs", opt->baseline_runs,
+                  "Runs on the reference and on each wheat (default 3)")
       ->check(whole_number_in(1, 100));
   cmd->add_option("--control-runs", opt->control_runs, "Clean runs hidden among the mutants' (default 2)")
       ->check(whole_number_in(0, 100));
   cmd->add_option("--confirm-runs", opt->confirm_runs, "Runs of each mutant, which must agree (default 2)")
       ->check(whole_number_in(1, 20));
   cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
-  cmd->add_option("--require", opt->require, "Comma-separated mutants that must be killed (default all of " + mutants::id_range() + ")")
+  cmd->add_option("--require", opt->require,
+                  "Comma-separated mutants that must be killed (default all of " + mutants::id_range() + ")")
       ->check(kNotEmpty);
-  cmd->add_option("--timeout-factor", opt->timeout_factor, "A mutant's run may take this times the baseline's time")
+  cmd->add_option("--timeout-factor", opt->timeout_factor,
+                  "A mutant's run may take this times the baseline's time")
       ->check(decimal_in(1, 1000));
-  cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")->check(decimal_in(0.1, 86400));
-  cmd->add_option("--setup-timeout", opt->setup_timeout_s, "Seconds the warm-up and each baseline run may take")
+  cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
       ->check(decimal_in(0.1, 86400));
-  cmd->add_flag("--no-sandbox", opt->no_sandbox,
-                "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
+  cmd->add_option("--setup-timeout", opt->setup_timeout_s,
+                  "Seconds the warm-up and each baseline run may take")
+      ->check(decimal_in(0.1, 86400));
+  cmd->add_flag(
+      "--no-sandbox", opt->no_sandbox,
+      "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
   cmd->add_flag("--fresh", opt->fresh, "Grade every learner again, even those whose reports are current");
   add_version(*cmd);
   cmd->callback([opt, &rc] {

@@ -19,9 +19,9 @@ struct InspectOptions {
 
 struct Summary {
   std::uint64_t ones;
-  double fill;           // ones / m
-  double measured_rate;  // fill^k: the exact chance a fresh item is a false positive
-  double predicted_rate; // predicted_fp_rate(m, k, n_inserted)
+  double fill;            // ones / m
+  double measured_rate;   // fill^k: the exact chance a fresh item is a false positive
+  double predicted_rate;  // predicted_fp_rate(m, k, n_inserted)
 };
 
 Summary summarize(const Bloom& filter) {
@@ -66,7 +66,8 @@ int run_inspect(const InspectOptions& opt) {
   auto file = read_filter_file(opt.file);
   if (!file) return kIo;
   const std::uint64_t size = file->size;
-  const auto loaded = file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
+  const auto loaded =
+      file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
   if (!loaded) {
     if (opt.json) print_json(opt.file, size, nullptr, nullptr, &loaded.error());
     std::cerr << "tlbf inspect: " << opt.file << " is refused: " << loaded.error().describe() << "\n";

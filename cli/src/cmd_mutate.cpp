@@ -75,13 +75,15 @@ using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 // Patch mode's subjects: the patches, each applied to a copy of --workdir.
 Outcome<SubjectsPtr> patch_mode_subjects(const MutateOptions& opt, bool sandboxed) {
   for (const auto& dir : {opt.patches, opt.workdir, opt.chaffs, opt.wheats}) {
-    if (!dir.empty() && !std::filesystem::is_directory(dir)) return failure("'" + dir + "' is not a directory");
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+      return failure("'" + dir + "' is not a directory");
   }
   if (!opt.sanity_patch.empty() && !std::filesystem::is_regular_file(opt.sanity_patch)) {
     return failure("no sanity patch '" + opt.sanity_patch + "'");
   }
   return mutants::patched_subjects(
-      opt.suite, mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats, sandboxed},
+      opt.suite,
+      mutants::PatchSet{opt.patches, opt.workdir, opt.sanity_patch, opt.chaffs, opt.wheats, sandboxed},
       opt.reveal);
 }
 
@@ -195,7 +197,7 @@ void print_grading(const MutateOptions& opt, const mutants::Score& score) {
   if (score.warm_up_seconds > 0) std::printf("warm-up (builds, not graded): %.2f s\n", score.warm_up_seconds);
   std::printf("baseline: the suite passes on the clean reference %d of %d times, the slowest in %.2f s%s\n",
               score.baseline_passes, score.baseline_runs, score.baseline_seconds,
-              opt.patches.empty() ? "; it fails against one that refuses everything"
+              opt.patches.empty()        ? "; it fails against one that refuses everything"
               : opt.sanity_patch.empty() ? " (no --sanity-patch: no sanity check)"
                                          : "; it fails with the sanity patch");
   if (score.control_runs > 0) {
@@ -204,12 +206,14 @@ void print_grading(const MutateOptions& opt, const mutants::Score& score) {
   }
   if (!score.wheats.empty()) {
     std::printf("wheats: it passes every run of the %zu correct variants (", score.wheats.size());
-    for (std::size_t i = 0; i < score.wheats.size(); ++i) std::printf("%s%s", i ? ", " : "", score.wheats[i].id.c_str());
+    for (std::size_t i = 0; i < score.wheats.size(); ++i)
+      std::printf("%s%s", i ? ", " : "", score.wheats[i].id.c_str());
     std::printf(")\n");
   }
-  std::printf("each mutant runs %d times and its outcome counts when they agree; a run is stopped after %.1f s\n"
-              "(a timeout counts once a second run times out too)\n\n",
-              std::max(1, opt.confirm_runs), static_cast<double>(score.limit.count()) / 1000);
+  std::printf(
+      "each mutant runs %d times and its outcome counts when they agree; a run is stopped after %.1f s\n"
+      "(a timeout counts once a second run times out too)\n\n",
+      std::max(1, opt.confirm_runs), static_cast<double>(score.limit.count()) / 1000);
 }
 
 int run_mutate(const MutateOptions& opt) {
@@ -224,10 +228,12 @@ int run_mutate(const MutateOptions& opt) {
   std::string viewer_js;
   if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
   if (opt.patches.empty() && (!opt.chaffs.empty() || !opt.wheats.empty())) {
-    return fail_with(kUsage, kCommand, failure("--chaffs and --wheats are for patch mode (--patches, --workdir)"));
+    return fail_with(kUsage, kCommand,
+                     failure("--chaffs and --wheats are for patch mode (--patches, --workdir)"));
   }
   const bool sandboxed = sandbox == "bubblewrap";
-  auto subjects = opt.patches.empty() ? served_mode_subjects(opt, sandboxed) : patch_mode_subjects(opt, sandboxed);
+  auto subjects =
+      opt.patches.empty() ? served_mode_subjects(opt, sandboxed) : patch_mode_subjects(opt, sandboxed);
   if (!subjects.ok()) return fail_with(kUsage, kCommand, subjects.failure());
   const auto plan = plan_mutants(opt, *subjects.value());
   if (!plan.ok()) return fail_with(kUsage, kCommand, plan.failure());
@@ -237,7 +243,8 @@ int run_mutate(const MutateOptions& opt) {
   // Every run that got this far writes its report, a stopped one too: a
   // dashboard or a merge must see why there is no grade.
   if ((!opt.json.empty() || !opt.html.empty()) &&
-      !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(graded, score, context), viewer_js)) {
+      !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(graded, score, context),
+                     viewer_js)) {
     return kIo;
   }
   if (score.stopped != mutants::kNotStopped) {
@@ -282,13 +289,17 @@ int run_merge(const MutateOptions& opt) {
 
 // What is graded and the bar it must meet.
 void add_grading_options(CLI::App& cmd, MutateOptions& opt) {
-  cmd.add_option("-j,--jobs", opt.jobs, "Suites run at once (default: the number of cores)")->check(whole_number_in(1, 256));
-  cmd.add_option("--timeout-factor", opt.timeout_factor, "A mutant's run may take this times the baseline's time")
+  cmd.add_option("-j,--jobs", opt.jobs, "Suites run at once (default: the number of cores)")
+      ->check(whole_number_in(1, 256));
+  cmd.add_option("--timeout-factor", opt.timeout_factor,
+                 "A mutant's run may take this times the baseline's time")
       ->check(decimal_in(1, 1000));
   cmd.add_option("--timeout-floor", opt.timeout_floor_s, "... and at least this many seconds")
       ->check(decimal_in(0.1, 86400));
   cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
-  cmd.add_option("--require", opt.require, "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)")
+  cmd.add_option(
+         "--require", opt.require,
+         "Comma-separated mutants that must be killed (default: every planted bug of mutants/catalog.json)")
       ->check(kNotEmpty);
   cmd.add_option("--mutants", opt.only, "Comma-separated mutants to run (default all)")->check(kNotEmpty);
   cmd.add_option("--shard", opt.shard, "Run shard k of n (k/n) of the mutants, for splitting across CI jobs")
@@ -299,49 +310,60 @@ void add_grading_options(CLI::App& cmd, MutateOptions& opt) {
 void add_patch_mode_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_option("--patches", opt.patches, "Patch mode: DIR/*.patch are the mutants, applied with patch -p1")
       ->check(kNotEmpty);
-  cmd.add_option("--workdir", opt.workdir, "Patch mode: the directory each patch applies to; the suite runs in a copy")
+  cmd.add_option("--workdir", opt.workdir,
+                 "Patch mode: the directory each patch applies to; the suite runs in a copy")
       ->check(kNotEmpty);
   cmd.add_option("--sanity-patch", opt.sanity_patch, "Patch mode: a patch that must make the suite fail")
       ->check(kNotEmpty);
-  cmd.add_option("--chaffs", opt.chaffs,
-                 "Patch mode: DIR/*.patch are more bugs, run like the mutants and reported apart from the score")
+  cmd.add_option(
+         "--chaffs", opt.chaffs,
+         "Patch mode: DIR/*.patch are more bugs, run like the mutants and reported apart from the score")
       ->check(kNotEmpty);
-  cmd.add_option("--wheats", opt.wheats,
-                 "Patch mode: each DIR/NAME is a correct variant (its files laid over the work directory) that the "
-                 "suite must pass; a suite that fails one is exit 6")
+  cmd.add_option(
+         "--wheats", opt.wheats,
+         "Patch mode: each DIR/NAME is a correct variant (its files laid over the work directory) that the "
+         "suite must pass; a suite that fails one is exit 6")
       ->check(kNotEmpty);
 }
 
 // How often each thing runs and for how long, and the report files.
 void add_run_and_report_options(CLI::App& cmd, MutateOptions& opt) {
-  cmd.add_option("--confirm-runs", opt.confirm_runs,
-                 "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
+  cmd.add_option(
+         "--confirm-runs", opt.confirm_runs,
+         "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--json", opt.json, "Write the report in the mutation-testing-elements schema to FILE")
       ->check(kNotEmpty);
-  cmd.add_option("--html", opt.html,
-                 "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
-                 "opens offline) to FILE")
+  cmd.add_option(
+         "--html", opt.html,
+         "Write the report as one self-contained HTML page, drawn by mutation-testing-elements (inlined; "
+         "opens offline) to FILE")
       ->check(kNotEmpty);
-  cmd.add_option("--baseline-runs", opt.baseline_runs, "Clean runs; a suite that passes some and fails some is flaky (default 3)")
+  cmd.add_option("--baseline-runs", opt.baseline_runs,
+                 "Clean runs; a suite that passes some and fails some is flaky (default 3)")
       ->check(whole_number_in(1, 100));
   cmd.add_option("--setup-timeout", opt.setup_timeout_s,
-                 "Seconds each run before the mutants' (warm-up, baseline) may take before it is stopped (default 1800)")
+                 "Seconds each run before the mutants' (warm-up, baseline) may take before it is stopped "
+                 "(default 1800)")
       ->check(decimal_in(0.1, 86400));
   cmd.add_option("--control-runs", opt.control_runs,
-                 "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or counts its "
+                 "Clean runs hidden at random places among the mutants'; a suite that fails one is flaky or "
+                 "counts its "
                  "runs (default 2)")
       ->check(whole_number_in(0, 100));
 }
 
 // What the suites may see.
 void add_sandbox_options(CLI::App& cmd, MutateOptions& opt) {
-  cmd.add_flag("--sandbox", opt.sandbox,
-                "Served mode: run every suite under bubblewrap too (patch mode always does, unless --no-sandbox)");
-  cmd.add_flag("--no-sandbox", opt.no_sandbox,
-                "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
+  cmd.add_flag(
+      "--sandbox", opt.sandbox,
+      "Served mode: run every suite under bubblewrap too (patch mode always does, unless --no-sandbox)");
+  cmd.add_flag(
+      "--no-sandbox", opt.no_sandbox,
+      "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
   cmd.add_flag("--reveal-mutant", opt.reveal,
-                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a suite, not for grading");
+               "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a "
+               "suite, not for grading");
 }
 
 // A merge grades nothing: the settings of a grading come from the reports,
@@ -361,33 +383,38 @@ int run_merge_alone(const CLI::App& cmd, const CLI::Option* merge, const MutateO
 
 void add_mutate(CLI::App& app, int& rc) {
   auto opt = std::make_shared<MutateOptions>();
-  CLI::App* cmd = app.add_subcommand("mutate", "Grade a test suite by the planted bugs " + mutants::id_range() + " it catches");
+  CLI::App* cmd = app.add_subcommand(
+      "mutate", "Grade a test suite by the planted bugs " + mutants::id_range() + " it catches");
   cmd->footer(
       "Runs SUITE on the clean reference (--baseline-runs times), once against an implementation\n"
       "that refuses every request, then once per mutant, with TLBF_IMPL set to a command serving it.\n"
       "In patch mode, SUITE runs in a copy of --workdir, clean, then with each patch applied.\n"
       "With --merge, the shards' reports as one grading.\n" +
-      exit_footer({{kOk, "the score meets the threshold and every required mutant is killed"},
-                   {kRefused, "it falls short"},
-                   {kUsage, "usage, or (--merge) reports that cannot be merged"},
-                   {kIo, "a report cannot be read or written"},
-                   {kPassesBroken, "the suite passes against an implementation that refuses everything"},
-                   {kFlaky, "the suite is flaky (passes some clean runs, fails others, or two runs of one mutant "
-                            "disagree)"},
-                   {kRejectsCorrect, "the suite fails a correct variant (--wheats)"},
-                   {kCannotRun, "a run could not happen (a patch that does not apply, a copy that cannot be made)"},
-                   {kFailsClean, "the suite fails on the clean reference"}},
-                  "docs/mutants.md"));
+      exit_footer(
+          {{kOk, "the score meets the threshold and every required mutant is killed"},
+           {kRefused, "it falls short"},
+           {kUsage, "usage, or (--merge) reports that cannot be merged"},
+           {kIo, "a report cannot be read or written"},
+           {kPassesBroken, "the suite passes against an implementation that refuses everything"},
+           {kFlaky,
+            "the suite is flaky (passes some clean runs, fails others, or two runs of one mutant "
+            "disagree)"},
+           {kRejectsCorrect, "the suite fails a correct variant (--wheats)"},
+           {kCannotRun, "a run could not happen (a patch that does not apply, a copy that cannot be made)"},
+           {kFailsClean, "the suite fails on the clean reference"}},
+          "docs/mutants.md"));
   cmd->add_option("suite", opt->suite, "The suite's command and arguments, after --");
   add_grading_options(*cmd, *opt);
   add_patch_mode_options(*cmd, *opt);
   add_run_and_report_options(*cmd, *opt);
   add_sandbox_options(*cmd, *opt);
-  auto* merge = cmd->add_option("--merge", opt->merge,
-                                "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
-                                "required mutants; writes the merged report to --json and --html")
-                    ->expected(1, -1)
-                    ->check(kNotEmpty);
+  auto* merge =
+      cmd->add_option(
+             "--merge", opt->merge,
+             "Merge the --json reports of shards (--shard k/n) into one verdict, with their threshold and "
+             "required mutants; writes the merged report to --json and --html")
+          ->expected(1, -1)
+          ->check(kNotEmpty);
   add_version(*cmd);
   cmd->callback([opt, merge, cmd, &rc] {
     if (merge->count() > 0) {

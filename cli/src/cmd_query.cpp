@@ -25,7 +25,8 @@ constexpr std::string_view kPresent = "present\n", kAbsent = "absent\n";
 int run_query(const QueryOptions& opt) {
   auto file = read_filter_file(opt.filter);
   if (!file) return kIo;
-  const auto loaded = file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
+  const auto loaded =
+      file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
   if (!loaded) {
     std::cerr << "tlbf query: " << opt.filter << " is refused: " << loaded.error().describe() << "\n";
     return kRefused;
@@ -36,20 +37,22 @@ int run_query(const QueryOptions& opt) {
   Throughput throughput("tlbf query", ::isatty(2) == 1);
   const auto answers = std::make_unique<bool[]>(kBatchItems);
   std::string out;
-  const bool read_all = for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
-    filter.contains_many(items, {answers.get(), items.size()});
-    for (std::size_t i = 0; i < items.size(); ++i) out += answers[i] ? kPresent : kAbsent;
-    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
-    out.clear();
-    throughput.add(items.size());
-  });
+  const bool read_all =
+      for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
+        filter.contains_many(items, {answers.get(), items.size()});
+        for (std::size_t i = 0; i < items.size(); ++i) out += answers[i] ? kPresent : kAbsent;
+        std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+        out.clear();
+        throughput.add(items.size());
+      });
   std::cout.flush();
   throughput.finish(opt.stats);
   if (!std::cout) {
     std::cerr << "tlbf query: cannot write answers to standard output\n";
     return kIo;
   }
-  if (!read_all) return read_failed(input.stream()) ? kIo : kRefused;  // a read error, or a line that is not hex
+  if (!read_all)
+    return read_failed(input.stream()) ? kIo : kRefused;  // a read error, or a line that is not hex
   return kOk;
 }
 
@@ -57,8 +60,8 @@ int run_query(const QueryOptions& opt) {
 
 void add_query(CLI::App& app, int& rc) {
   auto opt = std::make_shared<QueryOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "query", "Answer present or absent for each input line, one answer a line");
+  CLI::App* cmd =
+      app.add_subcommand("query", "Answer present or absent for each input line, one answer a line");
   cmd->footer(exit_footer({{kOk, "every line is answered"},
                            {kRefused, "the filter file is not TLBF v1, or a --hex line is not hex"},
                            {kUsage, "usage"},

@@ -30,7 +30,8 @@ int run_mutant(const std::string& id) {
   if (found == candidates.end()) {
     std::cerr << "tlbf serve: cannot find tlbf-mutant, the mutant build of the oracle";
     if (candidates.empty()) std::cerr << ": this program's own path (/proc/self/exe) cannot be read";
-    for (std::size_t i = 0; i < candidates.size(); ++i) std::cerr << (i == 0 ? "; looked at " : " and ") << candidates[i];
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      std::cerr << (i == 0 ? "; looked at " : " and ") << candidates[i];
     std::cerr << "\n";
     return kCannotRun;
   }
@@ -63,8 +64,9 @@ void add_serve(CLI::App& app, int& rc) {
                           "docs/protocol.md"));
   cmd->add_option("--mutant", *mutant, "Serve planted bug sNN instead of the oracle (docs/mutants.md)")
       ->check(kNotEmpty);
-  cmd->add_flag("--refuse-all", *refuse_all,
-                "Answer every request with an error: what a test suite must fail against (tlbf mutate's sanity check)");
+  cmd->add_flag(
+      "--refuse-all", *refuse_all,
+      "Answer every request with an error: what a test suite must fail against (tlbf mutate's sanity check)");
   add_version(*cmd);
   cmd->callback([mutant, refuse_all, &rc] {
     if (*refuse_all) {
@@ -79,7 +81,8 @@ void add_serve(CLI::App& app, int& rc) {
 }
 
 void add_mutants(CLI::App& app, int& rc) {
-  CLI::App* cmd = app.add_subcommand("mutants", "The planted bugs " + mutants::id_range() + " (docs/mutants.md)");
+  CLI::App* cmd =
+      app.add_subcommand("mutants", "The planted bugs " + mutants::id_range() + " (docs/mutants.md)");
   cmd->require_subcommand(1);
   add_version(*cmd);
   CLI::App* list = cmd->add_subcommand("list", "Print each mutant's id, place and description");
@@ -91,8 +94,10 @@ void add_mutants(CLI::App& app, int& rc) {
     rc = kOk;
   });
   auto id = std::make_shared<std::string>();
-  CLI::App* diff = cmd->add_subcommand("diff", "Print a mutant's change as a unified diff of the oracle source");
-  diff->footer(exit_footer({{kOk, "the diff is printed"}, {kUsage, "usage, or no such mutant"}}, "docs/mutants.md"));
+  CLI::App* diff =
+      cmd->add_subcommand("diff", "Print a mutant's change as a unified diff of the oracle source");
+  diff->footer(
+      exit_footer({{kOk, "the diff is printed"}, {kUsage, "usage, or no such mutant"}}, "docs/mutants.md"));
   diff->add_option("id", *id, "A mutant, " + mutants::id_range())->required();
   add_version(*diff);
   diff->callback([id, &rc] {

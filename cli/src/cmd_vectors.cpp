@@ -51,13 +51,15 @@ void add_vectors(CLI::App& app, int& rc) {
 
   auto out_dir = std::make_shared<std::string>("vectors");
   CLI::App* gen = cmd->add_subcommand("generate", "Write every vector file, the same bytes on every run");
-  gen->footer(exit_footer({{kOk, "every file is written"}, {kUsage, "usage"}, {kIo, "a file cannot be written"}},
-                          "docs/vectors.md"));
+  gen->footer(
+      exit_footer({{kOk, "every file is written"}, {kUsage, "usage"}, {kIo, "a file cannot be written"}},
+                  "docs/vectors.md"));
   gen->add_option("--out", *out_dir, "Folder to write to (default: vectors)")->check(kNotEmpty);
   add_version(*gen);
   gen->callback([out_dir, &rc] { rc = run_generate(*out_dir); });
 
-  CLI::App* stats = cmd->add_subcommand("stats", "Print each file's size and test counts, and each flag's use");
+  CLI::App* stats =
+      cmd->add_subcommand("stats", "Print each file's size and test counts, and each flag's use");
   add_version(*stats);
   stats->callback([&rc] {
     std::cout << vectors::stats_markdown(vectors::generate());

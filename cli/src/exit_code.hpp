@@ -49,9 +49,11 @@ inline constexpr ExitMeaning kExitMeanings[] = {
 
 // "Exit codes: 0 WHAT; 1 WHAT; ... See DOC." wrapped at 96 columns, for a
 // subcommand's --help: what each code it can end with means there.
-inline std::string exit_footer(std::initializer_list<std::pair<Exit, std::string_view>> uses, std::string_view doc) {
+inline std::string exit_footer(std::initializer_list<std::pair<Exit, std::string_view>> uses,
+                               std::string_view doc) {
   std::string words = "Exit codes:";
-  for (const auto& [code, what] : uses) words += " " + std::to_string(static_cast<int>(code)) + " " + std::string(what) + ";";
+  for (const auto& [code, what] : uses)
+    words += " " + std::to_string(static_cast<int>(code)) + " " + std::string(what) + ";";
   words.back() = '.';
   words += " See " + std::string(doc) + ".";
   std::string out, line;

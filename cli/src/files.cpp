@@ -124,7 +124,8 @@ bool write_all(int fd, std::span<const std::uint8_t> bytes) {
 
 // Standard output, or a file that is not a regular one (a device, a pipe):
 // written in place, since there is nothing to rename over.
-bool write_in_place(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second) {
+bool write_in_place(const std::string& path, std::span<const std::uint8_t> first,
+                    std::span<const std::uint8_t> second) {
   errno = 0;
   std::ofstream file;
   std::ostream* out = &std::cout;
@@ -148,11 +149,13 @@ bool write_in_place(const std::string& path, std::span<const std::uint8_t> first
 
 }  // namespace
 
-bool write_file(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second) {
+bool write_file(const std::string& path, std::span<const std::uint8_t> first,
+                std::span<const std::uint8_t> second) {
   namespace fs = std::filesystem;
   std::error_code not_there;
   const fs::file_status status = fs::status(path, not_there);  // through symbolic links
-  if (path == "-" || (fs::exists(status) && !fs::is_regular_file(status))) return write_in_place(path, first, second);
+  if (path == "-" || (fs::exists(status) && !fs::is_regular_file(status)))
+    return write_in_place(path, first, second);
   // A link to a regular file is kept, and its target replaced.
   std::error_code ec;
   const fs::path target = fs::exists(status) ? fs::canonical(path, ec) : fs::path(path);
@@ -160,7 +163,8 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> first, st
     complain("open", path);
     return false;
   }
-  std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".tlbf-XXXXXX")).string();
+  std::string temporary =
+      (target.parent_path() / ("." + target.filename().string() + ".tlbf-XXXXXX")).string();
   errno = 0;
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) {

@@ -39,7 +39,8 @@ std::optional<FilterFile> read_filter_file(const std::string& path);
 // replaced). A device or a FIFO is written in place.
 bool write_file(const std::string& path, std::span<const std::uint8_t> bytes);
 // Writes `first` then `second`, as one file (a filter's header, then its bits).
-bool write_file(const std::string& path, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second);
+bool write_file(const std::string& path, std::span<const std::uint8_t> first,
+                std::span<const std::uint8_t> second);
 bool write_file(const std::string& path, std::string_view text);
 
 // A stream of lines to read: PATH, or standard input for "-".

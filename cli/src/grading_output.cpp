@@ -14,13 +14,20 @@ namespace tlbf::cli {
 
 Exit exit_for(mutants::Stop why) {
   switch (why) {
-    case mutants::kNotStopped: return kOk;
-    case mutants::kHarness: return kCannotRun;
-    case mutants::kFailsClean: return kFailsClean;
-    case mutants::kPassesBroken: return kPassesBroken;
-    case mutants::kFlaky: return kFlaky;
-    case mutants::kRejectsCorrect: return kRejectsCorrect;
-    case mutants::kUngradable: return kCannotRun;
+    case mutants::kNotStopped:
+      return kOk;
+    case mutants::kHarness:
+      return kCannotRun;
+    case mutants::kFailsClean:
+      return kFailsClean;
+    case mutants::kPassesBroken:
+      return kPassesBroken;
+    case mutants::kFlaky:
+      return kFlaky;
+    case mutants::kRejectsCorrect:
+      return kRejectsCorrect;
+    case mutants::kUngradable:
+      return kCannotRun;
   }
   return kFailed;  // not reached: every reason is named above
 }
@@ -31,7 +38,8 @@ void print_stop(const mutants::Score& score) {
     std::cout << "the suite's output on a passing clean run:\n" << score.passing_output;
   }
   if (!score.baseline_output.empty() &&
-      (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky || score.stopped == mutants::kRejectsCorrect)) {
+      (score.stopped == mutants::kFailsClean || score.stopped == mutants::kFlaky ||
+       score.stopped == mutants::kRejectsCorrect)) {
     std::cout << "the suite's output on the failing run:\n" << score.baseline_output;
   }
 }
@@ -47,9 +55,10 @@ std::string indented(const std::string& text, std::size_t indent) {
 
 }  // namespace
 
-void print_verdict(const mutants::Score& score, const std::vector<mutants::Survivor>& survivors, double threshold,
-                   const std::vector<std::string>& missed, bool meets) {
-  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time", "evidence (the suite's first failing lines)");
+void print_verdict(const mutants::Score& score, const std::vector<mutants::Survivor>& survivors,
+                   double threshold, const std::vector<std::string>& missed, bool meets) {
+  std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time",
+              "evidence (the suite's first failing lines)");
   for (const auto& r : score.runs) {
     std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
                 indented(r.evidence, 27).c_str());
@@ -58,11 +67,13 @@ void print_verdict(const mutants::Score& score, const std::vector<mutants::Survi
   // it is in the code the suite tested, and the change itself.
   for (const auto& s : survivors) {
     std::printf("\nMISSED %s  %s:%d  %s\n", s.id.c_str(), s.file.c_str(), s.line, s.description.c_str());
-    if (!s.diff.empty()) std::printf("  %s\n", indented(s.diff.substr(0, s.diff.find_last_not_of('\n') + 1), 2).c_str());
+    if (!s.diff.empty())
+      std::printf("  %s\n", indented(s.diff.substr(0, s.diff.find_last_not_of('\n') + 1), 2).c_str());
   }
   std::string missing;
   for (const auto& id : missed) missing += " " + id;
-  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(), threshold);
+  std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(),
+              threshold);
   std::cout << "required mutants " << (missed.empty() ? "all killed" : "not killed:" + missing) << "\n";
   std::cout << "verdict: the suite " << (meets ? "meets" : "does NOT meet") << " the bar\n";
 }
@@ -77,7 +88,8 @@ void print_chaffs(const mutants::Score& score) {
               score.chaff_runs.size(), missed.empty() ? "" : "; missed:", missed.c_str());
 }
 
-ProgressLine::ProgressLine(std::string prefix) : prefix_(std::move(prefix)), on_terminal_(::isatty(STDERR_FILENO) != 0) {}
+ProgressLine::ProgressLine(std::string prefix)
+    : prefix_(std::move(prefix)), on_terminal_(::isatty(STDERR_FILENO) != 0) {}
 
 ProgressLine::~ProgressLine() { clear(); }
 
@@ -85,12 +97,13 @@ void ProgressLine::show(const mutants::Progress& p) {
   if (!on_terminal_) return;
   char line[160];
   if (p.phase == "baseline") {
-    std::snprintf(line, sizeof line, "%sbaseline %d/%d runs, %.0f s", prefix_.c_str(), p.done, p.total, p.elapsed_seconds);
+    std::snprintf(line, sizeof line, "%sbaseline %d/%d runs, %.0f s", prefix_.c_str(), p.done, p.total,
+                  p.elapsed_seconds);
   } else {
     // Runs left at the pace so far; the mutants' runs are alike in cost.
     const double eta = p.done > 0 ? p.elapsed_seconds / p.done * (p.total - p.done) : 0;
-    std::snprintf(line, sizeof line, "%smutants %d/%d tested, %d survived, %.0f s, ETA %.0f s", prefix_.c_str(),
-                  p.mutants_done, p.mutants_total, p.survived, p.elapsed_seconds, eta);
+    std::snprintf(line, sizeof line, "%smutants %d/%d tested, %d survived, %.0f s, ETA %.0f s",
+                  prefix_.c_str(), p.mutants_done, p.mutants_total, p.survived, p.elapsed_seconds, eta);
   }
   std::fprintf(stderr, "\r\033[K%.79s", line);
   std::fflush(stderr);
@@ -121,7 +134,8 @@ bool load_viewer(const char* command, std::string& js) {
     js.assign(bytes->begin(), bytes->end());
     return true;
   }
-  std::cerr << command << ": --html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and "
+  std::cerr << command
+            << ": --html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and "
                "in share/tlbf); it comes from npm with the build, see docs/cli.md, \"Installing\"\n";
   return false;
 }

@@ -20,8 +20,8 @@ void print_stop(const mutants::Score& score);
 
 // The table of mutants, each survivor's bug (its description, the file and
 // line it changes, its diff), the score and the verdict.
-void print_verdict(const mutants::Score& score, const std::vector<mutants::Survivor>& survivors, double threshold,
-                   const std::vector<std::string>& missed, bool meets);
+void print_verdict(const mutants::Score& score, const std::vector<mutants::Survivor>& survivors,
+                   double threshold, const std::vector<std::string>& missed, bool meets);
 
 // The chaffs' line: how many were caught, and which were not.
 void print_chaffs(const mutants::Score& score);

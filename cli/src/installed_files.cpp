@@ -17,7 +17,8 @@
 
 namespace tlbf::cli {
 
-std::vector<std::filesystem::path> installed_file_candidates(std::string_view beside, std::string_view from_bindir) {
+std::vector<std::filesystem::path> installed_file_candidates(std::string_view beside,
+                                                             std::string_view from_bindir) {
   std::error_code ec;
   // The link's target, so a symlink to tlbf (say /usr/local/bin/tlbf to an
   // installed tree elsewhere) still leads to that tree's files.
@@ -35,8 +36,9 @@ Outcome<std::string> runnable_mutant_binary() {
   for (const auto& candidate : mutant_binary_candidates()) {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
   }
-  return failure("cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
-                 "libexec/tlbf); see docs/cli.md, \"Installing\"");
+  return failure(
+      "cannot find tlbf-mutant, the mutant build of the oracle (looked beside tlbf and in "
+      "libexec/tlbf); see docs/cli.md, \"Installing\"");
 }
 
 std::vector<std::filesystem::path> report_viewer_candidates() {

@@ -13,6 +13,7 @@ namespace tlbf::cli {
 // relative to that folder (where `cmake --install` puts it; docs/cli.md,
 // "Installing"). Empty when this program's own path cannot be read. Says
 // nothing about which exist.
-std::vector<std::filesystem::path> installed_file_candidates(std::string_view beside, std::string_view from_bindir);
+std::vector<std::filesystem::path> installed_file_candidates(std::string_view beside,
+                                                             std::string_view from_bindir);
 
 }  // namespace tlbf::cli

@@ -19,7 +19,9 @@ namespace tlbf::cli {
 // Whether reading `in` failed, not just ended. std::cin reads through stdio
 // (synchronised), which hands a read error (EISDIR, EIO) to the stream as an
 // end of file; stdio's error flag keeps it.
-inline bool read_failed(std::istream& in) { return in.bad() || (&in == &std::cin && std::ferror(stdin) != 0); }
+inline bool read_failed(std::istream& in) {
+  return in.bad() || (&in == &std::cin && std::ferror(stdin) != 0);
+}
 
 // Calls on_item(std::span<const std::uint8_t>) for every line of `in`, decoded
 // from hex when `hex` is set. Returns false, after printing the line number
@@ -134,7 +136,8 @@ class Throughput {
     const auto now = Clock::now();
     if (now - last_drawn_ < std::chrono::milliseconds(500)) return;
     last_drawn_ = now;
-    std::fprintf(stderr, "\r%s: %llu items, %.0f items/s   ", command_, static_cast<unsigned long long>(items_), rate());
+    std::fprintf(stderr, "\r%s: %llu items, %.0f items/s   ", command_,
+                 static_cast<unsigned long long>(items_), rate());
     drawn_ = true;
   }
 

@@ -45,14 +45,16 @@ bool plain_decimal(const std::string& text, bool fraction) {
                                     [](char c) { return c >= '0' && c <= '9'; });
   };
   const std::size_t point = fraction ? text.find('.') : std::string::npos;
-  return point == std::string::npos ? digits(0, text.size()) : digits(0, point) && digits(point + 1, text.size());
+  return point == std::string::npos ? digits(0, text.size())
+                                    : digits(0, point) && digits(point + 1, text.size());
 }
 
 }  // namespace
 
 std::optional<std::uint64_t> strict_whole_number(const std::string& text) {
   std::uint64_t value = 0;
-  if (!plain_decimal(text, false) || std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc()) {
+  if (!plain_decimal(text, false) ||
+      std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc()) {
     return std::nullopt;  // not digits only, or above 2^64 - 1
   }
   return value;
@@ -63,7 +65,8 @@ CLI::Validator whole_number_in(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
         const auto value = strict_whole_number(text);
-        if (!value || *value < min || *value > max) return "'" + text + "' is not a decimal integer in " + range;
+        if (!value || *value < min || *value > max)
+          return "'" + text + "' is not a decimal integer in " + range;
         return {};
       },
       "INT in " + range);
@@ -107,7 +110,8 @@ int with_output_flushed(int rc, int failed_code) {
   struct stat out {};
   const bool to_pipe = ::fstat(STDOUT_FILENO, &out) == 0 && (S_ISFIFO(out.st_mode) || S_ISSOCK(out.st_mode));
   if (why != EPIPE && !to_pipe && rc != kIo) {
-    std::cerr << "tlbf: cannot write standard output: " << (why != 0 ? std::strerror(why) : "write error") << "\n";
+    std::cerr << "tlbf: cannot write standard output: " << (why != 0 ? std::strerror(why) : "write error")
+              << "\n";
   }
   return rc == kOk ? failed_code : rc;
 }
@@ -151,9 +155,12 @@ std::string suggestion(CLI::App& app, int argc, char** argv) {
   if (command == nullptr) {
     if (argc < 2 || argv[1][0] == '-') return "";
     std::vector<std::string> names;
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(sub->get_name());
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      names.push_back(sub->get_name());
     const std::string near = closest(argv[1], names);
-    return near.empty() ? "" : "tlbf: no command '" + std::string(argv[1]) + "'; did you mean 'tlbf " + near + "'?";
+    return near.empty()
+               ? ""
+               : "tlbf: no command '" + std::string(argv[1]) + "'; did you mean 'tlbf " + near + "'?";
   }
   for (CLI::App* sub : command->get_subcommands([](CLI::App*) { return true; })) {
     if (sub->parsed()) command = sub;
@@ -169,7 +176,8 @@ std::string suggestion(CLI::App& app, int argc, char** argv) {
     word = word.substr(0, word.find('='));
     if (std::find(names.begin(), names.end(), word) != names.end()) continue;
     const std::string near = closest(word, names);
-    if (!near.empty()) return "tlbf " + command->get_name() + ": no option '" + word + "'; did you mean '" + near + "'?";
+    if (!near.empty())
+      return "tlbf " + command->get_name() + ": no option '" + word + "'; did you mean '" + near + "'?";
   }
   return "";
 }

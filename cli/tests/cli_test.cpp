@@ -72,7 +72,8 @@ class Cli : public ::testing::Test {
     // tlbf check's report is for a terminal: every line of it fits 80 columns (docs/check.md, "Output").
     if (command.find(" check ") != std::string::npos && command.find(" --list") == std::string::npos) {
       std::istringstream lines(out.out);
-      for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80U) << line << "\n  from: " << command;
+      for (std::string line; std::getline(lines, line);)
+        EXPECT_LE(line.size(), 80U) << line << "\n  from: " << command;
     }
     return out;
   }
@@ -143,7 +144,8 @@ TEST_F(Cli, UsageErrorsExitWith2) {
 }
 
 TEST_F(Cli, HelpAndVersionEverywhere) {
-  for (const std::vector<std::string>& prefix : {std::vector<std::string>{}, {"build"}, {"query"}, {"inspect"}}) {
+  for (const std::vector<std::string>& prefix :
+       {std::vector<std::string>{}, {"build"}, {"query"}, {"inspect"}}) {
     auto help = prefix;
     help.push_back("--help");
     const auto h = tlbf(help);
@@ -203,8 +205,8 @@ TEST_F(Cli, InspectJson) {
   spit(path("f.tlbf"), kWorkedExample);
   const auto r = tlbf({"inspect", "--json", path("f.tlbf")});
   EXPECT_EQ(r.rc, 0) << r.err;
-  for (const char* field : {"\"valid\": true", "\"m\": 20", "\"k\": 3", "\"n_inserted\": 2", "\"ones\": 6",
-                            "\"fill\": 0.3"}) {
+  for (const char* field :
+       {"\"valid\": true", "\"m\": 20", "\"k\": 3", "\"n_inserted\": 2", "\"ones\": 6", "\"fill\": 0.3"}) {
     EXPECT_NE(r.out.find(field), std::string::npos) << field << " in\n" << r.out;
   }
 }
@@ -268,8 +270,8 @@ TEST_F(Cli, CheckExitCodes) {
 
 TEST_F(Cli, CheckSkipLeavesOutWhatItMatchesAfterFilter) {
   const auto all = tlbf({"check", "--list", "--filter", "vectors/union/*"});
-  const auto fewer = tlbf({"check", "--list", "--filter", "vectors/union/*", "--skip", "vectors/union/UnionTest/1",
-                           "--skip", "vectors/union/UnionTest/2"});
+  const auto fewer = tlbf({"check", "--list", "--filter", "vectors/union/*", "--skip",
+                           "vectors/union/UnionTest/1", "--skip", "vectors/union/UnionTest/2"});
   ASSERT_EQ(all.rc, 0);
   ASSERT_EQ(fewer.rc, 0);
   EXPECT_EQ(fewer.out.find("vectors/union/UnionTest/1\n"), std::string::npos);
@@ -287,8 +289,10 @@ TEST_F(Cli, CheckMaxFailuresStopsTheRunOnceThatManyCasesFailed) {
   // s03 fails dozens of cases of the default check; with a limit, the run
   // stops after the batch in which the limit is reached.
   const std::string mutant = std::string(TLBF_BINARY) + " serve --mutant s03";
-  const auto whole = tlbf({"check", "--runs", "0", "--impl", mutant, "--json", (dir_ / "whole.json").string()});
-  const auto stopped = tlbf({"check", "--runs", "0", "--impl", mutant, "--max-failures", "1", "--json", (dir_ / "stopped.json").string()});
+  const auto whole =
+      tlbf({"check", "--runs", "0", "--impl", mutant, "--json", (dir_ / "whole.json").string()});
+  const auto stopped = tlbf({"check", "--runs", "0", "--impl", mutant, "--max-failures", "1", "--json",
+                             (dir_ / "stopped.json").string()});
   EXPECT_EQ(whole.rc, 1);
   EXPECT_EQ(stopped.rc, 1);
   EXPECT_NE(stopped.out.find("stopped after "), std::string::npos) << stopped.out;
@@ -319,23 +323,29 @@ TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
             std::string::npos)
       << all.out;
 
-  auto fewer = tlbf({"check", "--filter", "vectors/filter/*", "--impl", screen, "--capabilities", "filter,bytes"});
+  auto fewer =
+      tlbf({"check", "--filter", "vectors/filter/*", "--impl", screen, "--capabilities", "filter,bytes"});
   EXPECT_EQ(fewer.rc, 0) << fewer.out;
   // The verdict wraps at 80 columns, its lines after the first indented under its words.
-  for (std::size_t at; (at = fewer.out.find("\n         ")) != std::string::npos;) fewer.out.replace(at, 10, " ");
-  EXPECT_NE(fewer.out.find("verdict: conforms to TLBF v1 on filter bytes, with hashing sizing union left out"),
-            std::string::npos)
+  for (std::size_t at; (at = fewer.out.find("\n         ")) != std::string::npos;)
+    fewer.out.replace(at, 10, " ");
+  EXPECT_NE(
+      fewer.out.find("verdict: conforms to TLBF v1 on filter bytes, with hashing sizing union left out"),
+      std::string::npos)
       << fewer.out;
   // A part of the check that passes says it is a part.
-  EXPECT_NE(fewer.out.find(", but only on the cases --filter 'vectors/filter/*' selects, not the whole check"),
-            std::string::npos)
+  EXPECT_NE(
+      fewer.out.find(", but only on the cases --filter 'vectors/filter/*' selects, not the whole check"),
+      std::string::npos)
       << fewer.out;
   const auto every = tlbf({"check", "--runs", "0"});
   // The last line is the verdict; the counts are the line before.
   const std::string last = "\nverdict: conforms to TLBF v1, every capability checked\n";
   ASSERT_GE(every.out.size(), last.size());
   EXPECT_EQ(every.out.substr(every.out.size() - last.size()), last) << every.out;
-  EXPECT_NE(every.out.find(" failed, 0 acceptable differences, 0 skipped, 0 not run" + last), std::string::npos) << every.out;
+  EXPECT_NE(every.out.find(" failed, 0 acceptable differences, 0 skipped, 0 not run" + last),
+            std::string::npos)
+      << every.out;
 
   EXPECT_EQ(tlbf({"check", "--capabilities", "filter,hashes"}).rc, 2);
   // An empty list (a shell variable that was not set) is not "the default".
@@ -350,7 +360,8 @@ TEST_F(Cli, CheckRefusesAnEmptyImplementationCommand) {
   for (const std::string command : {"", "  "}) {
     const auto run = tlbf({"check", "--impl", command});
     EXPECT_EQ(run.rc, 2) << "'" << command << "'";
-    EXPECT_NE(run.err.find("--impl '" + command + "': an empty command runs no implementation"), std::string::npos)
+    EXPECT_NE(run.err.find("--impl '" + command + "': an empty command runs no implementation"),
+              std::string::npos)
         << run.err;
     EXPECT_EQ(run.out, "");
   }
@@ -387,8 +398,9 @@ TEST_F(Cli, EmptyValuesAreUsageErrors) {
     std::string shown;
     for (const auto& a : args) shown += " '" + a + "'";
     EXPECT_EQ(run.rc, 2) << shown << "\n" << run.out << run.err;
-    EXPECT_NE(run.err.find(": the value is empty (an unset shell variable?)"), std::string::npos) << shown << "\n"
-                                                                                                    << run.err;
+    EXPECT_NE(run.err.find(": the value is empty (an unset shell variable?)"), std::string::npos)
+        << shown << "\n"
+        << run.err;
     EXPECT_EQ(run.out, "") << shown;
   }
   // The option is named.
@@ -400,31 +412,45 @@ TEST_F(Cli, CheckRefusesASetButEmptyTlbfImpl) {
   for (const std::string value : {"", "   ", "\t"}) {
     const auto run = shell("TLBF_IMPL=" + quoted(value) + " " + quoted(TLBF_BINARY) + " check --runs 0");
     EXPECT_EQ(run.rc, 2) << "'" << value << "'\n" << run.out;
-    EXPECT_NE(run.err.find("tlbf check: TLBF_IMPL is set but empty ('" + value + "')"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("tlbf check: TLBF_IMPL is set but empty ('" + value + "')"), std::string::npos)
+        << run.err;
     EXPECT_EQ(run.out, "");
   }
   // Unset, it is the built-in reference; given, --impl wins over it.
-  const auto unset = shell("unset TLBF_IMPL; " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*'");
+  const auto unset =
+      shell("unset TLBF_IMPL; " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*'");
   EXPECT_EQ(unset.rc, 0) << unset.out << unset.err;
-  const auto given = shell("TLBF_IMPL= " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*' --impl " +
-                           quoted(quoted(TLBF_BINARY) + " serve"));
+  const auto given =
+      shell("TLBF_IMPL= " + quoted(TLBF_BINARY) + " check --runs 0 --filter 'vectors/hash/*' --impl " +
+            quoted(quoted(TLBF_BINARY) + " serve"));
   EXPECT_EQ(given.rc, 0) << given.out << given.err;
 }
 
 // Every number on the command line: a plain decimal in range, nothing a
 // looser parser would turn into another value (docs/cli.md, "Exit codes").
 TEST_F(Cli, NumbersAreReadStrictly) {
-  const std::vector<std::string> not_whole = {"-1", "+1", "0x10", "1x", " 1", "1 ", "", "1.0", "1e2",
-                                              "18446744073709551616", "99999999999999999999999"};
-  const std::vector<std::string> not_decimal = {"nan", "NaN", "inf", "-inf", "+0.5", "-0.5", "0x1p-1", ".5", "5.",
-                                                "1e-1", "0.5x", " 0.5", "", "1..5"};
+  const std::vector<std::string> not_whole = {"-1",
+                                              "+1",
+                                              "0x10",
+                                              "1x",
+                                              " 1",
+                                              "1 ",
+                                              "",
+                                              "1.0",
+                                              "1e2",
+                                              "18446744073709551616",
+                                              "99999999999999999999999"};
+  const std::vector<std::string> not_decimal = {"nan", "NaN", "inf",  "-inf", "+0.5", "-0.5", "0x1p-1",
+                                                ".5",  "5.",  "1e-1", "0.5x", " 0.5", "",     "1..5"};
   // --list: a check that would exit 0 at once if the number were taken.
   for (const char* option : {"--seed", "--runs", "--timeout", "--time-budget", "--faults"}) {
     for (const auto& value : not_whole) {
       const auto run = tlbf({"check", "--list", option, value});
       EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
-      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal integer in "), std::string::npos)
-          << option << " '" << value << "'\n" << run.err;
+      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal integer in "),
+                std::string::npos)
+          << option << " '" << value << "'\n"
+          << run.err;
     }
   }
   // `-- false` fails on the reference (exit 3) if a grading ever started.
@@ -435,37 +461,43 @@ TEST_F(Cli, NumbersAreReadStrictly) {
     for (const auto& value : not_whole) {
       const auto run = mutate(option, value);
       EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
-      EXPECT_NE(run.err.find("' is not a decimal integer in "), std::string::npos) << option << " '" << value << "'\n"
-                                                                                   << run.err;
+      EXPECT_NE(run.err.find("' is not a decimal integer in "), std::string::npos)
+          << option << " '" << value << "'\n"
+          << run.err;
     }
   }
   for (const char* option : {"--threshold", "--timeout-factor", "--timeout-floor", "--setup-timeout"}) {
     for (const auto& value : not_decimal) {
       const auto run = mutate(option, value);
       EXPECT_EQ(run.rc, 2) << option << " '" << value << "'";
-      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal number in "), std::string::npos)
-          << option << " '" << value << "'\n" << run.err;
+      EXPECT_NE(run.err.find(std::string(option) + ": '" + value + "' is not a decimal number in "),
+                std::string::npos)
+          << option << " '" << value << "'\n"
+          << run.err;
     }
   }
-  for (const char* shard : {"+1/2", "1/+2", " 1/2", "1/2 ", "1/2x", "0x1/2", "1/2/3", "0/2", "3/2", "1/0", "1",
-                            "-1/2", "1/4294967297"}) {
+  for (const char* shard : {"+1/2", "1/+2", " 1/2", "1/2 ", "1/2x", "0x1/2", "1/2/3", "0/2", "3/2", "1/0",
+                            "1", "-1/2", "1/4294967297"}) {
     const auto run = mutate("--shard", shard);
     EXPECT_EQ(run.rc, 2) << shard;
-    EXPECT_NE(run.err.find("--shard wants k/n with 1 <= k <= n, not '" + std::string(shard) + "'"), std::string::npos)
-        << shard << "\n" << run.err;
+    EXPECT_NE(run.err.find("--shard wants k/n with 1 <= k <= n, not '" + std::string(shard) + "'"),
+              std::string::npos)
+        << shard << "\n"
+        << run.err;
   }
   // The largest and smallest values in range are taken.
-  const auto edges = tlbf({"check", "--list", "--seed", "18446744073709551615", "--runs", "0", "--timeout", "3600000",
-                           "--time-budget", "1", "--faults", "1000000"});
+  const auto edges = tlbf({"check", "--list", "--seed", "18446744073709551615", "--runs", "0", "--timeout",
+                           "3600000", "--time-budget", "1", "--faults", "1000000"});
   EXPECT_EQ(edges.rc, 0) << edges.err;
 }
 
 // A hand-edited or damaged report to merge: the file and the field are named,
 // not the JSON library's words.
 TEST_F(Cli, MutateMergeNamesTheBadFieldOfAReport) {
-  spit(path("bad.json"),
-       R"({"config": {"tool": "tlbf mutate", "suite": ["true"], "threshold": null, "require": [], "mode": "served",)"
-       R"( "selected": ["s01"], "shard": null, "stopped": null}, "files": {}})");
+  spit(
+      path("bad.json"),
+      R"({"config": {"tool": "tlbf mutate", "suite": ["true"], "threshold": null, "require": [], "mode": "served",)"
+      R"( "selected": ["s01"], "shard": null, "stopped": null}, "files": {}})");
   const auto run = tlbf({"mutate", "--merge", path("bad.json")});
   EXPECT_EQ(run.rc, 2);
   EXPECT_NE(run.err.find(path("bad.json").string() + ": config.threshold is null, not a number in 0 ..= 1"),
@@ -481,7 +513,8 @@ TEST_F(Cli, CheckRunsTheBuiltInReferenceFromAnyPath) {
   fs::create_directories(odd);
   fs::copy_file(TLBF_BINARY, odd / "tlbf");
   fs::permissions(odd / "tlbf", fs::perms::owner_all);
-  const auto run = shell("unset TLBF_IMPL; " + quoted((odd / "tlbf").string()) + " check --runs 0 --filter 'vectors/hash/*'");
+  const auto run = shell("unset TLBF_IMPL; " + quoted((odd / "tlbf").string()) +
+                         " check --runs 0 --filter 'vectors/hash/*'");
   EXPECT_EQ(run.rc, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("verdict: conforms"), std::string::npos) << run.out;
 }
@@ -498,19 +531,22 @@ TEST_F(Cli, CheckRunsTheBuiltInReferenceFromAnyPath) {
 TEST_F(Cli, CheckCallsAProcessItCannotMakeAHarnessError) {
   int harness_errors = 0, conforming = 0;
   for (int limit = 8; limit <= 24; ++limit) {
-    const auto run = shell("unset TLBF_IMPL; ulimit -n " + std::to_string(limit) + "; " + quoted(TLBF_BINARY) +
-                           " check --runs 0 --filter 'protocol/framing/last_line_without_newline_answered'");
+    const auto run =
+        shell("unset TLBF_IMPL; ulimit -n " + std::to_string(limit) + "; " + quoted(TLBF_BINARY) +
+              " check --runs 0 --filter 'protocol/framing/last_line_without_newline_answered'");
     if (run.rc == 0) {
       ++conforming;
       continue;
     }
     ++harness_errors;
     EXPECT_EQ(run.rc, 7) << "ulimit -n " << limit << "\n" << run.out << run.err;  // cannot run
-    EXPECT_NE(run.err.find("tlbf check: harness error: tlbf could not make a process for the implementation: it could "
-                           "not be started (cannot make a pipe: Too many open files)"),
+    EXPECT_NE(run.err.find(
+                  "tlbf check: harness error: tlbf could not make a process for the implementation: it could "
+                  "not be started (cannot make a pipe: Too many open files)"),
               std::string::npos)
         << limit << run.err;
-    EXPECT_NE(run.err.find("\n  its command: " + quoted(TLBF_BINARY) + " serve\n"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("\n  its command: " + quoted(TLBF_BINARY) + " serve\n"), std::string::npos)
+        << run.err;
     EXPECT_EQ(run.out.find("conform"), std::string::npos) << "a verdict on the implementation: " << run.out;
   }
   EXPECT_GT(harness_errors, 0) << "no limit was low enough to matter";
@@ -525,7 +561,8 @@ TEST_F(Cli, CheckNamesACommandThatCannotStart) {
   EXPECT_NE(run.err.find("\n  its command: /nonexistent/impl --serve\n"), std::string::npos) << run.err;
 }
 
-// An interpreter that exits at once (its script is missing) never ran as an implementation: exit 7, not a verdict.
+// An interpreter that exits at once (its script is missing) never ran as an implementation: exit 7, not a
+// verdict.
 TEST_F(Cli, CheckCallsAnImplementationThatEndsBeforeItsFirstAnswerAHarnessError) {
   const auto run = shell(quoted(TLBF_BINARY) + " check --runs 0 --impl 'python3 /nonexistent/impl.py'");
   EXPECT_EQ(run.rc, 7) << run.out << run.err;
@@ -544,7 +581,8 @@ TEST_F(Cli, MistypedCommandsAndOptionsGetASuggestion) {
       {{"grde", "class"}, "tlbf: no command 'grde'; did you mean 'tlbf grade'?"},
       {{"check", "--imp", "x"}, "tlbf check: no option '--imp'; did you mean '--impl'?"},
       {{"check", "--rust-crat", "."}, "tlbf check: no option '--rust-crat'; did you mean '--rust-crate'?"},
-      {{"mutate", "--mutant", "s01", "--", "true"}, "tlbf mutate: no option '--mutant'; did you mean '--mutants'?"},
+      {{"mutate", "--mutant", "s01", "--", "true"},
+       "tlbf mutate: no option '--mutant'; did you mean '--mutants'?"},
   };
   for (const auto& [args, message] : typos) {
     const auto run = tlbf(args);
@@ -588,7 +626,8 @@ TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
 TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
   const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
   // Record the failures, and the same run now passes.
-  const auto update = tlbf({"check", "--impl", broken, "--expected", path("expected.txt"), "--update-expected"});
+  const auto update =
+      tlbf({"check", "--impl", broken, "--expected", path("expected.txt"), "--update-expected"});
   EXPECT_EQ(update.rc, 0) << update.out;
   const std::string listed = slurp(path("expected.txt"));
   EXPECT_NE(listed.find("vectors/union/UnionTest/1\n"), std::string::npos) << listed;
@@ -611,23 +650,29 @@ TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
 
 TEST_F(Cli, CheckWritesJUnit) {
   const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
-  const auto r = tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--junit", path("junit.xml")});
+  const auto r =
+      tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--junit", path("junit.xml")});
   EXPECT_EQ(r.rc, 1);
   const std::string xml = slurp(path("junit.xml"));
-  EXPECT_NE(xml.find("<testcase classname=\"vectors.union.UnionTest\" name=\"1\"><failure message="), std::string::npos) << xml.substr(0, 600);
+  EXPECT_NE(xml.find("<testcase classname=\"vectors.union.UnionTest\" name=\"1\"><failure message="),
+            std::string::npos)
+      << xml.substr(0, 600);
   EXPECT_NE(xml.find("<testcase classname=\"vectors.union.UnionTest\" name=\"6\"/>"), std::string::npos);
   EXPECT_NE(xml.find("<testcase classname=\"session\" name=\"end_of_input\"/>"), std::string::npos);
 }
 
 TEST_F(Cli, CheckWritesAnHtmlPage) {
   const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
-  const auto r = tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--html", path("check.html")});
+  const auto r =
+      tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--html", path("check.html")});
   EXPECT_EQ(r.rc, 1) << r.out;
   const std::string html = slurp(path("check.html"));
-  EXPECT_NE(html.find("<title>tlbf check: does NOT conform to TLBF v1</title>"), std::string::npos) << html.substr(0, 600);
+  EXPECT_NE(html.find("<title>tlbf check: does NOT conform to TLBF v1</title>"), std::string::npos)
+      << html.substr(0, 600);
   EXPECT_NE(html.find("<code>vectors/union/UnionTest/1</code>"), std::string::npos);
   // A page that cannot be written is the usual exit 3 of a file that cannot be written.
-  EXPECT_EQ(tlbf({"check", "--filter", "vectors/union/*", "--html", path("no/such/folder/check.html")}).rc, 3);
+  EXPECT_EQ(tlbf({"check", "--filter", "vectors/union/*", "--html", path("no/such/folder/check.html")}).rc,
+            3);
   // A replay has no page: asking for one is a usage error, not a page silently missing.
   spit(path("t.txt"), "> fnv1a64 636174\n< ok f5e307190ce4a327\n");
   EXPECT_EQ(tlbf({"check", "--transcript", path("t.txt"), "--html", path("replay.html")}).rc, 2);
@@ -637,7 +682,8 @@ TEST_F(Cli, CheckWritesAnHtmlPage) {
 // Built with the viewer (npm found), `mutate --html` inlines it; else it says it is missing.
 TEST_F(Cli, MutateWritesAnHtmlPageOrSaysWhyNot) {
   const std::vector<std::string> suite = {"--", TLBF_BINARY, "check", "--filter", "vectors/hash/*"};
-  std::vector<std::string> args = {"mutate", "--mutants", "s10", "--html", path("mutate.html"), "--json", path("mutate.json")};
+  std::vector<std::string> args = {"mutate", "--mutants",        "s10", "--html", path("mutate.html"),
+                                   "--json", path("mutate.json")};
   args.insert(args.end(), suite.begin(), suite.end());
   const auto r = tlbf(args);
   if (!TLBF_HAS_REPORT_VIEWER) {
@@ -649,7 +695,8 @@ TEST_F(Cli, MutateWritesAnHtmlPageOrSaysWhyNot) {
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   const std::string html = slurp(path("mutate.html"));
   const std::string viewer = slurp(fs::path(TLBF_BINARY).parent_path() / "mutation-test-elements.js");
-  EXPECT_NE(html.find("<script>\n" + viewer + "\n</script>"), std::string::npos) << "the viewer is inlined whole";
+  EXPECT_NE(html.find("<script>\n" + viewer + "\n</script>"), std::string::npos)
+      << "the viewer is inlined whole";
   EXPECT_NE(html.find("<mutation-test-report-app"), std::string::npos);
   EXPECT_NE(html.find("\"id\": \"s10\""), std::string::npos) << "the --json report is inlined";
   // Unwritable: exit 3, as for --json.
@@ -682,8 +729,8 @@ std::map<std::string, nlohmann::json> mutants_of_report(const nlohmann::json& re
     EXPECT_TRUE(entry.at("source").is_string()) << file;
     for (const auto& m : entry.at("mutants")) {
       for (const char* key : {"id", "mutatorName", "status"}) EXPECT_TRUE(m.at(key).is_string()) << key;
-      const std::set<std::string> statuses = {"Killed", "Survived", "NoCoverage", "CompileError",
-                                              "RuntimeError", "Timeout", "Ignored", "Pending"};
+      const std::set<std::string> statuses = {"Killed",       "Survived", "NoCoverage", "CompileError",
+                                              "RuntimeError", "Timeout",  "Ignored",    "Pending"};
       EXPECT_TRUE(statuses.count(m.at("status").get<std::string>())) << m.at("status");
       for (const char* end : {"start", "end"}) {
         EXPECT_GE(m.at("location").at(end).at("line").get<int>(), 1);
@@ -713,7 +760,8 @@ TEST_F(Cli, MutateGradesTlbfCheckTenOfTen) {
     EXPECT_EQ(m.at("status"), "Killed") << id;
     const std::string line = line_of(m.at("source"), m.at("location").at("start").at("line"));
     EXPECT_NE(line.find("TLBF_MUTANT(" + id + ")"), std::string::npos) << id << ": " << line;
-    EXPECT_EQ(m.at("source"), slurp(std::string(TLBF_SOURCE_DIR) + "/" + m.at("file").get<std::string>())) << id;
+    EXPECT_EQ(m.at("source"), slurp(std::string(TLBF_SOURCE_DIR) + "/" + m.at("file").get<std::string>()))
+        << id;
   }
 }
 
@@ -725,7 +773,8 @@ struct PatchMode : Cli {
   void SetUp() override {
     Cli::SetUp();
     fs::create_directories(path("tmp"));
-    ::setenv("TMPDIR", path("tmp").c_str(), 1);  // the scratch copies go here, so the test can see them removed
+    ::setenv("TMPDIR", path("tmp").c_str(),
+             1);  // the scratch copies go here, so the test can see them removed
   }
   void TearDown() override {
     ::unsetenv("TMPDIR");
@@ -735,8 +784,9 @@ struct PatchMode : Cli {
 };
 
 TEST_F(PatchMode, GradesThePythonSuiteTenOfTen) {
-  const auto r = tlbf({"mutate", "--patches", patches, "--workdir", python, "--sanity-patch", sanity, "--json",
-                       path("report.json"), "--", "python3", "-m", "unittest", "-q", "test_tlbf_impl"});
+  const auto r =
+      tlbf({"mutate", "--patches", patches, "--workdir", python, "--sanity-patch", sanity, "--json",
+            path("report.json"), "--", "python3", "-m", "unittest", "-q", "test_tlbf_impl"});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("score: 10/10 = 1.00"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("it fails with the sanity patch"), std::string::npos) << r.out;
@@ -749,23 +799,29 @@ TEST_F(PatchMode, GradesThePythonSuiteTenOfTen) {
   EXPECT_EQ(s01.at("status"), "Killed");
   // The bundled patches have no preamble: the catalog describes them.
   EXPECT_EQ(s01.at("description"), "s01: Flooring m instead of taking the ceiling (in tlbf_impl.py)");
-  EXPECT_NE(line_of(s01.at("source"), s01.at("location").at("start").at("line")).find("math.ceil(ideal)"), std::string::npos);
+  EXPECT_NE(line_of(s01.at("source"), s01.at("location").at("start").at("line")).find("math.ceil(ideal)"),
+            std::string::npos);
   EXPECT_NE(s01.at("replacement").get<std::string>().find("math.floor(ideal)"), std::string::npos);
 }
 
 TEST_F(PatchMode, FailsAWeakSuiteAndAUselessOne) {
   // The hash tests alone catch FNV-1 (s10) and nothing else.
-  const auto weak = tlbf({"mutate", "--patches", patches, "--workdir", python, "--", "python3", "-m", "unittest", "-q",
-                          "test_tlbf_impl.HashTest"});
+  const auto weak = tlbf({"mutate", "--patches", patches, "--workdir", python, "--", "python3", "-m",
+                          "unittest", "-q", "test_tlbf_impl.HashTest"});
   EXPECT_EQ(weak.rc, 1) << weak.out << weak.err;
   EXPECT_NE(weak.out.find("score: 1/10 = 0.10"), std::string::npos) << weak.out;
   EXPECT_NE(weak.out.find("s10    killed"), std::string::npos) << weak.out;
-  EXPECT_NE(weak.out.find("required mutants not killed: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos) << weak.out;
+  EXPECT_NE(weak.out.find("required mutants not killed: s01 s02 s03 s04 s05 s06 s07 s08 s09"),
+            std::string::npos)
+      << weak.out;
   // A suite that tests nothing passes with the module broken on purpose.
-  const auto useless = tlbf({"mutate", "--patches", patches, "--workdir", python, "--sanity-patch", sanity, "--", "true"});
+  const auto useless =
+      tlbf({"mutate", "--patches", patches, "--workdir", python, "--sanity-patch", sanity, "--", "true"});
   EXPECT_EQ(useless.rc, 4) << useless.out;
-  EXPECT_NE(useless.out.find("the suite passes even against the work directory with python-sanity.patch applied"),
-            std::string::npos) << useless.out;
+  EXPECT_NE(
+      useless.out.find("the suite passes even against the work directory with python-sanity.patch applied"),
+      std::string::npos)
+      << useless.out;
   EXPECT_TRUE(scratch_is_gone());
 }
 
@@ -773,9 +829,9 @@ TEST_F(PatchMode, ReportsATestOnlyMutantThatNeverEndsAsATimeout) {
   // hang.patch makes fnv1a64 loop forever; the suite must be stopped at its bound.
   const std::string hang_dir = std::string(TLBF_SOURCE_DIR) + "/mutants/tests/patches";
   // No control runs: at a bound of one baseline time a clean run may time out on a loaded machine.
-  const auto r = tlbf({"mutate", "--patches", hang_dir, "--workdir", python, "--require", "hang", "--timeout-floor",
-                       "1", "--timeout-factor", "1", "--control-runs", "0", "--", "python3", "-c",
-                       "import tlbf_impl; tlbf_impl.fnv1a64(b'x')"});
+  const auto r = tlbf({"mutate", "--patches", hang_dir, "--workdir", python, "--require", "hang",
+                       "--timeout-floor", "1", "--timeout-factor", "1", "--control-runs", "0", "--",
+                       "python3", "-c", "import tlbf_impl; tlbf_impl.fnv1a64(b'x')"});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("hang   timeout"), std::string::npos) << r.out;
   // At its bound (the warm-up's time plus the baseline's, at least 1 s), twice: a timeout is confirmed.
@@ -787,8 +843,9 @@ TEST_F(PatchMode, ReportsATestOnlyMutantThatNeverEndsAsATimeout) {
 
 TEST_F(PatchMode, APatchThatDoesNotApplyMakesTheGradingUngradableNotWeak) {
   // The Python patches against the Rust implementation's folder: there is no tlbf_impl.py to patch.
-  const auto r = tlbf({"mutate", "--patches", patches, "--workdir", std::string(TLBF_SOURCE_DIR) + "/conformance/impls/fxbloom",
-                       "--mutants", "s01", "--require", "s01", "--", "true"});
+  const auto r = tlbf({"mutate", "--patches", patches, "--workdir",
+                       std::string(TLBF_SOURCE_DIR) + "/conformance/impls/fxbloom", "--mutants", "s01",
+                       "--require", "s01", "--", "true"});
   EXPECT_EQ(r.rc, 7) << r.out << r.err;  // not 1, "falls short": a stale patch says nothing of the suite
   EXPECT_NE(r.out.find("the run of s01 could not happen"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s01.patch does not apply"), std::string::npos) << r.out;
@@ -799,8 +856,9 @@ TEST_F(PatchMode, RefusesABadCommandLine) {
   EXPECT_EQ(tlbf({"mutate", "--patches", patches, "--", "true"}).rc, 2);  // no --workdir
   EXPECT_EQ(tlbf({"mutate", "--patches", path("nowhere"), "--workdir", python, "--", "true"}).rc, 2);
   EXPECT_EQ(tlbf({"mutate", "--sanity-patch", sanity, "--", "true"}).rc, 2);  // not in patch mode
-  const auto missing = tlbf({"mutate", "--patches", std::string(TLBF_SOURCE_DIR) + "/mutants/tests/patches", "--workdir",
-                             python, "--", "true"});  // s01..s10 required, and only hang.patch there
+  const auto missing =
+      tlbf({"mutate", "--patches", std::string(TLBF_SOURCE_DIR) + "/mutants/tests/patches", "--workdir",
+            python, "--", "true"});  // s01..s10 required, and only hang.patch there
   EXPECT_EQ(missing.rc, 2);
   EXPECT_NE(missing.err.find("no mutant 's01' (no s01.patch in"), std::string::npos) << missing.err;
 }
@@ -812,10 +870,13 @@ TEST_F(Cli, MutateFailsAWeakSuiteAndNamesTheSurvivors) {
   EXPECT_NE(r.out.find("score: 1/10 = 0.10"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s01    SURVIVED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s10    killed"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("required mutants not killed: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("required mutants not killed: s01 s02 s03 s04 s05 s06 s07 s08 s09"), std::string::npos)
+      << r.out;
   // The same suite meets a bar that asks only for what it catches.
   EXPECT_EQ(tlbf({"mutate", "--threshold", "0.1", "--require", "s10", "--", TLBF_BINARY, "check", "--filter",
-                  "vectors/hash/*"}).rc, 0);
+                  "vectors/hash/*"})
+                .rc,
+            0);
 }
 
 TEST_F(Cli, MutateStopsOnABrokenOrUselessSuite) {
@@ -831,12 +892,12 @@ TEST_F(Cli, MutateStopsOnABrokenOrUselessSuite) {
 
 TEST_F(Cli, MutateReportsASuiteThatHangsOnAMutantAsATimeout) {
   // A suite that never ends when it meets s03, and must be stopped, sleep and all.
-  const std::string suite = std::string("if [ \"$TLBF_MUTANT\" = s03 ]; then exec sleep 3597; fi; exec ") + TLBF_BINARY +
-                            " check";
+  const std::string suite =
+      std::string("if [ \"$TLBF_MUTANT\" = s03 ]; then exec sleep 3597; fi; exec ") + TLBF_BINARY + " check";
   // No control runs: a clean run (a whole tlbf check) at a bound of one baseline time would time out on a
   // loaded machine, and a control that times out twice makes the grading flaky.
-  const auto r = tlbf({"mutate", "--reveal-mutant", "--mutants", "s02,s03", "--timeout-floor", "1", "--timeout-factor", "1",
-                       "--control-runs", "0", "--", "sh", "-c", suite});
+  const auto r = tlbf({"mutate", "--reveal-mutant", "--mutants", "s02,s03", "--timeout-floor", "1",
+                       "--timeout-factor", "1", "--control-runs", "0", "--", "sh", "-c", suite});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;  // required mutants that were not run are not held against it
   EXPECT_NE(r.out.find("s03    timeout"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("score: 2/2 = 1.00"), std::string::npos) << r.out;  // a timeout counts as killed
@@ -862,7 +923,9 @@ TEST_F(Cli, MutateShards) {
   // Together the shards run every mutant exactly once.
   for (const auto& id : planted_bugs()) {
     std::size_t count = 0;
-    for (std::size_t at = 0; (at = all.find(std::string("\n") + id + "    killed", at)) != std::string::npos; ++at) ++count;
+    for (std::size_t at = 0; (at = all.find(std::string("\n") + id + "    killed", at)) != std::string::npos;
+         ++at)
+      ++count;
     EXPECT_EQ(count, 1U) << id << "\n" << all;
   }
 }
@@ -876,7 +939,8 @@ TEST_F(Cli, BuildAndQueryAcrossManyBatchesAgreeWithTheScalarOracle) {
   asked += inserted;  // every inserted item is asked for too
   spit(path("inserted"), inserted);
   spit(path("asked"), asked);
-  const auto built = tlbf({"build", "--n", "4500", "--p", "0.01", "-o", path("f.tlbf"), "--stats", path("inserted")});
+  const auto built =
+      tlbf({"build", "--n", "4500", "--p", "0.01", "-o", path("f.tlbf"), "--stats", path("inserted")});
   ASSERT_EQ(built.rc, 0) << built.err;
   EXPECT_NE(built.err.find("tlbf build: 4500 items in "), std::string::npos) << built.err;
   EXPECT_NE(built.err.find(" items/s"), std::string::npos) << built.err;
@@ -915,8 +979,8 @@ TEST_F(Cli, QueryReadsAFilterFromAPipe) {
   // Not a regular file: read as it comes instead of by its size.
   ASSERT_EQ(tlbf({"build", "--n", "4", "--p", "0.1", "-o", path("f.tlbf")}, "cat\ndog\n").rc, 0);
   spit(path("items"), "cat\nbird\n");
-  const std::string command = "cat " + quoted(path("f.tlbf")) + " | " + quoted(TLBF_BINARY) + " query /dev/stdin " +
-                              quoted(path("items")) + " > " + quoted(path("answers"));
+  const std::string command = "cat " + quoted(path("f.tlbf")) + " | " + quoted(TLBF_BINARY) +
+                              " query /dev/stdin " + quoted(path("items")) + " > " + quoted(path("answers"));
   ASSERT_EQ(std::system(command.c_str()), 0);
   EXPECT_EQ(slurp(path("answers")), "present\nabsent\n");
 }
@@ -929,9 +993,10 @@ TEST_F(Cli, CheckReplaysTranscripts) {
        "< err Format\n");
   const auto oracle = tlbf({"check", "--transcript", path("s09.transcript")});
   EXPECT_EQ(oracle.rc, 0) << oracle.out << oracle.err;
-  EXPECT_NE(oracle.out.find("PASS " + path("s09.transcript").string() + " (1 requests)"), std::string::npos) << oracle.out;
-  const auto mutant = tlbf({"check", "--impl", std::string(TLBF_BINARY) + " serve --mutant s09", "--transcript",
-                            path("s09.transcript")});
+  EXPECT_NE(oracle.out.find("PASS " + path("s09.transcript").string() + " (1 requests)"), std::string::npos)
+      << oracle.out;
+  const auto mutant = tlbf({"check", "--impl", std::string(TLBF_BINARY) + " serve --mutant s09",
+                            "--transcript", path("s09.transcript")});
   EXPECT_EQ(mutant.rc, 1) << mutant.out;
   EXPECT_NE(mutant.out.find(".transcript:2: 'from_bytes f 544c"), std::string::npos) << mutant.out;
   EXPECT_NE(mutant.out.find("expected err Format, got 'ok'"), std::string::npos) << mutant.out;

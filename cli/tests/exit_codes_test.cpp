@@ -35,7 +35,8 @@ std::map<int, Row> documented() {
     if (!std::regex_match(line, m, row)) continue;
     Row r{m[2], {}};
     std::stringstream names(m[3]);
-    for (std::string name; std::getline(names, name, ',');) r.subcommands.insert(name.substr(name.find_first_not_of(' ')));
+    for (std::string name; std::getline(names, name, ',');)
+      r.subcommands.insert(name.substr(name.find_first_not_of(' ')));
     rows[std::stoi(m[1])] = r;
   }
   return rows;
@@ -60,7 +61,8 @@ std::vector<int> footer_codes(const std::string& help) {
   std::string text = help.substr(start + 11);
   std::replace(text.begin(), text.end(), '\n', ' ');
   const std::regex code(R"((?:^|;)\s*(\d+) )");
-  for (std::sregex_iterator it(text.begin(), text.end(), code), end; it != end; ++it) codes.push_back(std::stoi((*it)[1]));
+  for (std::sregex_iterator it(text.begin(), text.end(), code), end; it != end; ++it)
+    codes.push_back(std::stoi((*it)[1]));
   return codes;
 }
 
@@ -73,15 +75,17 @@ TEST(ExitCodes, AreTheDocumentedOnes) {
   for (const auto& [code, row] : rows) docs[code] = row.name;
   EXPECT_EQ(docs, table) << "docs/cli.md's exit codes and cli/src/exit_code.hpp differ";
 
-  const std::vector<std::string> subcommands = {"inspect",        "build",        "query", "serve", "mutants diff",
-                                                "vectors generate", "vectors lint", "check", "mutate", "grade"};
+  const std::vector<std::string> subcommands = {
+      "inspect",          "build",        "query", "serve",  "mutants diff",
+      "vectors generate", "vectors lint", "check", "mutate", "grade"};
   for (const auto& subcommand : subcommands) {
     const auto codes = footer_codes(help_of(subcommand));
     EXPECT_FALSE(codes.empty()) << "tlbf " << subcommand << " --help names no exit code";
     EXPECT_TRUE(std::is_sorted(codes.begin(), codes.end())) << subcommand;
     for (int code : codes) {
       const auto row = rows.find(code);
-      ASSERT_NE(row, rows.end()) << "tlbf " << subcommand << " --help names exit " << code << ", which docs/cli.md has not";
+      ASSERT_NE(row, rows.end()) << "tlbf " << subcommand << " --help names exit " << code
+                                 << ", which docs/cli.md has not";
       EXPECT_TRUE(row->second.subcommands.count("all") || row->second.subcommands.count(subcommand))
           << "tlbf " << subcommand << " --help names exit " << code << " (" << row->second.name
           << "), which docs/cli.md does not give it";
@@ -90,7 +94,8 @@ TEST(ExitCodes, AreTheDocumentedOnes) {
     for (const auto& [code, row] : rows) {
       if (row.subcommands.count(subcommand)) {
         EXPECT_NE(std::find(codes.begin(), codes.end(), code), codes.end())
-            << "docs/cli.md gives tlbf " << subcommand << " exit " << code << " (" << row.name << "), its --help does not";
+            << "docs/cli.md gives tlbf " << subcommand << " exit " << code << " (" << row.name
+            << "), its --help does not";
       }
     }
   }

@@ -31,7 +31,9 @@ constexpr bool kAddressSpaceLimitsWork = true;
 #endif
 
 // "ulimit -v KIB; ", or nothing where such a limit cannot work.
-std::string address_space_limit(const std::string& kib) { return kAddressSpaceLimitsWork ? "ulimit -v " + kib + "; " : ""; }
+std::string address_space_limit(const std::string& kib) {
+  return kAddressSpaceLimitsWork ? "ulimit -v " + kib + "; " : "";
+}
 
 struct Outcome {
   int rc;  // the shell's exit status: 128 + N when tlbf was killed by signal N
@@ -80,8 +82,8 @@ class Io : public ::testing::Test {
     const char* other = std::getenv("TLBF_UNDER_TEST");
     const std::string tlbf = other && *other ? other : TLBF_BINARY;
     const std::string script = "cd " + quoted(dir_) + " && T=" + quoted(tlbf) + " && { " + line + "\n}";
-    const std::string command = "sh -c " + quoted(script) + " </dev/null >" + quoted(path("stdout")) + " 2>" +
-                                quoted(path("stderr"));
+    const std::string command =
+        "sh -c " + quoted(script) + " </dev/null >" + quoted(path("stdout")) + " 2>" + quoted(path("stderr"));
     const int status = std::system(command.c_str());
     EXPECT_TRUE(WIFEXITED(status)) << line;
     return {WEXITSTATUS(status), slurp(path("stdout")), slurp(path("stderr"))};
@@ -112,12 +114,16 @@ TEST_F(Io, MutateNamesATmpdirItCannotUse) {
     SCOPED_TRACE(tmpdir);
     const auto served = sh("TMPDIR=" + quoted(tmpdir) + " $T mutate -- true");
     EXPECT_EQ(served.rc, 7) << served.err;
-    EXPECT_NE((served.out + served.err).find("cannot make a private folder under TMPDIR=" + tmpdir + ": "), std::string::npos)
+    EXPECT_NE((served.out + served.err).find("cannot make a private folder under TMPDIR=" + tmpdir + ": "),
+              std::string::npos)
         << served.err;
-    const auto patched = sh("TMPDIR=" + quoted(tmpdir) + " $T mutate --patches " TLBF_SOURCE_DIR
-                            "/mutants/patches/python --workdir " TLBF_SOURCE_DIR "/conformance/impls/python -- true");
+    const auto patched =
+        sh("TMPDIR=" + quoted(tmpdir) +
+           " $T mutate --patches " TLBF_SOURCE_DIR "/mutants/patches/python --workdir " TLBF_SOURCE_DIR
+           "/conformance/impls/python -- true");
     EXPECT_EQ(patched.rc, 7) << patched.err;
-    EXPECT_NE((patched.out + patched.err).find("cannot make a private folder under TMPDIR=" + tmpdir + ": "), std::string::npos)
+    EXPECT_NE((patched.out + patched.err).find("cannot make a private folder under TMPDIR=" + tmpdir + ": "),
+              std::string::npos)
         << patched.err;
   }
 }
@@ -154,10 +160,12 @@ TEST_F(Io, JunkIsRefusedFromItsHeaderNotReadWhole) {
 // stream after a good header is refused as too long.
 TEST_F(Io, AFilterFromAPipeIsReadNoFurtherThanItsHeaderSays) {
   spit(path("f.tlbf"), kWorkedExample);
-  const auto r = sh("{ cat f.tlbf; cat /dev/zero; } | (" + address_space_limit("1000000") + "$T inspect /dev/stdin)");
+  const auto r =
+      sh("{ cat f.tlbf; cat /dev/zero; } | (" + address_space_limit("1000000") + "$T inspect /dev/stdin)");
   EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("Format: length: m = 20 needs 3 bytes of bits after the header, the input has 4 (1 bytes too "
-                       "many)"),
+  EXPECT_NE(r.err.find(
+                "Format: length: m = 20 needs 3 bytes of bits after the header, the input has 4 (1 bytes too "
+                "many)"),
             std::string::npos)
       << r.err;
   const auto whole = sh("cat f.tlbf | $T inspect /dev/stdin");
@@ -239,14 +247,16 @@ TEST_F(Io, AnUnwritableStandardOutputIsNotExit0) {
       {"$T --version >/dev/full", 3},
       // One mutant and one clean run of a small check: the whole grading, 14
       // whole checks, outlasts the test's bound in a sanitizer build.
-      {"$T mutate --control-runs 0 --baseline-runs 1 --mutants s10 --require s10 -- $T check --filter 'vectors/hash/*' "
+      {"$T mutate --control-runs 0 --baseline-runs 1 --mutants s10 --require s10 -- $T check --filter "
+       "'vectors/hash/*' "
        ">/dev/full",
        3},
   };
   for (const Case& c : cases) {
     const auto r = sh(c.line);
     EXPECT_EQ(r.rc, c.rc) << c.line << "\n" << r.err;
-    EXPECT_NE(r.err.find("tlbf: cannot write standard output: "), std::string::npos) << c.line << "\n" << r.err;
+    EXPECT_NE(r.err.find("tlbf: cannot write standard output: "), std::string::npos) << c.line << "\n"
+                                                                                     << r.err;
   }
 }
 
@@ -293,12 +303,14 @@ TEST_F(Io, AFailedWriteLeavesNoPartialFile) {
 // file it replaces; a link to a file is followed, not replaced; a device is
 // written in place.
 TEST_F(Io, AWrittenFileKeepsWhatItReplaces) {
-  const auto fresh = sh("printf 'cat\\ndog\\n' | (umask 027; $T build --n 4 --p 0.1 -o new.tlbf) && stat -c %a new.tlbf");
+  const auto fresh =
+      sh("printf 'cat\\ndog\\n' | (umask 027; $T build --n 4 --p 0.1 -o new.tlbf) && stat -c %a new.tlbf");
   EXPECT_EQ(fresh.out, "640\n") << fresh.err;
   EXPECT_EQ(slurp(path("new.tlbf")), kWorkedExample);
   spit(path("kept.tlbf"), "old");
-  const auto kept = sh("chmod 600 kept.tlbf && ln -s kept.tlbf link.tlbf && printf 'cat\\ndog\\n' | "
-                       "$T build --n 4 --p 0.1 -o link.tlbf && stat -c %a kept.tlbf && test -L link.tlbf");
+  const auto kept =
+      sh("chmod 600 kept.tlbf && ln -s kept.tlbf link.tlbf && printf 'cat\\ndog\\n' | "
+         "$T build --n 4 --p 0.1 -o link.tlbf && stat -c %a kept.tlbf && test -L link.tlbf");
   EXPECT_EQ(kept.rc, 0) << kept.err;
   EXPECT_EQ(kept.out, "600\n");
   EXPECT_EQ(slurp(path("kept.tlbf")), kWorkedExample);

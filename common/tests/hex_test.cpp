@@ -28,8 +28,9 @@ TEST(Hex, RefusesOddLengthAndNonDigits) {
 // of a digit pair, and odd lengths.
 TEST(Hex, IsHexAgreesWithFromHex) {
   for (int c = 0; c < 256; ++c) {
-    for (const std::string& text : {std::string{static_cast<char>(c), '0'}, std::string{'0', static_cast<char>(c)},
-                                    std::string{static_cast<char>(c)}, std::string("00aB") + static_cast<char>(c) + "f"}) {
+    for (const std::string& text :
+         {std::string{static_cast<char>(c), '0'}, std::string{'0', static_cast<char>(c)},
+          std::string{static_cast<char>(c)}, std::string("00aB") + static_cast<char>(c) + "f"}) {
       EXPECT_EQ(is_hex(text), from_hex(text).has_value()) << "character " << c;
     }
   }

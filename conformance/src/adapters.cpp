@@ -68,13 +68,15 @@ std::string find_cargo() {
     if (!dir.empty() && ::access((dir + "/cargo").c_str(), X_OK) == 0) return dir + "/cargo";
   }
   const char* home = std::getenv("HOME");
-  const std::string cargo_home = std::getenv("CARGO_HOME") ? std::getenv("CARGO_HOME") : std::string(home ? home : "") + "/.cargo";
+  const std::string cargo_home =
+      std::getenv("CARGO_HOME") ? std::getenv("CARGO_HOME") : std::string(home ? home : "") + "/.cargo";
   if (::access((cargo_home + "/bin/cargo").c_str(), X_OK) == 0) return cargo_home + "/bin/cargo";
   return "";
 }
 
 // Asks the server `hello`; "" when it answers ok, else what went wrong.
-std::string first_answer_problem(const std::string& command, std::chrono::milliseconds limit, std::string& detail) {
+std::string first_answer_problem(const std::string& command, std::chrono::milliseconds limit,
+                                 std::string& detail) {
   const RunResult r = run_with_input(command, "hello\n", limit);
   if (r.started && !r.timed_out && r.out.rfind("ok ", 0) == 0) return "";
   detail = last_lines(r.err.empty() ? r.out : r.err, 12);
@@ -94,7 +96,8 @@ fs::path adapter_cache() {
   return fs::path(folder.empty() ? "/tmp" : folder) / ".cache" / "tlbf";
 }
 
-Adapter python_module_adapter(const fs::path& module, const fs::path& adapter_script, std::chrono::milliseconds limit) {
+Adapter python_module_adapter(const fs::path& module, const fs::path& adapter_script,
+                              std::chrono::milliseconds limit) {
   Adapter a;
   std::error_code ec;
   if (!fs::is_regular_file(module, ec)) {
@@ -116,8 +119,9 @@ Adapter python_module_adapter(const fs::path& module, const fs::path& adapter_sc
   return a;
 }
 
-Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module, const fs::path& server_source,
-                           const fs::path& cache, std::chrono::milliseconds limit) {
+Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
+                           const fs::path& server_source, const fs::path& cache,
+                           std::chrono::milliseconds limit) {
   Adapter a;
   std::error_code ec;
   const fs::path crate = fs::weakly_canonical(fs::absolute(crate_dir), ec);
@@ -152,7 +156,8 @@ Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
   server.replace(at, use.size(), "use learner::" + (inside.empty() ? "" : inside + "::") + "{");
   const std::string cargo = find_cargo();
   if (cargo.empty()) {
-    a.error = "cannot find cargo (on PATH or in ~/.cargo/bin): --rust-crate builds a server against the crate";
+    a.error =
+        "cannot find cargo (on PATH or in ~/.cargo/bin): --rust-crate builds a server against the crate";
     return a;
   }
   const fs::path folder = cache / "rust-adapter" / hex_key(crate.string() + "\n" + inside);
@@ -162,17 +167,19 @@ Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
     return a;
   }
   // The dependency renamed: `learner` whatever the crate's library is called.
-  const std::string toml = "[package]\nname = \"tlbf-adapter\"\nversion = \"1.0.0\"\nedition = \"2021\"\npublish = false\n\n"
-                           "[dependencies]\nlearner = { package = \"" + package + "\", path = \"" + crate.string() +
-                           "\" }\n\n[workspace]\n";
-  if (!write_if_changed(folder / "Cargo.toml", toml) || !write_if_changed(folder / "src" / "main.rs", server)) {
+  const std::string toml =
+      "[package]\nname = \"tlbf-adapter\"\nversion = \"1.0.0\"\nedition = \"2021\"\npublish = false\n\n"
+      "[dependencies]\nlearner = { package = \"" +
+      package + "\", path = \"" + crate.string() + "\" }\n\n[workspace]\n";
+  if (!write_if_changed(folder / "Cargo.toml", toml) ||
+      !write_if_changed(folder / "src" / "main.rs", server)) {
     a.error = "cannot write the adapter's sources in " + folder.string();
     return a;
   }
-  const RunResult built = run_with_input(
-      "cd " + shell_quote(folder.string()) + " && CARGO_TARGET_DIR=" + shell_quote((folder / "target").string()) + " " +
-          shell_quote(cargo) + " build --release --offline --quiet 2>&1",
-      "", limit);
+  const RunResult built = run_with_input("cd " + shell_quote(folder.string()) + " && CARGO_TARGET_DIR=" +
+                                             shell_quote((folder / "target").string()) + " " +
+                                             shell_quote(cargo) + " build --release --offline --quiet 2>&1",
+                                         "", limit);
   if (!built.exited_cleanly()) {
     a.error = "cannot build the Rust adapter against " + crate.string() + " (module " +
               (inside.empty() ? lib : lib + "::" + inside) + "): cargo build " + built.how_it_ended();

@@ -33,10 +33,12 @@ std::vector<Step> steps_for(const std::string& type, const json& t) {
   if (type == "OptimalMTest") return {{"optimal_m " + num(t["n"]) + " " + str(t["p"]), "ok " + num(t["m"])}};
   if (type == "OptimalKTest") return {{"optimal_k " + num(t["m"]) + " " + num(t["n"]), "ok " + num(t["k"])}};
   if (type == "PredictedFpRateTest") {
-    return {{"predicted_fp_rate " + num(t["m"]) + " " + num(t["k"]) + " " + num(t["n"]), "ok ~" + str(t["rate"])}};
+    return {{"predicted_fp_rate " + num(t["m"]) + " " + num(t["k"]) + " " + num(t["n"]),
+             "ok ~" + str(t["rate"])}};
   }
   if (type == "WithRateTest") {
-    std::vector<Step> steps = {{"with_rate f " + num(t["n"]) + " " + str(t["p"]), fails ? error_pattern(t) : "ok"}};
+    std::vector<Step> steps = {
+        {"with_rate f " + num(t["n"]) + " " + str(t["p"]), fails ? error_pattern(t) : "ok"}};
     if (!fails) steps.push_back({"info f", "ok " + num(t["m"]) + " " + num(t["k"]) + " 0"});
     return steps;
   }
@@ -46,9 +48,10 @@ std::vector<Step> steps_for(const std::string& type, const json& t) {
   }
   if (type == "FilterTest") {
     const json& how = t["construct"];
-    const std::string make = how.contains("withRate")
-                                 ? "with_rate f " + num(how["withRate"]["n"]) + " " + str(how["withRate"]["p"])
-                                 : "new f " + num(how["new"]["m"]) + " " + num(how["new"]["k"]);
+    const std::string make =
+        how.contains("withRate")
+            ? "with_rate f " + num(how["withRate"]["n"]) + " " + str(how["withRate"]["p"])
+            : "new f " + num(how["new"]["m"]) + " " + num(how["new"]["k"]);
     if (fails) return {{make, error_pattern(t)}};
     std::vector<Step> steps = {{make, "ok"}};
     for (std::size_t i = 0; i < t["inserts"].size(); ++i) {
@@ -60,7 +63,8 @@ std::vector<Step> steps_for(const std::string& type, const json& t) {
     steps.push_back({"info f", "ok " + num(t["m"]) + " " + num(t["k"]) + " " + num(t["nInserted"])});
     steps.push_back({"to_bytes f", "ok " + str(t["bytes"])});
     for (std::size_t i = 0; i < t["probes"].size(); ++i) {
-      steps.push_back({"contains f " + bytes_word(t["probes"][i]), t["present"][i].get<bool>() ? "ok true" : "ok false"});
+      steps.push_back(
+          {"contains f " + bytes_word(t["probes"][i]), t["present"][i].get<bool>() ? "ok true" : "ok false"});
     }
     return steps;
   }

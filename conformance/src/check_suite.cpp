@@ -54,8 +54,9 @@ tlbf::Outcome<CheckSuite> select_check_cases(const CheckSelection& selection) {
   keep_selected(suite.cases, selection);
   keep_selected(suite.behaviour, selection);
   if (suite.cases.empty() && suite.behaviour.empty()) {
-    return tlbf::failure("--filter '" + selection.filter + "'" + (selection.skip.empty() ? "" : " with --skip") +
-                         " matches no case of profile " + selection.profile);
+    return tlbf::failure("--filter '" + selection.filter + "'" +
+                         (selection.skip.empty() ? "" : " with --skip") + " matches no case of profile " +
+                         selection.profile);
   }
   return suite;
 }
@@ -67,7 +68,8 @@ std::string selected_by(const CheckSelection& selection) {
 }
 
 Budget budget_for(const std::vector<Case>& cases, Budget budget) {
-  const bool large = std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.name.rfind("large/", 0) == 0; });
+  const bool large =
+      std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.name.rfind("large/", 0) == 0; });
   if (!large) return budget;
   using namespace std::chrono_literals;
   budget.first_answer = std::max<Millis>(budget.first_answer, 30s);

@@ -111,7 +111,8 @@ void Child::close_errors() { close_fd(err_); }
 bool Child::has_exited() const {
   if (reaped_) return true;
   siginfo_t info{};
-  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid_;
 }
 
 Ending Child::finish(bool kill_first) {

@@ -46,18 +46,23 @@ const std::vector<ValueType>& value_types() {
   static const std::vector<ValueType> types = {
       // m is a u64: every insertion of a digit still fits, and positions_for
       // needs no filter. 0 and m above 2^40 are BadParams, not Protocol.
-      {"integer", "integer_u64", "20", false, [](const std::string& w) { return Steps{ask("positions_for " + w + " 3 61")}; }},
+      {"integer", "integer_u64", "20", false,
+       [](const std::string& w) { return Steps{ask("positions_for " + w + " 3 61")}; }},
       // k is a u32; every word made from "12" stays at most 65536, where
       // positions_for's answer is fixed (above it, StrictKBound allows more).
       {"integer", "integer_u32", "12", false,
        [](const std::string& w) { return Steps{ask("positions_for 1000 " + w + " 61")}; }},
-      {"hash", "hash", "0123456789abcdef", true, [](const std::string& w) { return Steps{ask("mix64 " + w)}; }},
+      {"hash", "hash", "0123456789abcdef", true,
+       [](const std::string& w) { return Steps{ask("mix64 " + w)}; }},
       {"bytes", "bytes", "6f64", false, [](const std::string& w) { return Steps{ask("fnv1a64 " + w)}; }},
       // with_rate, not optimal_m: its p outside (0, 1) is BadParams, where
       // optimal_m's answer would be open (OutOfDomain).
-      {"real", "real", "0.25", false, [](const std::string& w) { return Steps{ask("with_rate gr_r 4 " + w)}; }},
+      {"real", "real", "0.25", false,
+       [](const std::string& w) { return Steps{ask("with_rate gr_r 4 " + w)}; }},
       {"name", "name", "n_7a", false,
-       [](const std::string& w) { return Steps{ask("new " + w + " 8 1"), ask("info " + w), ask("drop " + w)}; }},
+       [](const std::string& w) {
+         return Steps{ask("new " + w + " 8 1"), ask("info " + w), ask("drop " + w)};
+       }},
   };
   return types;
 }
@@ -65,17 +70,33 @@ const std::vector<ValueType>& value_types() {
 // Where a grammar case puts each printable character in the base word.
 struct Position {
   std::string_view name;
-  bool inserts;                                  // changes the length
+  bool inserts;  // changes the length
   std::function<std::string(const std::string&, char)> apply;
 };
 
 const std::vector<Position>& positions() {
   static const std::vector<Position> list = {
-      {"first", false, [](std::string w, char c) { w.front() = c; return w; }},
-      {"middle", false, [](std::string w, char c) { w[w.size() / 2] = c; return w; }},
-      {"last", false, [](std::string w, char c) { w.back() = c; return w; }},
+      {"first", false,
+       [](std::string w, char c) {
+         w.front() = c;
+         return w;
+       }},
+      {"middle", false,
+       [](std::string w, char c) {
+         w[w.size() / 2] = c;
+         return w;
+       }},
+      {"last", false,
+       [](std::string w, char c) {
+         w.back() = c;
+         return w;
+       }},
       {"before", true, [](const std::string& w, char c) { return c + w; }},
-      {"inside", true, [](std::string w, char c) { w.insert(w.begin() + static_cast<long>(w.size() / 2), c); return w; }},
+      {"inside", true,
+       [](std::string w, char c) {
+         w.insert(w.begin() + static_cast<long>(w.size() / 2), c);
+         return w;
+       }},
       {"after", true, [](const std::string& w, char c) { return w + c; }},
       {"alone", true, [](const std::string&, char c) { return std::string(1, c); }},
   };
@@ -94,7 +115,8 @@ std::vector<std::string> forms(std::string_view type) {
       for (const char* whole : {"", "0", "25"}) {
         for (const char* dot : {"", "."}) {
           for (const char* fraction : {"", "5", "05"}) {
-            for (const char* exponent : {"", "e", "E", "e1", "E-1", "e+1", "e-01", "e1.5", "ee1", "e-", "e+"}) {
+            for (const char* exponent :
+                 {"", "e", "E", "e1", "E-1", "e+1", "e-01", "e1.5", "ee1", "e-", "e+"}) {
               out.push_back(std::string(sign) + whole + dot + fraction + exponent);
             }
           }
@@ -105,23 +127,25 @@ std::vector<std::string> forms(std::string_view type) {
       for (int mask = 0; mask < 8; ++mask) {
         std::string w = word;
         for (int i = 0; i < 3; ++i) {
-          if (mask >> i & 1) w[static_cast<std::size_t>(i)] = static_cast<char>(w[static_cast<std::size_t>(i)] - 32);
+          if (mask >> i & 1)
+            w[static_cast<std::size_t>(i)] = static_cast<char>(w[static_cast<std::size_t>(i)] - 32);
         }
         for (const char* sign : {"", "-", "+"}) out.push_back(sign + w);
       }
     }
-    for (const char* word : {"infinity", "Infinity", "-Infinity", "1e999", "-1e999", "1e-999", "4.9e-324", "1.7976931348623157e308",
-                             "0x1p-2", "0X.8", "1_0", "0.2_5", "1d", "1f", "0.25f", "0,25", "..5", "5..", "0.2.5", "nan(1)",
-                             "nan()", "inf(", "nan0", "infe1",
-                             // exponents past every integer width: p = 0 or inf, where an exponent kept in
-                             // an int32 (or an int64) wraps to a small one
-                             "1e-4294967297", "1e4294967296", "1e-2147483649", "1e2147483648", "1e-18446744073709551617",
-                             "0.1e+0000000000000000000000001", "1e-00000000000000000000000000001"}) {
+    for (const char* word :
+         {"infinity", "Infinity", "-Infinity", "1e999", "-1e999", "1e-999", "4.9e-324",
+          "1.7976931348623157e308", "0x1p-2", "0X.8", "1_0", "0.2_5", "1d", "1f", "0.25f", "0,25", "..5",
+          "5..", "0.2.5", "nan(1)", "nan()", "inf(", "nan0", "infe1",
+          // exponents past every integer width: p = 0 or inf, where an exponent kept in
+          // an int32 (or an int64) wraps to a small one
+          "1e-4294967297", "1e4294967296", "1e-2147483649", "1e2147483648", "1e-18446744073709551617",
+          "0.1e+0000000000000000000000001", "1e-00000000000000000000000000001"}) {
       out.push_back(word);
     }
   } else if (type == "bytes") {
-    for (const char* word : {"-", "--", "-0", "0-", "-00", "00-", "+0", "0+", "+00", "-f", "+f", "f+", "0x00", "x0", "0X", "\\x",
-                             "%00", "00%", "0 0"}) {
+    for (const char* word : {"-", "--", "-0", "0-", "-00", "00-", "+0", "0+", "+00", "-f", "+f", "f+", "0x00",
+                             "x0", "0X", "\\x", "%00", "00%", "0 0"}) {
       if (std::string_view(word).find(' ') == std::string_view::npos) out.push_back(word);
     }
   } else if (type == "integer") {
@@ -133,12 +157,15 @@ std::vector<std::string> forms(std::string_view type) {
       }
     }
   } else if (type == "hash") {
-    for (const char* word : {"+123456789abcdef", "-123456789abcdef", "0x23456789abcdef", "123456789abcdef ", "0123456789ABCDEF",
-                             "0123456789abcdeF", "00000000000000000", "000000000000000"}) {
+    for (const char* word :
+         {"+123456789abcdef", "-123456789abcdef", "0x23456789abcdef", "123456789abcdef ", "0123456789ABCDEF",
+          "0123456789abcdeF", "00000000000000000", "000000000000000"}) {
       if (std::string_view(word).find(' ') == std::string_view::npos) out.push_back(word);
     }
   } else if (type == "name") {
-    for (const char* word : {"a", "_", "0", "__", "a$", "$a", "a-b", "a.b", "a:b", "a/b", "a\\b", "a@b", "a+b", "a#b"}) out.push_back(word);
+    for (const char* word :
+         {"a", "_", "0", "__", "a$", "$a", "a-b", "a.b", "a:b", "a/b", "a\\b", "a@b", "a+b", "a#b"})
+      out.push_back(word);
   }
   return out;
 }
@@ -343,7 +370,8 @@ Case width_case_positions() {
   Steps pos;
   for (int b : {7, 8, 15, 16, 31, 32, 40}) {
     const std::string mw = decimal((u128{1} << b) + 1);
-    for (const char* item : {"61", "636174", "646f67", "00"}) pos.push_back(ask("positions_for " + mw + " 7 " + item));
+    for (const char* item : {"61", "636174", "646f67", "00"})
+      pos.push_back(ask("positions_for " + mw + " 7 " + item));
   }
   // Byte indexes past 2^16 (g / 8 kept in 16 bits): a filter of 2^20 + 1
   // bits, its file read back, and every item looked up in the copy.
@@ -402,9 +430,7 @@ std::vector<Case> width_cases() {
 
 // ---- identity ---------------------------------------------------------------
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 const std::vector<NameCollision>& name_collisions() {
   static const std::vector<NameCollision> list = {
@@ -425,31 +451,39 @@ std::vector<Case> identity_cases() {
     out.push_back(case_from_draft(
         std::string("state/identity/names_colliding_in_") + c.hash,
         {ask("new " + a + " 64 3"), ask("new " + b + " 128 2"), ask("insert " + a + " 61"), ask("info " + a),
-         ask("info " + b), ask("contains " + b + " 61"), ask("count_ones " + b), ask("drop " + a), ask("info " + a),
-         ask("info " + b), ask("drop " + b)}));
+         ask("info " + b), ask("contains " + b + " 61"), ask("count_ones " + b), ask("drop " + a),
+         ask("info " + a), ask("info " + b), ask("drop " + b)}));
   }
   // Two filters with the same bits and count, under different names: a union
   // of the two is not a union of one with itself, yet adds both counts, and
   // changes the first only.
-  out.push_back(case_from_draft("state/identity/union_of_equal_contents",
-                                {ask("new ec_a 64 3"), ask("new ec_b 64 3"), ask("insert ec_a 61"), ask("insert ec_b 61"),
-                                 ask("union ec_a ec_b"), ask("info ec_a"), ask("info ec_b"), ask("union ec_b ec_a"),
-                                 ask("info ec_b"), ask("info ec_a"), ask("insert ec_a 62"), ask("contains ec_b 62"),
-                                 ask("to_bytes ec_b"), ask("drop ec_a"), ask("drop ec_b")}));
+  out.push_back(
+      case_from_draft("state/identity/union_of_equal_contents",
+                      {ask("new ec_a 64 3"), ask("new ec_b 64 3"), ask("insert ec_a 61"),
+                       ask("insert ec_b 61"), ask("union ec_a ec_b"), ask("info ec_a"), ask("info ec_b"),
+                       ask("union ec_b ec_a"), ask("info ec_b"), ask("info ec_a"), ask("insert ec_a 62"),
+                       ask("contains ec_b 62"), ask("to_bytes ec_b"), ask("drop ec_a"), ask("drop ec_b")}));
   // Two empty filters, equal in every byte, still two filters.
-  out.push_back(case_from_draft("state/identity/empty_filters_are_distinct",
-                                {ask("new ee_a 64 3"), ask("new ee_b 64 3"), ask("union ee_a ee_b"), ask("insert ee_a 61"),
-                                 ask("contains ee_b 61"), ask("info ee_b"), ask("union ee_b ee_b"), ask("info ee_a"),
-                                 ask("drop ee_a"), ask("drop ee_b")}));
+  out.push_back(
+      case_from_draft("state/identity/empty_filters_are_distinct",
+                      {ask("new ee_a 64 3"), ask("new ee_b 64 3"), ask("union ee_a ee_b"),
+                       ask("insert ee_a 61"), ask("contains ee_b 61"), ask("info ee_b"),
+                       ask("union ee_b ee_b"), ask("info ee_a"), ask("drop ee_a"), ask("drop ee_b")}));
   // Every shape of union F G: itself, another of the same m and k, another m
   // with the same byte length, another k, another of both.
-  out.push_back(case_from_draft("state/identity/union_shapes",
-                                {ask("new us_f 20 3"), ask("insert us_f 636174"), ask("new us_same 20 3"),
-                                 ask("insert us_same 646f67"), ask("new us_m 24 3"), ask("new us_k 20 4"), ask("new us_both 64 5"),
-                                 ask("union us_f us_f"), ask("info us_f"), ask("union us_f us_same"), ask("info us_f"),
-                                 ask("to_bytes us_f"), ask("union us_f us_m"), ask("union us_f us_k"), ask("union us_f us_both"),
-                                 ask("union us_m us_f"), ask("info us_f"), ask("to_bytes us_f"), ask("drop us_f"),
-                                 ask("drop us_same"), ask("drop us_m"), ask("drop us_k"), ask("drop us_both")}));
+  out.push_back(
+      case_from_draft("state/identity/union_shapes", {ask("new us_f 20 3"),      ask("insert us_f 636174"),
+                                                      ask("new us_same 20 3"),   ask("insert us_same 646f67"),
+                                                      ask("new us_m 24 3"),      ask("new us_k 20 4"),
+                                                      ask("new us_both 64 5"),   ask("union us_f us_f"),
+                                                      ask("info us_f"),          ask("union us_f us_same"),
+                                                      ask("info us_f"),          ask("to_bytes us_f"),
+                                                      ask("union us_f us_m"),    ask("union us_f us_k"),
+                                                      ask("union us_f us_both"), ask("union us_m us_f"),
+                                                      ask("info us_f"),          ask("to_bytes us_f"),
+                                                      ask("drop us_f"),          ask("drop us_same"),
+                                                      ask("drop us_m"),          ask("drop us_k"),
+                                                      ask("drop us_both")}));
   // Large k in every command that takes one or makes one, and unions of
   // filters of equal large k (a k compared by reference is equal only while
   // small; Java caches Integer objects from -128 to 127).
@@ -553,7 +587,8 @@ std::vector<Case> header_edge_cases() {
   }
   by_field["magic"] = std::move(magic);
   std::vector<Case> out;
-  for (auto& [field, steps] : by_field) out.push_back(judged("format/header/refused_alone/" + field, std::move(steps)));
+  for (auto& [field, steps] : by_field)
+    out.push_back(judged("format/header/refused_alone/" + field, std::move(steps)));
   return out;
 }
 
@@ -570,17 +605,25 @@ struct CommandShape {
   std::vector<std::pair<Arg, std::string>> args;
 };
 
-std::pair<Arg, std::string> shape_of(protocol::Arg arg, const protocol::Command& command, std::size_t filters_before) {
+std::pair<Arg, std::string> shape_of(protocol::Arg arg, const protocol::Command& command,
+                                     std::size_t filters_before) {
   switch (arg) {
     // The bytes of a command that makes a filter from them are a file.
     case protocol::Arg::Bytes:
-      return command.effect == protocol::Effect::Creates ? std::pair{Arg::File, std::string()} : std::pair{Arg::Bytes, std::string("61")};
-    case protocol::Arg::Hash: return {Arg::Hash, "0000000000000001"};
-    case protocol::Arg::U64: return {Arg::U64, "64"};
-    case protocol::Arg::U32: return {Arg::U32, "3"};
-    case protocol::Arg::Real: return {Arg::Real, "0.1"};
-    case protocol::Arg::NewName: return {Arg::Name, "eo_new"};
-    case protocol::Arg::Filter: return {Arg::Existing, filters_before == 0 ? "eo_f" : "eo_g"};
+      return command.effect == protocol::Effect::Creates ? std::pair{Arg::File, std::string()}
+                                                         : std::pair{Arg::Bytes, std::string("61")};
+    case protocol::Arg::Hash:
+      return {Arg::Hash, "0000000000000001"};
+    case protocol::Arg::U64:
+      return {Arg::U64, "64"};
+    case protocol::Arg::U32:
+      return {Arg::U32, "3"};
+    case protocol::Arg::Real:
+      return {Arg::Real, "0.1"};
+    case protocol::Arg::NewName:
+      return {Arg::Name, "eo_new"};
+    case protocol::Arg::Filter:
+      return {Arg::Existing, filters_before == 0 ? "eo_f" : "eo_g"};
   }
   return {Arg::Other, ""};
 }
@@ -611,16 +654,26 @@ std::vector<std::string> faults(Arg arg, std::string_view command) {
   const protocol::Command* row = protocol::command_named(command);
   const bool sizing = row != nullptr && row->capability == protocol::Capability::Sizing;
   switch (arg) {
-    case Arg::Name: return {"a-b", "n$"};
-    case Arg::Existing: return {"a-b", "absent_eo", "eo_m"};  // eo_m: another m, for union's Mismatch
-    case Arg::U64: return sizing ? std::vector<std::string>{"x1", "18446744073709551616"}
-                                 : std::vector<std::string>{"x1", "18446744073709551616", "0"};
-    case Arg::U32: return sizing ? std::vector<std::string>{"+3", "4294967296"} : std::vector<std::string>{"+3", "4294967296", "0"};
-    case Arg::Real: return sizing ? std::vector<std::string>{"0.1x"} : std::vector<std::string>{"0.1x", "1.5"};
-    case Arg::Bytes: return {"6", "zz"};
-    case Arg::File: return {"544", "zz", "00"};
-    case Arg::Hash: return {"000000000000000g"};
-    case Arg::Other: return {};
+    case Arg::Name:
+      return {"a-b", "n$"};
+    case Arg::Existing:
+      return {"a-b", "absent_eo", "eo_m"};  // eo_m: another m, for union's Mismatch
+    case Arg::U64:
+      return sizing ? std::vector<std::string>{"x1", "18446744073709551616"}
+                    : std::vector<std::string>{"x1", "18446744073709551616", "0"};
+    case Arg::U32:
+      return sizing ? std::vector<std::string>{"+3", "4294967296"}
+                    : std::vector<std::string>{"+3", "4294967296", "0"};
+    case Arg::Real:
+      return sizing ? std::vector<std::string>{"0.1x"} : std::vector<std::string>{"0.1x", "1.5"};
+    case Arg::Bytes:
+      return {"6", "zz"};
+    case Arg::File:
+      return {"544", "zz", "00"};
+    case Arg::Hash:
+      return {"000000000000000g"};
+    case Arg::Other:
+      return {};
   }
   return {};
 }

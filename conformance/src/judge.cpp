@@ -55,7 +55,8 @@ std::optional<std::array<std::uint64_t, 3>> info_of(protocol::OracleSession& ora
   const std::string answer = oracle.handle("info " + std::string(name));
   const Words w = split(answer);
   if (w.size() != 4 || w[0] != "ok") return std::nullopt;
-  return std::array<std::uint64_t, 3>{*protocol::read_u64(w[1]), *protocol::read_u64(w[2]), *protocol::read_u64(w[3])};
+  return std::array<std::uint64_t, 3>{*protocol::read_u64(w[1]), *protocol::read_u64(w[2]),
+                                      *protocol::read_u64(w[3])};
 }
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
@@ -79,8 +80,10 @@ std::optional<std::string> unprintable_in(std::string_view answer) {
     static constexpr char kHex[] = "0123456789abcdef";
     const std::string shown = {'0', 'x', kHex[byte >> 4], kHex[byte & 15]};
     return "byte " + std::to_string(i + 1) + " of the answer, " + shown +
-           ", is not printable ASCII (every byte of a response, an error's message included, is 0x20 to 0x7e, and "
-           "no \\r is written: docs/protocol.md, sections 1 and 3): got " + readable(answer, 200);
+           ", is not printable ASCII (every byte of a response, an error's message included, is 0x20 to "
+           "0x7e, and "
+           "no \\r is written: docs/protocol.md, sections 1 and 3): got " +
+           readable(answer, 200);
   }
   return std::nullopt;
 }
@@ -88,7 +91,8 @@ std::optional<std::string> unprintable_in(std::string_view answer) {
 std::string pattern_for(std::string_view request, std::string_view answer) {
   if (answer.rfind("err ", 0) == 0) return std::string(answer.substr(0, answer.find(' ', 4)));
   const protocol::Command* c = protocol::command_named(request.substr(0, request.find(' ')));
-  if (c != nullptr && c->answer == protocol::Answer::Hello) return "ok 1 *";  // any words name an implementation
+  if (c != nullptr && c->answer == protocol::Answer::Hello)
+    return "ok 1 *";  // any words name an implementation
   if (c != nullptr && c->answer == protocol::Answer::Real && answer.rfind("ok ", 0) == 0) {
     return "ok ~" + std::string(answer.substr(3));
   }
@@ -121,7 +125,8 @@ void Judge::allow_by_state_before(const std::vector<std::string_view>& w) {
   Latitude& l = latitude_;
   if (w[0] == "union" && w.size() == 3) {
     const auto left = info_of(oracle_, w[1]), right = info_of(oracle_, w[2]);
-    if (left && right && (*left)[0] == (*right)[0] && (*left)[1] == (*right)[1] && (*left)[2] > kU64Max - (*right)[2]) {
+    if (left && right && (*left)[0] == (*right)[0] && (*left)[1] == (*right)[1] &&
+        (*left)[2] > kU64Max - (*right)[2]) {
       l.flag = "CountSaturates";
       l.exact = {"ok"};
       l.err_kinds = {"BadParams", "Mismatch"};
@@ -217,7 +222,8 @@ const std::string& Judge::expect(std::string_view request) {
   if (parsed) allow_by_state_before(*parsed);
   oracle_answer_ = oracle_.handle(request);
   pattern_ = pattern_for(request, oracle_answer_);
-  if (!parsed || oracle_answer_.rfind("err Protocol", 0) == 0 || oracle_answer_.rfind("err Unknown", 0) == 0) {
+  if (!parsed || oracle_answer_.rfind("err Protocol", 0) == 0 ||
+      oracle_answer_.rfind("err Unknown", 0) == 0) {
     return pattern_;
   }
   const Words& w = *parsed;
@@ -278,11 +284,12 @@ Judgement Judge::judge(std::string_view got) {
     const std::string flag = drops_open ? open_.find((*w)[1])->second : read_open;
     const std::string_view kind = err_kind(got);
     const bool form = drops_open ? (got == "ok" || kind == "NoSuchFilter")
-                                 : has_ok_form(command, got) || kind == "NoSuchFilter" || kind == "Mismatch" ||
-                                       kind == "BadParams";
+                                 : has_ok_form(command, got) || kind == "NoSuchFilter" ||
+                                       kind == "Mismatch" || kind == "BadParams";
     if (!matches && form) {
       out = {Verdict::Acceptable, flag,
-             "the filter's state is open since an acceptable difference (" + flag + "), and this answer has the form of one"};
+             "the filter's state is open since an acceptable difference (" + flag +
+                 "), and this answer has the form of one"};
     }
     if (drops_open) {
       open_.erase(open_.find((*w)[1]));
@@ -293,7 +300,8 @@ Judgement Judge::judge(std::string_view got) {
     if (!matches && allowed(latitude_, got)) {
       out = {Verdict::Acceptable, latitude_.flag, latitude_.flag + " allows " + latitude_.allows};
     }
-    if (out.verdict == Verdict::Acceptable || (matches && latitude_.opens_when_matching)) opened_by = latitude_.flag;
+    if (out.verdict == Verdict::Acceptable || (matches && latitude_.opens_when_matching))
+      opened_by = latitude_.flag;
   }
   if (w && w->size() >= 2 && out.verdict != Verdict::Mismatch) {
     const std::string name((*w)[1]);

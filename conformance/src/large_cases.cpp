@@ -25,11 +25,13 @@ std::string item_hex(std::uint64_t i) {
 // before a shared suffix (each step is a bijection of those bits).
 std::pair<std::string, std::string> items_colliding_in_32_bits() {
   constexpr std::uint64_t m = std::uint64_t{1} << 33;
-  std::unordered_map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> seen;  // low bits -> (item, position)
+  std::unordered_map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>>
+      seen;  // low bits -> (item, position)
   for (std::uint64_t i = 1; i < (std::uint64_t{1} << 22); ++i) {
     const std::uint64_t item = mix64(i);
     std::vector<std::uint8_t> bytes(8);
-    for (int b = 0; b < 8; ++b) bytes[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(item >> (8 * b));
+    for (int b = 0; b < 8; ++b)
+      bytes[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(item >> (8 * b));
     const std::uint64_t g = fnv1a64(bytes) % m;
     const auto [at, fresh] = seen.try_emplace(static_cast<std::uint32_t>(g), item, g);
     if (!fresh && at->second.second != g) return {item_hex(at->second.first), item_hex(item)};
@@ -58,8 +60,9 @@ std::vector<Case> large_cases() {
     std::vector<DraftStep> steps;
     for (std::uint64_t m : {k2Pow32 - 1, k2Pow32, k2Pow32 + 1, 2 * k2Pow32 + 3}) {
       const std::string ms = std::to_string(m);
-      for (const char* r : {"new lg " , "info lg", "insert lg 61", "insert lg 636174", "contains lg 61", "contains lg 636174",
-                            "contains lg 62", "positions lg 636174", "info lg", "drop lg"}) {
+      for (const char* r :
+           {"new lg ", "info lg", "insert lg 61", "insert lg 636174", "contains lg 61", "contains lg 636174",
+            "contains lg 62", "positions lg 636174", "info lg", "drop lg"}) {
         std::string request = r;
         if (request == "new lg ") request += ms + " 5";
         steps.push_back(ask(request));
@@ -69,18 +72,29 @@ std::vector<Case> large_cases() {
   }));
   out.push_back(late("large/index_keeps_64_bits", {Capability::Filter}, [] {
     const auto [a, b] = items_colliding_in_32_bits();
-    return std::vector<DraftStep>{ask("new lx 8589934592 1"), ask("insert lx " + a), ask("contains lx " + b),
-                                  ask("positions lx " + a), ask("positions lx " + b), ask("insert lx " + b),
-                                  ask("contains lx " + a), ask("contains lx " + b), ask("drop lx")};
+    return std::vector<DraftStep>{
+        ask("new lx 8589934592 1"), ask("insert lx " + a),    ask("contains lx " + b),
+        ask("positions lx " + a),   ask("positions lx " + b), ask("insert lx " + b),
+        ask("contains lx " + a),    ask("contains lx " + b),  ask("drop lx")};
   }));
   out.push_back(late("large/with_rate_beyond_2_pow_32", {Capability::Filter}, [] {
-    return std::vector<DraftStep>{ask("with_rate lw 500000000 0.01"), ask("info lw"), ask("insert lw 61"),
-                                  ask("contains lw 61"), ask("contains lw 62"), ask("drop lw")};
+    return std::vector<DraftStep>{ask("with_rate lw 500000000 0.01"),
+                                  ask("info lw"),
+                                  ask("insert lw 61"),
+                                  ask("contains lw 61"),
+                                  ask("contains lw 62"),
+                                  ask("drop lw")};
   }));
   out.push_back(late("large/union_beyond_2_pow_32", {Capability::Filter, Capability::Union}, [] {
-    return std::vector<DraftStep>{ask("new lu_a 4294967304 2"), ask("new lu_b 4294967304 2"), ask("insert lu_b 61"),
-                                  ask("union lu_a lu_b"), ask("contains lu_a 61"), ask("contains lu_a 62"),
-                                  ask("info lu_a"), ask("drop lu_a"), ask("drop lu_b")};
+    return std::vector<DraftStep>{ask("new lu_a 4294967304 2"),
+                                  ask("new lu_b 4294967304 2"),
+                                  ask("insert lu_b 61"),
+                                  ask("union lu_a lu_b"),
+                                  ask("contains lu_a 61"),
+                                  ask("contains lu_a 62"),
+                                  ask("info lu_a"),
+                                  ask("drop lu_a"),
+                                  ask("drop lu_b")};
   }));
   return out;
 }

@@ -29,7 +29,8 @@ namespace {
 constexpr std::string_view kPrefixSlot = "{P}";
 
 std::string with_prefix(std::string line, const std::string& prefix) {
-  for (std::size_t at; (at = line.find(kPrefixSlot)) != std::string::npos;) line.replace(at, kPrefixSlot.size(), prefix);
+  for (std::size_t at; (at = line.find(kPrefixSlot)) != std::string::npos;)
+    line.replace(at, kPrefixSlot.size(), prefix);
   return line;
 }
 
@@ -75,7 +76,7 @@ struct Sut {
   // Every request the current process has been sent since it started, this
   // run's and earlier runs': to replay its whole life in a fresh one.
   std::vector<std::string>* life;
-  std::optional<Fault> fault;                            // the fault that ended this run, if any
+  std::optional<Fault> fault;                             // the fault that ended this run, if any
   std::optional<std::vector<std::string>> first_failure;  // the process's life up to its first wrong answer
 };
 
@@ -95,7 +96,8 @@ std::vector<std::string> life_up_to(const std::vector<std::string>& life, std::s
 void send_waiting(Sut& sut) {
   if (sut.unsent == sut.log.size()) return;
   std::vector<Request> batch;
-  for (std::size_t i = sut.unsent; i < sut.log.size(); ++i) batch.push_back({sut.log[i].request, sut.limits[i - sut.unsent]});
+  for (std::size_t i = sut.unsent; i < sut.log.size(); ++i)
+    batch.push_back({sut.log[i].request, sut.limits[i - sut.unsent]});
   const std::size_t first = sut.unsent, lived = sut.life->size();
   for (const auto& r : batch) sut.life->emplace_back(r.line);
   sut.unsent = sut.log.size();
@@ -129,19 +131,22 @@ std::string hex_word(const std::vector<std::uint8_t>& bytes) { return bytes.empt
 
 // Items: mostly from a small pool, so that lookups find inserted items.
 std::string gen_item() {
-  static const std::vector<std::string> pool = {"-", "00", "636174", "646f67", "62697264", "ff", "0000", "616263"};
+  static const std::vector<std::string> pool = {"-",        "00", "636174", "646f67",
+                                                "62697264", "ff", "0000",   "616263"};
   if (uniform<int>(0, 3) > 0) return *rc::gen::elementOf(pool);
   return hex_word(*rc::gen::resize(12, rc::gen::arbitrary<std::vector<std::uint8_t>>()));
 }
 
 std::string gen_rate() {
-  static const std::vector<std::string> edges = {"0.5", "0.1", "0.01", "0.001", "1e-06", "0", "1", "nan", "-0.5", "inf"};
+  static const std::vector<std::string> edges = {"0.5", "0.1", "0.01", "0.001", "1e-06",
+                                                 "0",   "1",   "nan",  "-0.5",  "inf"};
   if (uniform<int>(0, 2) == 0) return *rc::gen::elementOf(edges);
   return protocol::write_real(uniform<int>(1, 999999) / 1e6);
 }
 
 std::string gen_m() {
-  static const std::vector<std::uint64_t> edges = {0, 1, 7, 8, 9, 64, 1099511627775, 1099511627776, 1099511627777};
+  static const std::vector<std::uint64_t> edges = {
+      0, 1, 7, 8, 9, 64, 1099511627775, 1099511627776, 1099511627777};
   if (uniform<int>(0, 4) == 0) return std::to_string(*rc::gen::elementOf(edges));
   return std::to_string(uniform<std::uint64_t>(1, 2049));
 }
@@ -168,7 +173,8 @@ void offer_filter_requests(Offers& o) {
   // Parameters often come from small sets, so that two filters often match
   // and unions have something to merge.
   offer(C::Filter, [&] {
-    const int n = uniform<int>(0, 2) == 0 ? *rc::gen::elementOf(std::vector<int>{1, 4, 10, 100}) : uniform<int>(0, 300);
+    const int n =
+        uniform<int>(0, 2) == 0 ? *rc::gen::elementOf(std::vector<int>{1, 4, 10, 100}) : uniform<int>(0, 300);
     return "with_rate " + f + " " + std::to_string(n) + " " + gen_rate();
   });
   offer(C::Filter, [&] {
@@ -177,7 +183,8 @@ void offer_filter_requests(Offers& o) {
       return "new " + f + " " + std::to_string(*rc::gen::elementOf(std::vector<int>{8, 20, 64})) + " " +
              std::to_string(*rc::gen::elementOf(std::vector<int>{1, 3}));
     }
-    return "new " + f + " " + std::to_string(uniform<int>(0, 3000)) + " " + std::to_string(uniform<int>(0, 20));
+    return "new " + f + " " + std::to_string(uniform<int>(0, 3000)) + " " +
+           std::to_string(uniform<int>(0, 20));
   });
   offer(C::Filter, [&] {
     // A filter of F's own m and k: unions of two such merge real bits.
@@ -215,12 +222,17 @@ void offer_byte_requests(Offers& o) {
     std::vector<std::uint8_t> bytes;
     if (answer.rfind("ok ", 0) == 0) bytes = *from_hex(answer.substr(3));
     switch (uniform<int>(0, 5)) {
-      case 0: if (!bytes.empty()) bytes.pop_back(); break;
-      case 1: bytes.push_back(*rc::gen::arbitrary<std::uint8_t>()); break;
+      case 0:
+        if (!bytes.empty()) bytes.pop_back();
+        break;
+      case 1:
+        bytes.push_back(*rc::gen::arbitrary<std::uint8_t>());
+        break;
       case 2:
         if (!bytes.empty()) bytes[uniform<std::size_t>(0, bytes.size())] ^= uniform<std::uint8_t>(1, 255);
         break;
-      default: break;
+      default:
+        break;
     }
     return "from_bytes " + f + " " + hex_word(bytes);
   });
@@ -240,7 +252,8 @@ void offer_union_requests(Offers& o) {
     const std::string mine = copy.handle(with_prefix("info " + f, m.prefix));
     std::vector<std::string> partners;
     for (const auto& other : m.alive) {
-      const std::string theirs = copy.handle(with_prefix("info " + std::string(kPrefixSlot) + other, m.prefix));
+      const std::string theirs =
+          copy.handle(with_prefix("info " + std::string(kPrefixSlot) + other, m.prefix));
       if (std::string(kPrefixSlot) + other != f && mine.rfind("ok ", 0) == 0 &&
           theirs.substr(0, theirs.rfind(' ')) == mine.substr(0, mine.rfind(' '))) {
         partners.push_back(std::string(kPrefixSlot) + other);
@@ -258,7 +271,8 @@ void offer_hashing_and_sizing_requests(Offers& o) {
   offer(C::Hashing, [&] {
     return "positions_for " + gen_m() + " " + std::to_string(uniform<int>(0, 70)) + " " + gen_item();
   });
-  offer(C::Sizing, [&] { return "optimal_m " + std::to_string(uniform<int>(0, 1000000)) + " " + gen_rate(); });
+  offer(C::Sizing,
+        [&] { return "optimal_m " + std::to_string(uniform<int>(0, 1000000)) + " " + gen_rate(); });
   offer(C::Sizing, [&] { return "optimal_k " + gen_m() + " " + std::to_string(uniform<int>(0, 1000)); });
   offer(C::Sizing, [&] {
     return "predicted_fp_rate " + gen_m() + " " + std::to_string(uniform<int>(0, 30)) + " " +
@@ -270,7 +284,8 @@ void offer_hashing_and_sizing_requests(Offers& o) {
 std::string gen_request(const Model& m) {
   // Two names, mostly of filters that exist.
   const auto name = [&m] {
-    if (!m.alive.empty() && uniform<int>(0, 3) > 0) return std::string(kPrefixSlot) + *rc::gen::elementOf(m.alive);
+    if (!m.alive.empty() && uniform<int>(0, 3) > 0)
+      return std::string(kPrefixSlot) + *rc::gen::elementOf(m.alive);
     return std::string(kPrefixSlot) + "f" + std::to_string(uniform<int>(0, 2));
   };
   const std::string f = name();
@@ -300,7 +315,8 @@ struct RandomRequest : rc::state::Command<Model, Sut> {
     sut.log.push_back({request, expected, ""});
     if (sut.judge.pattern_decides()) {
       sut.limits.push_back(limit);
-      sut.judge.judge(sut.judge.oracle_answer());  // its real answer is checked against `expected` when it comes
+      sut.judge.judge(
+          sut.judge.oracle_answer());  // its real answer is checked against `expected` when it comes
       if (sut.limits.size() >= kBatch) send_waiting(sut);
       return;
     }
@@ -347,10 +363,12 @@ std::string shortened(const std::string& transcript, std::size_t max_lines) {
   for (std::size_t nl; (nl = transcript.find('\n', start)) != std::string::npos; start = nl + 1) {
     if (++lines > max_lines) continue;
     const std::string_view line(transcript.data() + start, nl - start);
-    out += line.size() <= 160 ? std::string(line) : std::string(line.substr(0, 2)) + readable(line.substr(2), 150);
+    out += line.size() <= 160 ? std::string(line)
+                              : std::string(line.substr(0, 2)) + readable(line.substr(2), 150);
     out += "\n";
   }
-  if (lines > max_lines) out += "# ... " + std::to_string(lines - max_lines) + " more lines in the transcript (--json)\n";
+  if (lines > max_lines)
+    out += "# ... " + std::to_string(lines - max_lines) + " more lines in the transcript (--json)\n";
   return out;
 }
 
@@ -363,7 +381,8 @@ struct ReplayFailure {
 };
 
 std::optional<ReplayFailure> replay_fails(Session& session, const std::vector<std::string>& requests) {
-  if (auto fault = session.restart(Session::Why::Fresh)) return ReplayFailure{fault->detail, fault->cost_a_timeout()};
+  if (auto fault = session.restart(Session::Why::Fresh))
+    return ReplayFailure{fault->detail, fault->cost_a_timeout()};
   // Answer limits, from the oracle's answers; after a request where other
   // answers are acceptable, reads of an open filter may be long.
   Judge limits;
@@ -380,8 +399,9 @@ std::optional<ReplayFailure> replay_fails(Session& session, const std::vector<st
   for (std::size_t i = 0; i < answers.lines.size(); ++i) {
     const std::string pattern = judge.expect(requests[i]);
     if (judge.judge(answers.lines[i]).verdict == Verdict::Mismatch) {
-      return ReplayFailure{"request " + std::to_string(i + 1) + " " + readable(requests[i], 60) + " was answered " +
-                           readable(answers.lines[i], 80) + ", expected '" + pattern + "'"};
+      return ReplayFailure{"request " + std::to_string(i + 1) + " " + readable(requests[i], 60) +
+                           " was answered " + readable(answers.lines[i], 80) + ", expected '" + pattern +
+                           "'"};
     }
   }
   if (answers.fault) return ReplayFailure{answers.fault->detail, answers.fault->cost_a_timeout()};
@@ -426,7 +446,7 @@ struct ModelRuns {
   std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
   std::optional<Fault> fault;      // its fault, if it was one
   std::optional<std::vector<std::string>> first_failure;  // the process's life up to the first wrong answer
-  bool stop_provoking = false;     // a fault cost a timeout: shrinking would cost one a step
+  bool stop_provoking = false;  // a fault cost a timeout: shrinking would cost one a step
 
   ModelRuns(Session& s, const std::set<Capability>& o) : session(s), offered(o) {}
 
@@ -471,10 +491,12 @@ void load_rapidcheck_quietly() {
 std::vector<std::string> replayed(ModelRuns& r, std::ostringstream& out) {
   std::vector<std::string> shown = requests_of(r.failing);
   if (r.fault && r.fault->cost_a_timeout()) {
-    out << ": " << r.fault->detail << ". Not shrunk, nor replayed: each step would wait out the timeout again.";
+    out << ": " << r.fault->detail
+        << ". Not shrunk, nor replayed: each step would wait out the timeout again.";
     return shown;
   }
-  out << "; shrunk to " << shown.size() << " requests" << (r.fault ? " (" + r.fault->detail + ")" : "") << ".";
+  out << "; shrunk to " << shown.size() << " requests" << (r.fault ? " (" + r.fault->detail + ")" : "")
+      << ".";
   const auto again = replay_fails(r.session, shown);
   if (again) {
     out << " Replayed in a fresh process, it fails again: " << again->what << ".";
@@ -482,7 +504,8 @@ std::vector<std::string> replayed(ModelRuns& r, std::ostringstream& out) {
     out << " Replayed in a fresh process, it passes: the failure depends on earlier state.";
     if (replay_fails(r.session, *r.first_failure)) {
       shown = shortest_failing(r.session, *r.first_failure);
-      out << " The shortest sequence found that fails from a fresh start has " << shown.size() << " requests.";
+      out << " The shortest sequence found that fails from a fresh start has " << shown.size()
+          << " requests.";
     } else {
       out << " Even the process's whole life up to the failure (" << r.first_failure->size()
           << " requests) passes when replayed: it may depend on timing or load.";
@@ -538,7 +561,8 @@ std::optional<Finding> run_model(Session& session, const std::set<Capability>& o
 
 InteractiveCase model_based_case(std::uint64_t seed, int runs) {
   // Every capability's requests are drawn only if offered, so it needs none.
-  return {"model/random_request_sequences", {},
+  return {"model/random_request_sequences",
+          {},
           [seed, runs](Session& session, const std::set<Capability>& offered) -> std::optional<Finding> {
             return run_model(session, offered, seed, runs);
           }};

@@ -15,14 +15,25 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         // XML 1.0 cannot carry most control characters, even escaped.
         // Bytes past ASCII may not be UTF-8, which XML requires.
-        out += ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || static_cast<unsigned char>(c) > 0x7e) ? '?' : c;
+        out += ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ||
+                static_cast<unsigned char>(c) > 0x7e)
+                   ? '?'
+                   : c;
     }
   }
   return out;
@@ -46,7 +57,9 @@ std::string reproduce_of(const CaseResult& r) {
   if (!r.reproduce.empty()) return r.reproduce;
   // No shell line: its requests are too long for one, or the case talks to a
   // fresh process of its own (the random sequences, a start with no hello).
-  if (!r.transcript.empty()) return "the transcript is whole in --json; save it to a file and replay it with tlbf check --transcript FILE";
+  if (!r.transcript.empty())
+    return "the transcript is whole in --json; save it to a file and replay it with tlbf check --transcript "
+           "FILE";
   return "";
 }
 
@@ -79,7 +92,9 @@ std::string wrapped(const std::string& text, const std::string& indent, const st
   }
   return out + fitted(line) + "\n";
 }
-std::string wrapped(const std::string& text, const std::string& indent) { return wrapped(text, indent, indent); }
+std::string wrapped(const std::string& text, const std::string& indent) {
+  return wrapped(text, indent, indent);
+}
 
 // "  label   'value'", the value escaped and shortened so that the line fits.
 std::string field(const std::string& label, const std::string& value) {
@@ -160,9 +175,11 @@ std::string failure_text(const CaseResult& r, bool colour) {
 
 // The columns of the group table, in order.
 const std::vector<std::pair<Outcome, std::string>>& group_columns() {
-  static const std::vector<std::pair<Outcome, std::string>> columns = {
-      {Outcome::Passed, "passed"}, {Outcome::Failed, "failed"}, {Outcome::Tolerated, "acceptable"},
-      {Outcome::Skipped, "skipped"}, {Outcome::NotRun, "not run"}};
+  static const std::vector<std::pair<Outcome, std::string>> columns = {{Outcome::Passed, "passed"},
+                                                                       {Outcome::Failed, "failed"},
+                                                                       {Outcome::Tolerated, "acceptable"},
+                                                                       {Outcome::Skipped, "skipped"},
+                                                                       {Outcome::NotRun, "not run"}};
   return columns;
 }
 
@@ -180,9 +197,11 @@ std::string not_run_text(const CheckReport& report, const GroupCounts& groups) {
   std::string where;
   for (const auto& [group, counts] : groups) {
     const auto n = counts.find(Outcome::NotRun);
-    if (n != counts.end() && n->second > 0) where += (where.empty() ? "" : ", ") + group + " " + std::to_string(n->second);
+    if (n != counts.end() && n->second > 0)
+      where += (where.empty() ? "" : ", ") + group + " " + std::to_string(n->second);
   }
-  return std::to_string(report.count(Outcome::NotRun)) + " cases (" + where + ") because " + report.stopped_because;
+  return std::to_string(report.count(Outcome::NotRun)) + " cases (" + where + ") because " +
+         report.stopped_because;
 }
 
 // Capability names, each after a space: " hashing sizing".
@@ -195,7 +214,9 @@ CapabilityLists capability_lists(const CheckReport& report) {
   if (!report.speaks_protocol) return lists;  // nothing was probed: none offered, missing or left out
   for (auto c : kAllCapabilities) {
     const bool left = report.left_out().count(c) > 0;
-    (report.offered.count(c) ? lists.offered : left ? lists.left_out : lists.missing) += " " + std::string(to_string(c));
+    (report.offered.count(c) ? lists.offered
+     : left                  ? lists.left_out
+                             : lists.missing) += " " + std::string(to_string(c));
   }
   return lists;
 }
@@ -211,19 +232,22 @@ std::string checked_text(const CheckReport& report, const CapabilityLists& lists
 std::string verdict_words(const CheckReport& report, bool tlbf, const CapabilityLists& lists) {
   if (!report.conforms()) return tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter";
   // A part of the check that passes is no verdict on the whole.
-  const std::string part =
-      report.selected_by.empty() ? "" : ", but only on the cases " + report.selected_by + " selects, not the whole check";
+  const std::string part = report.selected_by.empty() ? ""
+                                                      : ", but only on the cases " + report.selected_by +
+                                                            " selects, not the whole check";
   if (!tlbf) return "behaves as a Bloom filter (the behavioural profile; no TLBF verdict)" + part;
-  return (lists.left_out.empty() ? "conforms to TLBF v1, every capability checked"
-                                 : "conforms to TLBF v1 on" + lists.offered + ", with" + lists.left_out + " left out") +
+  return (lists.left_out.empty()
+              ? "conforms to TLBF v1, every capability checked"
+              : "conforms to TLBF v1 on" + lists.offered + ", with" + lists.left_out + " left out") +
          part;
 }
 
 std::string counts_words(const CheckReport& report) {
-  return "(" + std::to_string(report.count(Outcome::Passed)) + " passed, " + std::to_string(report.count(Outcome::Failed)) +
-         " failed, " + std::to_string(report.count(Outcome::Tolerated)) + " acceptable differences, " +
-         std::to_string(report.count(Outcome::Skipped)) + " skipped, " + std::to_string(report.count(Outcome::NotRun)) +
-         " not run)";
+  return "(" + std::to_string(report.count(Outcome::Passed)) + " passed, " +
+         std::to_string(report.count(Outcome::Failed)) + " failed, " +
+         std::to_string(report.count(Outcome::Tolerated)) + " acceptable differences, " +
+         std::to_string(report.count(Outcome::Skipped)) + " skipped, " +
+         std::to_string(report.count(Outcome::NotRun)) + " not run)";
 }
 
 // Per group, per implementation: (passed or acceptable, run); run 0 where
@@ -243,7 +267,6 @@ ParityCells parity_cells(const std::vector<CheckReport>& reports) {
   return matrix;
 }
 
-
 // Text made safe to place between tags or in a quoted attribute: markup
 // characters escaped; control bytes but newline and tab, and bytes that are
 // not UTF-8, replaced by U+FFFD (an implementation can write anything).
@@ -254,11 +277,21 @@ std::string html_escape(std::string_view text) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
       switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
+        case '&':
+          out += "&amp;";
+          break;
+        case '<':
+          out += "&lt;";
+          break;
+        case '>':
+          out += "&gt;";
+          break;
+        case '"':
+          out += "&quot;";
+          break;
+        case '\'':
+          out += "&#39;";
+          break;
         default:
           if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
             bad();
@@ -270,9 +303,13 @@ std::string html_escape(std::string_view text) {
       continue;
     }
     // A well-formed UTF-8 sequence (no overlong forms, no surrogates, at most U+10FFFF) is kept whole.
-    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    const std::size_t length = c >= 0xC2 && c <= 0xDF   ? 2
+                               : c >= 0xE0 && c <= 0xEF ? 3
+                               : c >= 0xF0 && c <= 0xF4 ? 4
+                                                        : 0;
     bool ok = length > 0 && i + length <= text.size();
-    for (std::size_t k = 1; ok && k < length; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    for (std::size_t k = 1; ok && k < length; ++k)
+      ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
     if (ok && length >= 3) {
       const auto second = static_cast<unsigned char>(text[i + 1]);
       ok = !(c == 0xE0 && second < 0xA0) && !(c == 0xED && second > 0x9F) && !(c == 0xF0 && second < 0x90) &&
@@ -313,8 +350,8 @@ std::string group_anchor(std::size_t impl, std::size_t group) {
 }
 
 void html_case(std::string& out, const CaseResult& r) {
-  out += "<div class=\"case\"><h5><code>" + html_escape(r.name) + "</code></h5>\n<p>" + html_escape(r.reason) +
-         "</p>\n<dl>";
+  out += "<div class=\"case\"><h5><code>" + html_escape(r.name) + "</code></h5>\n<p>" +
+         html_escape(r.reason) + "</p>\n<dl>";
   const auto row = [&](const char* title, const std::string& value) {
     out += "<dt>" + std::string(title) + "</dt><dd><code>" + html_escape(value) + "</code></dd>";
   };
@@ -339,23 +376,29 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
   out += "<section id=\"" + impl_anchor(index) + "\">\n<h2>" +
          (several ? "#" + std::to_string(index + 1) + ": " : std::string()) + "<span class=\"command\">" +
          html_escape(report.command) + "</span></h2>\n";
-  out += "<p class=\"verdict " + std::string(report.conforms() ? "ok" : "bad") + "\">verdict: " +
-         html_escape(verdict_words(report, tlbf, lists)) + " " + counts_words(report) + "</p>\n<ul>\n";
+  out += "<p class=\"verdict " + std::string(report.conforms() ? "ok" : "bad") +
+         "\">verdict: " + html_escape(verdict_words(report, tlbf, lists)) + " " + counts_words(report) +
+         "</p>\n<ul>\n";
   if (!report.hello.empty()) out += "<li>hello: <code>" + html_escape(report.hello) + "</code></li>\n";
   out += "<li>capabilities checked:" + checked_text(report, lists) + "</li>\n";
-  if (!lists.missing.empty()) out += "<li>NOT offered, though required (not checked, not passed):" + lists.missing + "</li>\n";
-  if (!lists.left_out.empty() && tlbf) out += "<li>left out (--capabilities; not checked, not passed):" + lists.left_out + "</li>\n";
+  if (!lists.missing.empty())
+    out += "<li>NOT offered, though required (not checked, not passed):" + lists.missing + "</li>\n";
+  if (!lists.left_out.empty() && tlbf)
+    out += "<li>left out (--capabilities; not checked, not passed):" + lists.left_out + "</li>\n";
   if (report.restarts > 0) out += "<li>restarts: " + std::to_string(report.restarts) + "</li>\n";
-  if (!report.session_problem.empty()) out += "<li>session problem: " + html_escape(report.session_problem) + "</li>\n";
+  if (!report.session_problem.empty())
+    out += "<li>session problem: " + html_escape(report.session_problem) + "</li>\n";
   const GroupCounts groups = group_counts(report);
-  if (!report.stopped_because.empty()) out += "<li>NOT RUN: " + html_escape(not_run_text(report, groups)) + "</li>\n";
+  if (!report.stopped_because.empty())
+    out += "<li>NOT RUN: " + html_escape(not_run_text(report, groups)) + "</li>\n";
   out += "</ul>\n";
   // The failures first, then the table of groups (each failing group linked to its failures).
   std::string table = "<h3>Groups</h3>\n<table><tr><th>group</th>";
   for (const auto& [o, title] : group_columns()) table += "<th>" + title + "</th>";
   table += "</tr>\n";
   const auto place = [&](const std::string& group) {
-    return static_cast<std::size_t>(std::find(all_groups.begin(), all_groups.end(), group) - all_groups.begin());
+    return static_cast<std::size_t>(std::find(all_groups.begin(), all_groups.end(), group) -
+                                    all_groups.begin());
   };
   for (const auto& entry : groups) {
     // Not a structured binding: clang 14 cannot capture one in a lambda.
@@ -366,19 +409,22 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
       return n == outcomes.end() ? 0 : n->second;
     };
     const bool failing = count(Outcome::Failed) + count(Outcome::NotRun) > 0;
-    table += "<tr><td>" +
-             (failing ? "<a href=\"#" + group_anchor(index, place(group)) + "\">" + html_escape(group) + "</a>"
-                      : html_escape(group)) +
-             "</td>";
+    table +=
+        "<tr><td>" +
+        (failing ? "<a href=\"#" + group_anchor(index, place(group)) + "\">" + html_escape(group) + "</a>"
+                 : html_escape(group)) +
+        "</td>";
     for (const auto& [o, title] : group_columns()) {
       const bool bad = (o == Outcome::Failed || o == Outcome::NotRun) && count(o) > 0;
-      table += "<td class=\"n" + std::string(bad ? " bad-count" : "") + "\">" + std::to_string(count(o)) + "</td>";
+      table +=
+          "<td class=\"n" + std::string(bad ? " bad-count" : "") + "\">" + std::to_string(count(o)) + "</td>";
     }
     table += "</tr>\n";
   }
   table += "</table>\n";
   const int failed = report.count(Outcome::Failed);
-  out += "<h3" + std::string(failed > 0 ? " class=\"failures\"" : "") + ">Failures (" + std::to_string(failed) + ")</h3>\n";
+  out += "<h3" + std::string(failed > 0 ? " class=\"failures\"" : "") + ">Failures (" +
+         std::to_string(failed) + ")</h3>\n";
   if (failed == 0 && report.count(Outcome::NotRun) == 0) out += "<p>None.</p>\n";
   for (const auto& [group, counts] : groups) {
     const auto failures = counts.find(Outcome::Failed);
@@ -386,11 +432,14 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
     const int f = failures == counts.end() ? 0 : failures->second;
     const int n = not_run == counts.end() ? 0 : not_run->second;
     if (f + n == 0) continue;
-    out += "<section id=\"" + group_anchor(index, place(group)) + "\">\n<h4>" + html_escape(group) + "</h4>\n";
+    out +=
+        "<section id=\"" + group_anchor(index, place(group)) + "\">\n<h4>" + html_escape(group) + "</h4>\n";
     for (const auto& r : report.results) {
       if (r.outcome == Outcome::Failed && group_of(r.name) == group) html_case(out, r);
     }
-    if (n > 0) out += "<p>" + std::to_string(n) + " cases not run, because " + html_escape(report.stopped_because) + "</p>\n";
+    if (n > 0)
+      out += "<p>" + std::to_string(n) + " cases not run, because " + html_escape(report.stopped_because) +
+             "</p>\n";
     out += "</section>\n";
   }
   out += table + "</section>\n";
@@ -398,8 +447,9 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
 
 // The groups are numbered in the matrix's order, as group_anchor expects.
 void html_parity(std::string& out, const std::vector<CheckReport>& reports, const ParityCells& matrix) {
-  out += "<section id=\"parity\">\n<h2>Parity</h2>\n<p>Passed/run per group; - where not offered. "
-         "A red cell links to that implementation's failures.</p>\n<table><tr><th>group</th>";
+  out +=
+      "<section id=\"parity\">\n<h2>Parity</h2>\n<p>Passed/run per group; - where not offered. "
+      "A red cell links to that implementation's failures.</p>\n<table><tr><th>group</th>";
   for (std::size_t i = 0; i < reports.size(); ++i) {
     out += "<th><a href=\"#" + impl_anchor(i) + "\">#" + std::to_string(i + 1) + "</a></th>";
   }
@@ -420,7 +470,8 @@ void html_parity(std::string& out, const std::vector<CheckReport>& reports, cons
     ++g;
   }
   out += "</table>\n<ol>";
-  for (const auto& r : reports) out += "<li><span class=\"command\">" + html_escape(r.command) + "</span></li>";
+  for (const auto& r : reports)
+    out += "<li><span class=\"command\">" + html_escape(r.command) + "</span></li>";
   out += "</ol>\n</section>\n";
 }
 }  // namespace
@@ -449,28 +500,33 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
   };
   std::vector<std::string> shown;
   for (const auto& [group, counts] : groups) {
-    if (options.verbose || count_of(counts, Outcome::Failed) > 0 || count_of(counts, Outcome::NotRun) > 0) shown.push_back(group);
+    if (options.verbose || count_of(counts, Outcome::Failed) > 0 || count_of(counts, Outcome::NotRun) > 0)
+      shown.push_back(group);
   }
   constexpr std::size_t kCell = 7;
   const std::size_t name_width = kColumns - group_columns().size() * (kCell + 1);
   if (!shown.empty()) {
     out += "\n" + pad(options.verbose ? "group" : "groups with a failure", name_width);
-    for (const auto& [o, title] : group_columns()) out += " " + pad_left(o == Outcome::Tolerated ? "accept" : title, kCell);
+    for (const auto& [o, title] : group_columns())
+      out += " " + pad_left(o == Outcome::Tolerated ? "accept" : title, kCell);
     out += "\n";
     for (const auto& group : shown) {
       out += pad(fitted(group, name_width), name_width);
-      for (const auto& [o, title] : group_columns()) out += " " + pad_left(std::to_string(count_of(groups.at(group), o)), kCell);
+      for (const auto& [o, title] : group_columns())
+        out += " " + pad_left(std::to_string(count_of(groups.at(group), o)), kCell);
       out += "\n";
     }
   }
   if (shown.size() < groups.size()) {
-    out += "\n" + std::to_string(groups.size() - shown.size()) + (shown.empty() ? " groups" : " other groups") +
-           " with no failure (-v lists every group)\n";
+    out += "\n" + std::to_string(groups.size() - shown.size()) +
+           (shown.empty() ? " groups" : " other groups") + " with no failure (-v lists every group)\n";
   }
-  if (!report.stopped_because.empty()) out += "\n" + wrapped("NOT RUN: " + readable_lines(not_run_text(report, groups), 2000), "");
+  if (!report.stopped_because.empty())
+    out += "\n" + wrapped("NOT RUN: " + readable_lines(not_run_text(report, groups), 2000), "");
   const CapabilityLists lists = capability_lists(report);
   out += "\n" + wrapped("capabilities checked:" + checked_text(report, lists), "");
-  if (!lists.missing.empty()) out += wrapped("NOT offered, though required (not checked, not passed):" + lists.missing, "");
+  if (!lists.missing.empty())
+    out += wrapped("NOT offered, though required (not checked, not passed):" + lists.missing, "");
   if (!lists.left_out.empty() && options.tlbf_profile) {
     out += wrapped("left out (--capabilities; not checked, not passed):" + lists.left_out, "");
   }
@@ -486,7 +542,9 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
   std::string verdict = wrapped("verdict: " + words, "         ", "");
   const std::size_t at = verdict.find(words.substr(0, std::min<std::size_t>(words.size(), 20)));
   if (options.colour && at != std::string::npos) {
-    verdict = verdict.substr(0, at) + paint(verdict.substr(at, verdict.size() - at - 1), report.conforms() ? kGreen : kRed, true) + "\n";
+    verdict = verdict.substr(0, at) +
+              paint(verdict.substr(at, verdict.size() - at - 1), report.conforms() ? kGreen : kRed, true) +
+              "\n";
   }
   out += verdict;
   return out;
@@ -511,12 +569,21 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
     for (auto c : set) out.push_back(std::string(to_string(c)));
     return out;
   };
-  return {{"implementation", report.command}, {"hello", report.hello}, {"conforms", report.conforms()},
-          {"capabilities", names(report.offered)}, {"required", names(report.required)},
-          {"left_out", names(report.left_out())}, {"restarts", report.restarts}, {"session", report.session_problem},
-          {"stopped_because", report.stopped_because}, {"passed", report.count(Outcome::Passed)},
-          {"failed", report.count(Outcome::Failed)}, {"acceptable", report.count(Outcome::Tolerated)},
-          {"skipped", report.count(Outcome::Skipped)}, {"not_run", report.count(Outcome::NotRun)}, {"cases", cases}};
+  return {{"implementation", report.command},
+          {"hello", report.hello},
+          {"conforms", report.conforms()},
+          {"capabilities", names(report.offered)},
+          {"required", names(report.required)},
+          {"left_out", names(report.left_out())},
+          {"restarts", report.restarts},
+          {"session", report.session_problem},
+          {"stopped_because", report.stopped_because},
+          {"passed", report.count(Outcome::Passed)},
+          {"failed", report.count(Outcome::Failed)},
+          {"acceptable", report.count(Outcome::Tolerated)},
+          {"skipped", report.count(Outcome::Skipped)},
+          {"not_run", report.count(Outcome::NotRun)},
+          {"cases", cases}};
 }
 
 // What an implementation calls itself in hello ("ok 1 tlbf-python 1" gives tlbf-python), or "".
@@ -543,7 +610,8 @@ std::string parity_matrix(const std::vector<CheckReport>& reports, bool verbose)
   // Every cell as wide as the widest "passed/run" or header: columns line up.
   std::size_t cell = 3;
   for (const auto& [group, cells] : matrix) {
-    for (const auto& [passed, run] : cells) cell = std::max(cell, std::to_string(passed).size() + std::to_string(run).size() + 1);
+    for (const auto& [passed, run] : cells)
+      cell = std::max(cell, std::to_string(passed).size() + std::to_string(run).size() + 1);
   }
   std::vector<std::string> headers;
   for (std::size_t i = 0; i < reports.size(); ++i) headers.push_back("#" + std::to_string(i + 1));
@@ -555,7 +623,8 @@ std::string parity_matrix(const std::vector<CheckReport>& reports, bool verbose)
   }
   std::size_t width = 5;
   for (const auto& group : shown) width = std::max(width, group.size());
-  const std::size_t room = kColumns > reports.size() * (named + 2) ? kColumns - reports.size() * (named + 2) : 0;
+  const std::size_t room =
+      kColumns > reports.size() * (named + 2) ? kColumns - reports.size() * (named + 2) : 0;
   // Names in the header where they fit beside the widest group shown (or 30 columns of it).
   if (room >= std::min<std::size_t>(width, 30)) {
     cell = named;
@@ -566,7 +635,8 @@ std::string parity_matrix(const std::vector<CheckReport>& reports, bool verbose)
   } else {
     cell = numbered;
   }
-  width = std::min(width, kColumns > reports.size() * (cell + 2) + 5 ? kColumns - reports.size() * (cell + 2) : std::size_t{5});
+  width = std::min(width, kColumns > reports.size() * (cell + 2) + 5 ? kColumns - reports.size() * (cell + 2)
+                                                                     : std::size_t{5});
   std::string out = "parity (passed/run per group; - where not offered)";
   out += verbose ? ":\n" : shown.empty() ? ": every group alike\n" : ", the groups that differ:\n";
   if (!shown.empty()) {
@@ -581,7 +651,8 @@ std::string parity_matrix(const std::vector<CheckReport>& reports, bool verbose)
       out += "\n";
     }
   }
-  for (std::size_t i = 0; i < reports.size(); ++i) out += fitted("#" + std::to_string(i + 1) + ": " + reports[i].command) + "\n";
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    out += fitted("#" + std::to_string(i + 1) + ": " + reports[i].command) + "\n";
   std::size_t conforming = 0;
   for (const auto& r : reports) conforming += r.conforms() ? 1U : 0U;
   out += "parity: " + std::to_string(conforming) + " of " + std::to_string(reports.size()) +
@@ -596,20 +667,23 @@ std::string html_report(const std::vector<CheckReport>& reports, bool tlbf_profi
   for (const auto& [group, cells] : matrix) all_groups.push_back(group);
   std::size_t conforming = 0;
   for (const auto& r : reports) conforming += r.conforms() ? 1U : 0U;
-  const std::string summary =
-      reports.size() == 1 ? verdict_words(reports[0], tlbf_profile, capability_lists(reports[0]))
-                          : std::to_string(conforming) + " of " + std::to_string(reports.size()) +
-                                (tlbf_profile ? " implementations conform to TLBF v1" : " implementations behave as a Bloom filter");
+  const std::string summary = reports.size() == 1
+                                  ? verdict_words(reports[0], tlbf_profile, capability_lists(reports[0]))
+                                  : std::to_string(conforming) + " of " + std::to_string(reports.size()) +
+                                        (tlbf_profile ? " implementations conform to TLBF v1"
+                                                      : " implementations behave as a Bloom filter");
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       // Nothing from anywhere, and no script: the page is whole offline, and
       // text from an implementation can never run.
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+      "'unsafe-inline'\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf check: " +
-      html_escape(summary) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body>\n<h1>tlbf check: " +
-      html_escape(summary) + "</h1>\n";
+      html_escape(summary) + "</title>\n<style>" + kHtmlStyle +
+      "</style>\n</head>\n<body>\n<h1>tlbf check: " + html_escape(summary) + "</h1>\n";
   if (reports.size() > 1) html_parity(out, reports, matrix);
-  for (std::size_t i = 0; i < reports.size(); ++i) html_implementation(out, reports[i], i, reports.size() > 1, all_groups, tlbf_profile);
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    html_implementation(out, reports[i], i, reports.size() > 1, all_groups, tlbf_profile);
   out += "</body>\n</html>\n";
   return out;
 }
@@ -651,7 +725,8 @@ ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::st
 }
 
 std::string expected_failures_text(const CheckReport& report) {
-  std::string out = "# Expected failures of " + report.command + "\n# Written by tlbf check --update-expected.\n";
+  std::string out =
+      "# Expected failures of " + report.command + "\n# Written by tlbf check --update-expected.\n";
   for (const auto& r : report.results) {
     if (r.outcome == Outcome::Failed) out += r.name + "\n";
   }
@@ -669,8 +744,8 @@ std::string to_junit(const CheckReport& report) {
     const auto cut = r.name.rfind('/');
     std::string classname = r.name.substr(0, cut);
     for (char& c : classname) c = c == '/' ? '.' : c;
-    out << " <testcase classname=\"" << xml_escape(classname) << "\" name=\"" << xml_escape(r.name.substr(cut + 1))
-        << "\"";
+    out << " <testcase classname=\"" << xml_escape(classname) << "\" name=\""
+        << xml_escape(r.name.substr(cut + 1)) << "\"";
     if (r.outcome == Outcome::Passed) {
       out << "/>\n";
       continue;
@@ -678,9 +753,10 @@ std::string to_junit(const CheckReport& report) {
     out << ">";
     if (r.outcome == Outcome::Failed) {
       out << "<failure message=\"" << xml_escape(r.reason) << "\">"
-          << xml_escape("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected + "\ngot: " + r.got +
-                        "\noracle: " + r.oracle + (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) + "\nreproduce: " +
-                        r.reproduce + "\nstderr:\n" + r.stderr_tail)
+          << xml_escape("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected +
+                        "\ngot: " + r.got + "\noracle: " + r.oracle +
+                        (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) + "\nreproduce: " + r.reproduce +
+                        "\nstderr:\n" + r.stderr_tail)
           << "</failure>";
     } else if (r.outcome == Outcome::Skipped) {
       out << "<skipped message=\"" << xml_escape(r.reason) << "\"/>";

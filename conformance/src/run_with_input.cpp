@@ -109,7 +109,8 @@ RunResult run_with_input(const std::string& command, const std::string& input,
       result.timed_out = true;
       break;
     }
-    std::array<pollfd, 3> fds{{{child->output(), POLLIN, 0}, {child->errors(), POLLIN, 0}, {child->input(), POLLOUT, 0}}};
+    std::array<pollfd, 3> fds{
+        {{child->output(), POLLIN, 0}, {child->errors(), POLLIN, 0}, {child->input(), POLLOUT, 0}}};
     // With both outputs closed there is nothing to wait on but the exit.
     const bool outputs_open = child->output() >= 0 || child->errors() >= 0;
     const long long wait_ms = outputs_open ? std::min<long long>(left.count(), 50) : 1;

@@ -40,14 +40,17 @@ std::string missing_capabilities(const std::set<Capability>& needs, const std::s
   return missing;
 }
 
-bool looks_like_protocol(const std::string& line) { return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0; }
+bool looks_like_protocol(const std::string& line) {
+  return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0;
+}
 
 // Judges one case from its answers (the last one answers the sync hello).
 // Each answer that does not match its step's pattern is judged by judge.hpp,
 // walking the case's steps from a fresh state: a difference it calls
 // acceptable is reported and the steps after it are still judged.
 // Sets `out_of_step` when the sync was not answered as a hello.
-CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::size_t from, bool& out_of_step) {
+CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::size_t from,
+                 bool& out_of_step) {
   CaseResult r{c.name, Outcome::Passed, {}, {}, {}, {}, {}, {}, {}};
   const std::string& sync = answers[from + c.steps.size()];
   out_of_step = mismatch("ok 1 *", sync).has_value();
@@ -106,12 +109,14 @@ class Run {
     const std::vector<Case>& cases;
     std::vector<std::size_t> runnable;  // indices into cases
     bool careful;                       // one request at a time
-    std::optional<std::pair<std::size_t, Fault>> pending;  // (case index, fault) seen pipelined, not yet pinned
-    std::size_t next;                                       // the first runnable case not yet judged
+    std::optional<std::pair<std::size_t, Fault>>
+        pending;       // (case index, fault) seen pipelined, not yet pinned
+    std::size_t next;  // the first runnable case not yet judged
   };
   std::vector<std::size_t> runnable_of(const std::vector<Case>& cases);
   std::vector<Request> batch_of(const Pass& pass, std::size_t end, std::vector<std::size_t>& starts) const;
-  bool judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts, const Answers& answers);
+  bool judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts,
+                   const Answers& answers);
   bool stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, std::size_t from);
   void pin_pending(const Pass& pass);
   void pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered);
@@ -123,11 +128,14 @@ class Run {
     const auto failed = std::count_if(report_.results.begin(), report_.results.end(),
                                       [](const CaseResult& r) { return r.outcome == Outcome::Failed; });
     if (failed < options_.max_failures) return false;
-    report_.stopped_because = "stopped after " + std::to_string(failed) + " failed case" + (failed == 1 ? "" : "s") +
-                              " (--max-failures " + std::to_string(options_.max_failures) + ")";
+    report_.stopped_because = "stopped after " + std::to_string(failed) + " failed case" +
+                              (failed == 1 ? "" : "s") + " (--max-failures " +
+                              std::to_string(options_.max_failures) + ")";
     return true;
   }
-  CaseResult not_run(const std::string& name) const { return {name, Outcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}}; }
+  CaseResult not_run(const std::string& name) const {
+    return {name, Outcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}};
+  }
   bool restart();
   // tlbf, not the implementation, failed: the run stops, with no verdict.
   void stop_for_the_harness(const Fault& fault);
@@ -171,11 +179,13 @@ bool Run::probe() {
   const Answers answers = session_.exchange(requests, Pace::Pipelined);
   report_.hello = answers.lines.empty() ? "" : answers.lines[0];
   if (answers.fault || mismatch("ok 1 *", report_.hello)) {
-    std::string problem = answers.fault ? answers.fault->detail
-                                        : "does not answer hello with 'ok 1 ...' (it answered " + readable(report_.hello, 80) +
-                                              "): it does not speak protocol v1";
-    report_.ended_before_answering = answers.fault && answers.lines.empty() &&
-                                     (answers.fault->kind == FaultKind::Exited || answers.fault->kind == FaultKind::Killed);
+    std::string problem = answers.fault
+                              ? answers.fault->detail
+                              : "does not answer hello with 'ok 1 ...' (it answered " +
+                                    readable(report_.hello, 80) + "): it does not speak protocol v1";
+    report_.ended_before_answering =
+        answers.fault && answers.lines.empty() &&
+        (answers.fault->kind == FaultKind::Exited || answers.fault->kind == FaultKind::Killed);
     report_.not_found = answers.fault && (problem.find("exited with status 127") != std::string::npos ||
                                           problem.find("exited with status 126") != std::string::npos);
     if (answers.fault && answers.fault->kind == FaultKind::NotStarted) stop_for_the_harness(*answers.fault);
@@ -198,19 +208,33 @@ bool Run::probe() {
     const std::string name = "capabilities/" + std::string(to_string(group));
     if (!known.empty()) report_.offered.insert(group);
     if (!known.empty() && !unknown.empty()) {
-      capability_results_.push_back(
-          {name, Outcome::Failed,
-           "answered err Unknown to " + unknown + " but not to " + known +
-               ": a capability is offered whole or not at all (docs/protocol.md, section 4), so its cases are run",
-           {}, {}, {}, {}, {}, {}});
+      capability_results_.push_back({name,
+                                     Outcome::Failed,
+                                     "answered err Unknown to " + unknown + " but not to " + known +
+                                         ": a capability is offered whole or not at all (docs/protocol.md, "
+                                         "section 4), so its cases are run",
+                                     {},
+                                     {},
+                                     {},
+                                     {},
+                                     {},
+                                     {}});
     } else if (known.empty() && options_.required.count(group)) {
       capability_results_.push_back(
-          {name, Outcome::Failed,
-           "not offered: every probe (" + unknown + ") was answered err Unknown, so none of its cases ran; "
-           "to leave it out, name the capabilities to check with --capabilities",
-           {}, {}, {}, {}, {}, {}});
+          {name,
+           Outcome::Failed,
+           "not offered: every probe (" + unknown +
+               ") was answered err Unknown, so none of its cases ran; "
+               "to leave it out, name the capabilities to check with --capabilities",
+           {},
+           {},
+           {},
+           {},
+           {},
+           {}});
     } else if (known.empty()) {
-      capability_results_.push_back({name, Outcome::Skipped, "left out (--capabilities) and not offered", {}, {}, {}, {}, {}, {}});
+      capability_results_.push_back(
+          {name, Outcome::Skipped, "left out (--capabilities) and not offered", {}, {}, {}, {}, {}, {}});
     }
   }
   return true;
@@ -227,8 +251,8 @@ void Run::count_fault(const Fault& fault) {
   }
   const int seen = ++faults_[fault.kind];
   if (options_.faults_before_unreliable > 0 && seen >= options_.faults_before_unreliable) {
-    report_.stopped_because = "the implementation is unreliable: " + std::string(to_string(fault.kind)) + " " +
-                              std::to_string(seen) + " times (the last: " + fault.detail + ")";
+    report_.stopped_because = "the implementation is unreliable: " + std::string(to_string(fault.kind)) +
+                              " " + std::to_string(seen) + " times (the last: " + fault.detail + ")";
   }
 }
 
@@ -248,12 +272,23 @@ bool Run::restart() {
 void Run::stop_for_the_harness(const Fault& fault) {
   if (!report_.harness_problem.empty()) return;
   report_.harness_problem = "tlbf could not make a process for the implementation: it " + fault.detail;
-  report_.stopped_because = report_.harness_problem + "; the cases after it say nothing about the implementation";
+  report_.stopped_because =
+      report_.harness_problem + "; the cases after it say nothing about the implementation";
 }
 
 void Run::pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {
-  result = {c.name, Outcome::Failed, fault.detail, {}, {}, {}, session_.stderr_tail(), reproduce_line(c, command_),
-            transcript_of(c), c.about, {}, {}};
+  result = {c.name,
+            Outcome::Failed,
+            fault.detail,
+            {},
+            {},
+            {},
+            session_.stderr_tail(),
+            reproduce_line(c, command_),
+            transcript_of(c),
+            c.about,
+            {},
+            {}};
   if (answered < c.steps.size()) {
     result.request = c.steps[answered].request;
     result.expected = c.steps[answered].pattern;
@@ -269,11 +304,13 @@ std::vector<std::size_t> Run::runnable_of(const std::vector<Case>& cases) {
     const std::string missing = missing_capabilities(cases[i].needs, report_.offered);
     if (cases[i].steps.empty()) {
       // No steps would pass without a word said: never let that happen.
-      report_.results[i] = {cases[i].name, Outcome::Failed, "a fault of tlbf's: the case has no steps", {}, {}, {}, {}, {}, {}};
+      report_.results[i] = {
+          cases[i].name, Outcome::Failed, "a fault of tlbf's: the case has no steps", {}, {}, {}, {}, {}, {}};
     } else if (missing.empty()) {
       runnable.push_back(i);
     } else {
-      report_.results[i] = {cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}, {}};
+      report_.results[i] = {
+          cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}, {}};
     }
   }
   return runnable;
@@ -281,12 +318,14 @@ std::vector<std::size_t> Run::runnable_of(const std::vector<Case>& cases) {
 
 // The requests of the runnable cases from pass.next to `end`, each case's
 // followed by the sync request; `starts` gets the index of each case's first.
-std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end, std::vector<std::size_t>& starts) const {
+std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end,
+                                   std::vector<std::size_t>& starts) const {
   std::vector<Request> requests;
   for (std::size_t i = pass.next; i < end; ++i) {
     const Case& c = pass.cases[pass.runnable[i]];
     starts.push_back(requests.size());
-    for (const auto& step : c.steps) requests.push_back({step.request, answer_limit(step.request, step.pattern)});
+    for (const auto& step : c.steps)
+      requests.push_back({step.request, answer_limit(step.request, step.pattern)});
     requests.push_back({kSync, Request::kDefaultAnswerLimit});
   }
   return requests;
@@ -321,7 +360,8 @@ bool Run::stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, s
 // Judges the cases of one exchange, from pass.next to `end`, up to the first
 // that is out of step or was in flight. Returns whether the process must be
 // restarted.
-bool Run::judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts, const Answers& answers) {
+bool Run::judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts,
+                      const Answers& answers) {
   const std::size_t first = pass.next;
   for (std::size_t i = first; i < end; ++i) {
     const Case& c = pass.cases[pass.runnable[i]];
@@ -350,10 +390,17 @@ void Run::pin_pending(const Pass& pass) {
   const std::size_t index = pass.pending->first;
   const Fault& fault = pass.pending->second;
   CaseResult& result = report_.results[index];
-  result = {pass.cases[index].name, Outcome::Failed,
-            fault.detail + " (while this case was in flight in a pipelined run; replayed one request at a "
-                           "time it did not happen again, so it may depend on load or on earlier requests)",
-            {}, {}, {}, {}, reproduce_line(pass.cases[index], command_), transcript_of(pass.cases[index])};
+  result = {pass.cases[index].name,
+            Outcome::Failed,
+            fault.detail +
+                " (while this case was in flight in a pipelined run; replayed one request at a "
+                "time it did not happen again, so it may depend on load or on earlier requests)",
+            {},
+            {},
+            {},
+            {},
+            reproduce_line(pass.cases[index], command_),
+            transcript_of(pass.cases[index])};
   count_fault(fault);
 }
 
@@ -368,8 +415,9 @@ void Run::run_cases(const std::vector<Case>& cases) {
   while (pass.next < pass.runnable.size() && !stopped()) {
     std::vector<std::size_t> starts;  // index of each case's first request
     // With a failure limit, a batch at a time, so that the limit can stop what is not yet sent.
-    const std::size_t end =
-        options_.max_failures > 0 ? std::min(pass.runnable.size(), pass.next + kBatchWithLimit) : pass.runnable.size();
+    const std::size_t end = options_.max_failures > 0
+                                ? std::min(pass.runnable.size(), pass.next + kBatchWithLimit)
+                                : pass.runnable.size();
     const std::vector<Request> requests = batch_of(pass, end, starts);
     const Answers answers = session_.exchange(requests, pass.careful ? Pace::OneAtATime : Pace::Pipelined);
     const bool restart_needed = judge_batch(pass, end, starts, answers);
@@ -403,13 +451,14 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
     }
     if (ic.run_alone) {
       if (session_.out_of_time()) {
-        report_.stopped_because =
-            "the time budget of " + std::to_string(options_.budget.total.count()) + " ms for the whole run ran out";
+        report_.stopped_because = "the time budget of " + std::to_string(options_.budget.total.count()) +
+                                  " ms for the whole run ran out";
         report_.results.push_back(not_run(ic.name));
         continue;
       }
       if (std::optional<Finding> finding = ic.run_alone(command_, options_.budget)) {
-        result = {ic.name, Outcome::Failed, finding->reason, {}, {}, {}, finding->stderr_tail, {}, finding->transcript};
+        result = {ic.name, Outcome::Failed,    finding->reason, {}, {}, {}, finding->stderr_tail,
+                  {},      finding->transcript};
         if (finding->fault) count_fault(*finding->fault);
       }
       report_.results.push_back(result);
@@ -427,8 +476,10 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
         finding = Finding{fault->detail + " (after this case)", fault, {}};
       } else if (!fault && mismatch("ok 1 *", sync)) {
         if (!finding) {
-          finding = Finding{"responses out of step after this case: the hello sent after it was answered " + readable(sync, 80),
-                            std::nullopt, {}};
+          finding = Finding{"responses out of step after this case: the hello sent after it was answered " +
+                                readable(sync, 80),
+                            std::nullopt,
+                            {}};
         }
         restart();
       }
@@ -448,11 +499,16 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
 
 std::string_view to_string(Outcome o) {
   switch (o) {
-    case Outcome::Passed: return "pass";
-    case Outcome::Failed: return "FAIL";
-    case Outcome::Tolerated: return "acceptable difference";
-    case Outcome::Skipped: return "skipped";
-    case Outcome::NotRun: return "not run";
+    case Outcome::Passed:
+      return "pass";
+    case Outcome::Failed:
+      return "FAIL";
+    case Outcome::Tolerated:
+      return "acceptable difference";
+    case Outcome::Skipped:
+      return "skipped";
+    case Outcome::NotRun:
+      return "not run";
   }
   return "?";
 }
@@ -473,8 +529,8 @@ std::set<Capability> CheckReport::left_out() const {
 }
 
 bool CheckReport::conforms() const {
-  return speaks_protocol && count(Outcome::Failed) == 0 && count(Outcome::NotRun) == 0 && stopped_because.empty() &&
-         session_problem.empty() && !offered.empty();
+  return speaks_protocol && count(Outcome::Failed) == 0 && count(Outcome::NotRun) == 0 &&
+         stopped_because.empty() && session_problem.empty() && !offered.empty();
 }
 
 CheckReport check(Session& session, const std::string& command, std::vector<Case> cases,
@@ -489,7 +545,8 @@ CheckReport check(Session& session, const std::string& command, std::vector<Case
   }
   run.run_cases(cases);
   run.run_interactive(interactive);
-  report.results.insert(report.results.begin(), run.capability_results_.begin(), run.capability_results_.end());
+  report.results.insert(report.results.begin(), run.capability_results_.begin(),
+                        run.capability_results_.end());
   if (report.stopped_because.empty()) {
     report.session_problem = session.finish().value_or("");
   } else {

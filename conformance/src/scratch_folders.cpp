@@ -27,7 +27,8 @@ std::string absolute_path(const std::string& folder) {
 bool remove_folder_if_tlbf_dies(const std::string& folder) {
   const std::string path = absolute_path(folder);  // the watchdog's folder is where tlbf started
   std::lock_guard<std::mutex> lock(g_folders_mutex);
-  if (g_promised.size() >= watchdog::kMaxFolders || g_promised.count(path) || !watchdog::watch_folder(path)) return false;
+  if (g_promised.size() >= watchdog::kMaxFolders || g_promised.count(path) || !watchdog::watch_folder(path))
+    return false;
   g_promised.insert(path);
   return true;
 }

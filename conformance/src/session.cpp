@@ -24,7 +24,8 @@ std::string ending_text(const Ending& e) {
   if (e.signal != 0) return "was killed by signal " + std::to_string(e.signal);
   std::string out = "exited with status " + std::to_string(e.exit_code);
   // A wrapper shell reports its child's death by signal N as status 128 + N.
-  if (e.exit_code > 128 && e.exit_code < 128 + 65) out += " (a shell's report of signal " + std::to_string(e.exit_code - 128) + "?)";
+  if (e.exit_code > 128 && e.exit_code < 128 + 65)
+    out += " (a shell's report of signal " + std::to_string(e.exit_code - 128) + "?)";
   return out;
 }
 
@@ -60,7 +61,8 @@ class ChildSession final : public Session {
   void write_some(Outbox& box, Clock::time_point& waiting_since);
   void read_errors(std::span<char> buffer);
   std::optional<Fault> read_answers(std::span<const Request> requests, std::vector<std::string>& lines,
-                                    std::span<char> buffer, Clock::time_point& waiting_since, bool& output_closed);
+                                    std::span<char> buffer, Clock::time_point& waiting_since,
+                                    bool& output_closed);
   std::optional<Fault> after_the_end(std::span<const Request> requests, std::vector<std::string>& lines,
                                      std::span<char> buffer, bool output_closed);
   Fault timed_out(Millis limit);
@@ -74,10 +76,10 @@ class ChildSession final : public Session {
 
   // Of the current process.
   Clock::time_point started_at_{};
-  bool answered_ = false;       // has it written anything on stdout yet?
-  bool input_broken_ = false;   // a write failed: it closed its input
-  std::string partial_;         // output read but not yet a whole line (or lines ahead of the requests)
-  std::size_t scanned_ = 0;     // the start of partial_ known to hold no newline
+  bool answered_ = false;      // has it written anything on stdout yet?
+  bool input_broken_ = false;  // a write failed: it closed its input
+  std::string partial_;        // output read but not yet a whole line (or lines ahead of the requests)
+  std::size_t scanned_ = 0;    // the start of partial_ known to hold no newline
   std::string stderr_;
   std::size_t requests_sent_ = 0;
 
@@ -212,9 +214,9 @@ void ChildSession::read_errors(std::span<char> buffer) {
 // Reads in chunks, cutting lines as they come, so that an answer longer than
 // its limit is refused after at most one chunk more. Sets `output_closed` at
 // the end of the output.
-std::optional<Fault> ChildSession::read_answers(std::span<const Request> requests, std::vector<std::string>& lines,
-                                                std::span<char> buffer, Clock::time_point& waiting_since,
-                                                bool& output_closed) {
+std::optional<Fault> ChildSession::read_answers(std::span<const Request> requests,
+                                                std::vector<std::string>& lines, std::span<char> buffer,
+                                                Clock::time_point& waiting_since, bool& output_closed) {
   for (int rounds = 0; rounds < 16 && lines.size() < requests.size(); ++rounds) {
     const ssize_t n = ::read(child_->output(), buffer.data(), buffer.size());
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
@@ -223,7 +225,8 @@ std::optional<Fault> ChildSession::read_answers(std::span<const Request> request
     }
     if (n < 0) break;
     const auto arrived = Clock::now();
-    learn(std::chrono::duration_cast<Millis>(arrived - (answered_ ? waiting_since : started_at_)), !answered_);
+    learn(std::chrono::duration_cast<Millis>(arrived - (answered_ ? waiting_since : started_at_)),
+          !answered_);
     answered_ = true;
     waiting_since = arrived;
     partial_.append(buffer.data(), static_cast<std::size_t>(n));
@@ -231,11 +234,11 @@ std::optional<Fault> ChildSession::read_answers(std::span<const Request> request
     if (lines.size() < requests.size()) {
       const std::size_t limit = requests[lines.size()].answer_limit;
       if (partial_.size() > limit) {
-        return end_with(
-            FaultKind::LineTooLong,
-            "answered " + readable(requests[lines.size()].line, 60) + " with a line of more than " +
-                std::to_string(limit) + " bytes, longer than any right answer to it; it was not read further (starts " +
-                readable(partial_, 60) + ")");
+        return end_with(FaultKind::LineTooLong,
+                        "answered " + readable(requests[lines.size()].line, 60) +
+                            " with a line of more than " + std::to_string(limit) +
+                            " bytes, longer than any right answer to it; it was not read further (starts " +
+                            readable(partial_, 60) + ")");
       }
     }
   }
@@ -244,8 +247,9 @@ std::optional<Fault> ChildSession::read_answers(std::span<const Request> request
 
 // The output ended or the process exited: takes the whole lines it wrote
 // before the end, and says why the answers stop short, if they do.
-std::optional<Fault> ChildSession::after_the_end(std::span<const Request> requests, std::vector<std::string>& lines,
-                                                 std::span<char> buffer, bool output_closed) {
+std::optional<Fault> ChildSession::after_the_end(std::span<const Request> requests,
+                                                 std::vector<std::string>& lines, std::span<char> buffer,
+                                                 bool output_closed) {
   // Whatever it wrote before the end is in the pipe: take the whole lines.
   if (child_->output() >= 0 && !output_closed) {
     // Bounded: a grandchild may hold the pipe and go on writing.
@@ -264,9 +268,11 @@ std::optional<Fault> ChildSession::after_the_end(std::span<const Request> reques
     for (int i = 0; i < 50 && !child_->has_exited(); ++i) ::usleep(2000);
   }
   const std::size_t unanswered = requests.size() - lines.size();
-  const std::string count = " with " + std::to_string(unanswered) + " request" + (unanswered == 1 ? "" : "s") + " unanswered";
+  const std::string count =
+      " with " + std::to_string(unanswered) + " request" + (unanswered == 1 ? "" : "s") + " unanswered";
   if (!child_->has_exited()) {
-    return end_with(FaultKind::ClosedOutput, "closed its standard output while still running" + count + unterminated_tail());
+    return end_with(FaultKind::ClosedOutput,
+                    "closed its standard output while still running" + count + unterminated_tail());
   }
   const Ending e = child_->finish(true);
   const std::string tail = unterminated_tail();
@@ -287,13 +293,15 @@ Fault ChildSession::timed_out(Millis limit) {
   }
   if (!ever_answered_) {
     // Nothing from any process yet: the likeliest cause is output held in a buffer.
-    detail += "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
-              "or at least before it waits for more input (docs/protocol.md, section 1)?";
+    detail +=
+        "; it wrote nothing at all on its standard output: does it flush its output after each answer, "
+        "or at least before it waits for more input (docs/protocol.md, section 1)?";
   } else if (kind == FaultKind::Hung) {
     // It has answered before: one that flushes only every few answers
     // stalls as soon as it waits for a request with answers unflushed.
-    detail += "; if it flushes its output only now and then, flush after each answer, or at least before "
-              "it waits for more input (docs/protocol.md, section 1)";
+    detail +=
+        "; if it flushes its output only now and then, flush after each answer, or at least before "
+        "it waits for more input (docs/protocol.md, section 1)";
   }
   detail += unterminated_tail();
   return end_with(kind, detail);
@@ -394,7 +402,8 @@ std::optional<std::string> ChildSession::finish() {
   child_.reset();
   if (!exited) return "did not exit within " + ms_text(limit) + " of the end of its input";
   if (!partial_.empty()) return "wrote output that answers no request: " + readable(partial_, 80);
-  if (e.signal != 0 || e.exit_code != 0) return "at the end of its input it " + ending_text(e) + " (want status 0)";
+  if (e.signal != 0 || e.exit_code != 0)
+    return "at the end of its input it " + ending_text(e) + " (want status 0)";
   return std::nullopt;
 }
 
@@ -402,14 +411,22 @@ std::optional<std::string> ChildSession::finish() {
 
 std::string_view to_string(FaultKind kind) {
   switch (kind) {
-    case FaultKind::NotStarted: return "not started";
-    case FaultKind::Hung: return "hung";
-    case FaultKind::Exited: return "exited";
-    case FaultKind::Killed: return "killed by a signal";
-    case FaultKind::LineTooLong: return "line too long";
-    case FaultKind::ClosedOutput: return "closed its output";
-    case FaultKind::StoppedReading: return "stopped reading";
-    case FaultKind::OutOfTime: return "out of time";
+    case FaultKind::NotStarted:
+      return "not started";
+    case FaultKind::Hung:
+      return "hung";
+    case FaultKind::Exited:
+      return "exited";
+    case FaultKind::Killed:
+      return "killed by a signal";
+    case FaultKind::LineTooLong:
+      return "line too long";
+    case FaultKind::ClosedOutput:
+      return "closed its output";
+    case FaultKind::StoppedReading:
+      return "stopped reading";
+    case FaultKind::OutOfTime:
+      return "out of time";
   }
   return "?";
 }

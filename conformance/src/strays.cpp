@@ -37,7 +37,8 @@ std::set<pid_t> children_of_this_process() {
     if (fd < 0) continue;
     std::string text;
     char buffer[4096];
-    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;)
+      text.append(buffer, static_cast<std::size_t>(n));
     ::close(fd);
     std::istringstream in(text);
     for (pid_t pid; in >> pid;) out.insert(pid);

@@ -12,7 +12,6 @@
 namespace tlbf::conformance {
 namespace {
 
-
 bool reals_agree(double want, double got) {
   if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
   if (want == got) return true;  // equal infinities included
@@ -45,7 +44,8 @@ std::optional<Transcript> parse_transcript(std::string_view text, std::string na
       std::string request;
       if (line[1] == 'x') {
         const std::string_view hex = line.substr(3);
-        const auto bytes = hex == "-" ? std::optional<std::vector<std::uint8_t>>(std::vector<std::uint8_t>{}) : from_hex(hex);
+        const auto bytes = hex == "-" ? std::optional<std::vector<std::uint8_t>>(std::vector<std::uint8_t>{})
+                                      : from_hex(hex);
         if (!bytes) return fail("'>x' needs hex, or - for an empty request");
         request.assign(bytes->begin(), bytes->end());
         if (request.find('\n') != std::string::npos) return fail("'>x' bytes may not contain a newline");
@@ -89,7 +89,8 @@ std::optional<std::string> mismatch(std::string_view pattern, std::string_view r
   }
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (want[i] == "*" && i + 1 == want.size()) return std::nullopt;
-    if (i >= got.size()) return "expected " + readable(pattern, 200) + ", got " + readable(response, 200) + " (too few words)";
+    if (i >= got.size())
+      return "expected " + readable(pattern, 200) + ", got " + readable(response, 200) + " (too few words)";
     if (!want[i].empty() && want[i][0] == '~') {
       const auto expected = protocol::read_real(want[i].substr(1));
       const auto actual = protocol::read_real(got[i]);
@@ -117,8 +118,10 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
   bool latitude_before = false;
   for (const Exchange& e : transcript.exchanges) {
     ahead.expect(e.request);
-    std::size_t limit = std::max(answer_limit(e.request, e.pattern), ahead.longest_answer() + e.request.size() + kAnswerSlack);
-    if (latitude_before) limit = std::max(limit, Request::kDefaultAnswerLimit + e.request.size() + kAnswerSlack);
+    std::size_t limit = std::max(answer_limit(e.request, e.pattern),
+                                 ahead.longest_answer() + e.request.size() + kAnswerSlack);
+    if (latitude_before)
+      limit = std::max(limit, Request::kDefaultAnswerLimit + e.request.size() + kAnswerSlack);
     if (!ahead.zone().empty()) latitude_before = true;
     requests.push_back({e.request, limit});
   }
@@ -135,7 +138,8 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
     const Judgement judgement = judge.judge(answers.lines[i]);
     const auto why = mismatch(e.pattern, answers.lines[i]);
     if (!why) continue;
-    const std::string where = transcript.name + ":" + std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why;
+    const std::string where =
+        transcript.name + ":" + std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why;
     if (judgement.verdict == Verdict::Acceptable) {
       report.acceptable.push_back(where + "; acceptable: " + judgement.reason);
     } else {
@@ -144,7 +148,8 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
   }
   if (answers.fault) {
     const Exchange& e = transcript.exchanges[answers.lines.size()];
-    fail(std::to_string(e.line) + ": no answer to " + readable(e.request, 120) + ": the implementation " + answers.fault->detail);
+    fail(std::to_string(e.line) + ": no answer to " + readable(e.request, 120) + ": the implementation " +
+         answers.fault->detail);
   } else if (auto problem = session->finish()) {
     fail(" the implementation " + *problem);
   }

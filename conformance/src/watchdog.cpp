@@ -44,7 +44,8 @@ bool same_path(const char* a, const char* b) {
 // Not instrumented by the sanitizers: after a fork from a process with
 // threads, their bookkeeping may hold locks that will never be released.
 [[noreturn]] __attribute__((no_sanitize("address", "undefined"))) void watch(int control) {
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU}) ::signal(sig, SIG_IGN);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU})
+    ::signal(sig, SIG_IGN);
   ::setpgid(0, 0);
   // Nothing of the harness's but the pipe, as fd 3: a watchdog holding the
   // harness's output open would make `tlbf check | cat` wait for it.

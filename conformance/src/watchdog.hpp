@@ -13,7 +13,8 @@
 namespace tlbf::conformance::watchdog {
 
 inline constexpr int kMaxFolders = 16;
-inline constexpr std::size_t kMaxFolderPath = 4000;  // with its header, one write under PIPE_BUF: whole or not at all
+inline constexpr std::size_t kMaxFolderPath =
+    4000;  // with its header, one write under PIPE_BUF: whole or not at all
 
 // Starts it, once per process (later calls only say whether that worked); it
 // also makes this process ignore SIGPIPE and become a child subreaper.

@@ -58,9 +58,10 @@ struct Checked {
 // `tlbf check ARGS --impl IMPL` as a child process, with its JSON report.
 Checked tlbf_check(const std::string& impl, const std::string& args = "") {
   static int serial = 0;
-  const fs::path json = fs::temp_directory_path() / ("tlbf_budget_" + std::to_string(::getpid()) + "_" + std::to_string(serial++) + ".json");
-  const std::string command = std::string(TLBF_BINARY) + " check " + args + " --json " + json.string() + " --impl " +
-                              shell_quote(impl);
+  const fs::path json = fs::temp_directory_path() / ("tlbf_budget_" + std::to_string(::getpid()) + "_" +
+                                                     std::to_string(serial++) + ".json");
+  const std::string command = std::string(TLBF_BINARY) + " check " + args + " --json " + json.string() +
+                              " --impl " + shell_quote(impl);
   Checked c;
   const auto start = std::chrono::steady_clock::now();
   c.run = run_with_input(command, "", 600s);  // a hang guard only
@@ -77,7 +78,8 @@ std::string failures_of(const nlohmann::json& report) {
   for (const auto& c : report["cases"]) {
     if (c["outcome"] == "FAIL") out += c["name"].get<std::string>() + ": " + c.value("reason", "") + "\n";
   }
-  return out + "session: " + report.value("session", "") + "\nstopped: " + report.value("stopped_because", "");
+  return out + "session: " + report.value("session", "") +
+         "\nstopped: " + report.value("stopped_because", "");
 }
 
 // The tests of a whole run's budget give one of a few seconds: the default
@@ -120,7 +122,8 @@ TEST(Budgets, FaultsStopTheRunAfterTheCountGiven) {
   const Checked c = tlbf_check(misbehaving("hang_every_50", tag), "--faults 3");
   EXPECT_EQ(c.run.exit_code, 1) << c.run.out;
   EXPECT_LT(c.took, 60s + room());  // the faults end it, not the default budget
-  EXPECT_NE(c.report.value("stopped_because", "").find("unreliable: hung 3 times"), std::string::npos) << failures_of(c.report);
+  EXPECT_NE(c.report.value("stopped_because", "").find("unreliable: hung 3 times"), std::string::npos)
+      << failures_of(c.report);
   EXPECT_GT(c.report.value("not_run", 0), 100);
   EXPECT_NE(c.run.out.find("NOT RUN: "), std::string::npos) << c.run.out;
   EXPECT_EQ(left_after(tag, 2s), 0) << "a process outlived tlbf check";
@@ -131,7 +134,8 @@ TEST(Budgets, HalfAnAnswerThenAHangIsNamed) {
   const Checked c = tlbf_check(misbehaving("no_newline_then_hang", tag), kBudgetOption);
   EXPECT_EQ(c.run.exit_code, 1);
   EXPECT_LT(c.took, kBudget + room());
-  EXPECT_NE(failures_of(c.report).find("its last output had no newline"), std::string::npos) << failures_of(c.report);
+  EXPECT_NE(failures_of(c.report).find("its last output had no newline"), std::string::npos)
+      << failures_of(c.report);
   EXPECT_EQ(left_after(tag, 2s), 0);
 }
 
@@ -184,7 +188,8 @@ TEST(Budgets, A200MBLineIsRefusedInBoundedMemory) {
   // implementation's own memory for it would count in the figure.
   const Checked c = tlbf_check(misbehaving("long_line"), "--filter 'vectors/*'");
   EXPECT_EQ(c.run.exit_code, 1);
-  EXPECT_NE(failures_of(c.report).find("longer than any right answer"), std::string::npos) << failures_of(c.report);
+  EXPECT_NE(failures_of(c.report).find("longer than any right answer"), std::string::npos)
+      << failures_of(c.report);
   EXPECT_GT(c.run.max_rss_kib, 0);
   if (kMemoryIsMeaningful) {
     EXPECT_LT(c.run.max_rss_kib, kMemoryCeilingKib);
@@ -222,7 +227,8 @@ TEST(Budgets, LongRequestsAreShortenedInTheTextAndWholeInJson) {
   EXPECT_LT(longest_line, 4100U) << "a report line was not shortened";
   EXPECT_NE(c.run.out.find(" bytes in all]"), std::string::npos);
   std::size_t longest_request = 0;
-  for (const auto& k : c.report["cases"]) longest_request = std::max(longest_request, k.value("request", std::string()).size());
+  for (const auto& k : c.report["cases"])
+    longest_request = std::max(longest_request, k.value("request", std::string()).size());
   EXPECT_GT(longest_request, 8000U) << "--json keeps requests whole";
 }
 
@@ -260,14 +266,17 @@ TEST(Budgets, TheTimeBudgetEndsARunThatWouldGoOn) {
   const Checked c = tlbf_check(misbehaving("slow_20ms"), "--runs 0 --time-budget 3");
   EXPECT_EQ(c.run.exit_code, 1);
   EXPECT_LT(c.took, 3s + room());
-  EXPECT_NE(c.report.value("stopped_because", "").find("time budget"), std::string::npos) << failures_of(c.report);
+  EXPECT_NE(c.report.value("stopped_because", "").find("time budget"), std::string::npos)
+      << failures_of(c.report);
   EXPECT_GT(c.report.value("not_run", 0), 0);
 }
 
 TEST(Budgets, SigkillOfTlbfLeavesNothingRunning) {
   const std::string tag = tag_for("sigkill");
-  const std::string check = std::string(TLBF_BINARY) + " check --timeout 60000 --impl " + shell_quote(misbehaving("hang", tag));
-  const RunResult run = run_with_input("( exec " + check + " >/dev/null ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+  const std::string check =
+      std::string(TLBF_BINARY) + " check --timeout 60000 --impl " + shell_quote(misbehaving("hang", tag));
+  const RunResult run = run_with_input(
+      "( exec " + check + " >/dev/null ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
   EXPECT_EQ(run.out, "137\n") << run.err;  // 128 + SIGKILL
   EXPECT_EQ(left_after(tag, 2s), 0) << "the implementation outlived tlbf check";
 }
@@ -278,7 +287,8 @@ TEST(Budgets, SigkillOfTlbfTakesGrandchildrenInTheGroupToo) {
   const std::string tag = tag_for("sigkill-grandchild");
   const std::string impl = "sleep 3601 & " + misbehaving("hang", tag) + "; wait";
   const std::string check = std::string(TLBF_BINARY) + " check --timeout 60000 --impl " + shell_quote(impl);
-  const RunResult run = run_with_input("( exec " + check + " >/dev/null ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+  const RunResult run = run_with_input(
+      "( exec " + check + " >/dev/null ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
   EXPECT_EQ(run.out, "137\n") << run.err;
   EXPECT_EQ(left_after(tag, 2s), 0);
   EXPECT_EQ(left_after("sleep 3601", 2s), 0);
@@ -293,13 +303,15 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
   const std::string tag = tag_for("sigkill-mutate");
   // Not named by the tag: the watchdog's `rm -rf` of the scratch folder in it
   // is no suite that outlived tlbf.
-  const std::filesystem::path tmp = std::filesystem::temp_directory_path() / ("scratch-of-" + std::to_string(::getpid()));
+  const std::filesystem::path tmp =
+      std::filesystem::temp_directory_path() / ("scratch-of-" + std::to_string(::getpid()));
   const std::filesystem::path work = tmp / "work";
   const std::filesystem::path started = tmp / "suite-started";
   std::filesystem::create_directories(work);
   std::ofstream(work / "impl.py") << "x = 1\n";
   std::filesystem::create_directories(tmp / "patches");
-  std::ofstream(tmp / "patches" / "s01.patch") << "--- a/impl.py\n+++ b/impl.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+  std::ofstream(tmp / "patches" / "s01.patch")
+      << "--- a/impl.py\n+++ b/impl.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
   const std::string patch_mode =
       " --require s01 --patches " + (tmp / "patches").string() + " --workdir " + work.string();
   // Patch mode twice: as it is, and sandboxed (bubblewrap, the default where
@@ -310,16 +322,18 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
     const bool sandboxed = mode == patch_mode;
     const std::string signal = sandboxed ? "suite-started" : started.string();
     const std::string suite = "sh -c 'touch " + signal + "; sleep 3603; :' " + tag;
-    const std::string mutate = "env TMPDIR=" + tmp.string() + " " + TLBF_BINARY + " mutate" + mode + " -- " + suite;
-    const std::string has_started = sandboxed ? "[ -z \"$(find " + tmp.string() + " -name suite-started -print -quit)\" ]"
-                                              : "[ ! -e " + started.string() + " ]";
+    const std::string mutate =
+        "env TMPDIR=" + tmp.string() + " " + TLBF_BINARY + " mutate" + mode + " -- " + suite;
+    const std::string has_started =
+        sandboxed ? "[ -z \"$(find " + tmp.string() + " -name suite-started -print -quit)\" ]"
+                  : "[ ! -e " + started.string() + " ]";
     // At most 60 s for the suite to start (a hang guard), then a moment for
     // tlbf to have told its watchdog about it.
-    const RunResult run = run_with_input("( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; i=0; while " + has_started +
-                                             " && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; " +
-                                             "[ $i -lt 1200 ] && touch " + started.string() + "; " +
-                                             "sleep 0.3; kill -KILL $p; wait $p; echo $?",
-                                         "", 90s);
+    const RunResult run = run_with_input(
+        "( exec " + mutate + " >/dev/null 2>&1 ) & p=$!; i=0; while " + has_started +
+            " && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; " + "[ $i -lt 1200 ] && touch " +
+            started.string() + "; " + "sleep 0.3; kill -KILL $p; wait $p; echo $?",
+        "", 90s);
     EXPECT_TRUE(std::filesystem::exists(started)) << "the suite never started" << mode;
     EXPECT_EQ(run.out, "137\n") << run.err;
     EXPECT_EQ(left_after(tag, 2s), 0) << "the suite outlived tlbf mutate" << mode << "\n"
@@ -330,7 +344,8 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
     for (int tries = 0; tries < 100; ++tries) {
       left.clear();
       for (const auto& entry : std::filesystem::directory_iterator(tmp)) {
-        if (entry.path().filename().string().rfind("tlbf-mutate-", 0) == 0) left.push_back(entry.path().string());
+        if (entry.path().filename().string().rfind("tlbf-mutate-", 0) == 0)
+          left.push_back(entry.path().string());
       }
       if (left.empty()) break;
       std::this_thread::sleep_for(20ms);
@@ -343,9 +358,11 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
 TEST(Budgets, SigkillOfAFuzzTargetLeavesNothingRunning) {
   // fuzz_diff's replay driver, its implementation hanging on the first input.
   const std::string tag = tag_for("sigkill-fuzz");
-  const std::string replay = "TLBF_IMPL=" + shell_quote(misbehaving("hang", tag)) + " " + TLBF_REPLAY_FUZZ_DIFF + " " +
-                             TLBF_FUZZ_CORPUS;
-  const RunResult run = run_with_input("( exec env " + replay + " >/dev/null 2>&1 ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "", 60s);
+  const std::string replay = "TLBF_IMPL=" + shell_quote(misbehaving("hang", tag)) + " " +
+                             TLBF_REPLAY_FUZZ_DIFF + " " + TLBF_FUZZ_CORPUS;
+  const RunResult run = run_with_input(
+      "( exec env " + replay + " >/dev/null 2>&1 ) & p=$!; sleep 1.5; kill -KILL $p; wait $p; echo $?", "",
+      60s);
   EXPECT_EQ(run.out, "137\n") << run.err;
   EXPECT_EQ(left_after(tag, 2s), 0) << "the implementation outlived the fuzz target";
 }
@@ -354,7 +371,8 @@ TEST(Budgets, AStateDependentFailureIsReplayedFromAFreshStart) {
   // Wrong contains answers after the process's 1000th request: a shrunk
   // sequence passes in a fresh process, so the report must give one that
   // fails from a fresh start, and that one must really fail there.
-  const Checked c = tlbf_check(misbehaving("wrong_after_1000"), "--filter 'model/*' --runs 300 --time-budget 600");
+  const Checked c =
+      tlbf_check(misbehaving("wrong_after_1000"), "--filter 'model/*' --runs 300 --time-budget 600");
   EXPECT_EQ(c.run.exit_code, 1);
   ASSERT_TRUE(c.report.is_object());
   const auto& model = c.report["cases"][0];
@@ -363,12 +381,16 @@ TEST(Budgets, AStateDependentFailureIsReplayedFromAFreshStart) {
   const std::string transcript = model.value("transcript", "");
   const auto requests = std::count(transcript.begin(), transcript.end(), '>');
   EXPECT_GE(requests, 1000) << "a sequence shorter than 1000 requests cannot fail from a fresh start";
-  const fs::path file = fs::temp_directory_path() / ("tlbf_state_" + std::to_string(::getpid()) + ".transcript");
+  const fs::path file =
+      fs::temp_directory_path() / ("tlbf_state_" + std::to_string(::getpid()) + ".transcript");
   std::ofstream(file) << transcript;
-  const RunResult replayed = run_with_input(std::string(TLBF_BINARY) + " check --impl " + shell_quote(misbehaving("wrong_after_1000")) +
-                                                " --transcript " + file.string(), "", 120s);
+  const RunResult replayed =
+      run_with_input(std::string(TLBF_BINARY) + " check --impl " +
+                         shell_quote(misbehaving("wrong_after_1000")) + " --transcript " + file.string(),
+                     "", 120s);
   fs::remove(file);
-  EXPECT_EQ(replayed.exit_code, 1) << "the reported sequence does not fail from a fresh start:\n" << replayed.out;
+  EXPECT_EQ(replayed.exit_code, 1) << "the reported sequence does not fail from a fresh start:\n"
+                                   << replayed.out;
 }
 
 }  // namespace

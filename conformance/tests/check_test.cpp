@@ -69,7 +69,8 @@ struct Named {
 class Bundled : public ::testing::TestWithParam<Named> {};
 
 TEST_P(Bundled, Conforms) {
-  if (*GetParam().command == '\0') GTEST_SKIP() << "cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)";
+  if (*GetParam().command == '\0')
+    GTEST_SKIP() << "cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)";
   const CheckReport r = check(GetParam().command, all_cases(), ample());
   EXPECT_TRUE(r.conforms()) << r.session_problem << " " << r.count(Outcome::Failed) << " failed";
   EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(all_cases().size()));
@@ -78,8 +79,8 @@ TEST_P(Bundled, Conforms) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Check, Bundled,
-                         ::testing::Values(Named{"Oracle", TLBF_ORACLE_IMPL}, Named{"Python", TLBF_PYTHON_IMPL},
-                                           Named{"Rust", TLBF_RUST_IMPL}),
+                         ::testing::Values(Named{"Oracle", TLBF_ORACLE_IMPL},
+                                           Named{"Python", TLBF_PYTHON_IMPL}, Named{"Rust", TLBF_RUST_IMPL}),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // A broken implementation and the group where its failures must show.
@@ -104,15 +105,17 @@ TEST_P(BrokenImplementation, FailsInTheRightGroup) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Check, BrokenImplementation,
-    ::testing::Values(Broken{"s01", "vectors/sizing"}, Broken{"s02", "vectors/positions"}, Broken{"s03", "vectors/filter"},
-                      Broken{"s04", "vectors/sizing"}, Broken{"s05", "vectors/union"}, Broken{"s06", "vectors/filter"},
-                      Broken{"s07", "vectors/positions"}, Broken{"s08", "vectors/union"},
-                      Broken{"s09", "vectors/from_bytes"}, Broken{"s10", "vectors/hash"},
-                      Broken{"wrong_error_kind", "vectors/from_bytes"}, Broken{"wrong_version", "vectors/filter"},
-                      Broken{"empty_item", "vectors/hash"}),
-    [](const auto& param_info) { return std::string(param_info.param.mode); });
+INSTANTIATE_TEST_SUITE_P(Check, BrokenImplementation,
+                         ::testing::Values(Broken{"s01", "vectors/sizing"},
+                                           Broken{"s02", "vectors/positions"},
+                                           Broken{"s03", "vectors/filter"}, Broken{"s04", "vectors/sizing"},
+                                           Broken{"s05", "vectors/union"}, Broken{"s06", "vectors/filter"},
+                                           Broken{"s07", "vectors/positions"}, Broken{"s08", "vectors/union"},
+                                           Broken{"s09", "vectors/from_bytes"}, Broken{"s10", "vectors/hash"},
+                                           Broken{"wrong_error_kind", "vectors/from_bytes"},
+                                           Broken{"wrong_version", "vectors/filter"},
+                                           Broken{"empty_item", "vectors/hash"}),
+                         [](const auto& param_info) { return std::string(param_info.param.mode); });
 
 // A process that misbehaves once, at its 60th request, and what the report must say.
 struct Misbehaviour {
@@ -124,7 +127,8 @@ struct Misbehaviour {
 class Misbehaving : public ::testing::TestWithParam<Misbehaviour> {};
 
 TEST_P(Misbehaving, IsReportedAndCleanedUp) {
-  const fs::path marker = fs::temp_directory_path() / ("tlbf_once_" + std::to_string(::getpid()) + GetParam().mode);
+  const fs::path marker =
+      fs::temp_directory_path() / ("tlbf_once_" + std::to_string(::getpid()) + GetParam().mode);
   fs::remove(marker);
   ::setenv("TLBF_MISBEHAVE_ONCE", marker.c_str(), 1);
   const auto start = std::chrono::steady_clock::now();
@@ -150,22 +154,29 @@ TEST_P(Misbehaving, IsReportedAndCleanedUp) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Check, Misbehaving,
-    ::testing::Values(Misbehaviour{"crash", "exited with status 3"}, Misbehaviour{"signal", "signal 11"},
-                      Misbehaviour{"hang", "gave no answer"}, Misbehaviour{"ignore_sigterm", "gave no answer"},
-                      Misbehaviour{"garbage", "not a protocol line"},
-                      Misbehaviour{"binary_garbage", "not a protocol line"}, Misbehaviour{"long_line", "longer than any right answer"},
-                      Misbehaviour{"double_response", "out of step"}, Misbehaviour{"extra_words", "extra words"},
-                      Misbehaviour{"close_stdout", "Fnv1a64Test"}, Misbehaviour{"grandchild_holds_pipe", "exited with status 0"},
-                      Misbehaviour{"no_newline", "out of step"}, Misbehaviour{"exit_early", "before any case"}),
-    [](const auto& param_info) { return std::string(param_info.param.mode); });
+INSTANTIATE_TEST_SUITE_P(Check, Misbehaving,
+                         ::testing::Values(Misbehaviour{"crash", "exited with status 3"},
+                                           Misbehaviour{"signal", "signal 11"},
+                                           Misbehaviour{"hang", "gave no answer"},
+                                           Misbehaviour{"ignore_sigterm", "gave no answer"},
+                                           Misbehaviour{"garbage", "not a protocol line"},
+                                           Misbehaviour{"binary_garbage", "not a protocol line"},
+                                           Misbehaviour{"long_line", "longer than any right answer"},
+                                           Misbehaviour{"double_response", "out of step"},
+                                           Misbehaviour{"extra_words", "extra words"},
+                                           Misbehaviour{"close_stdout", "Fnv1a64Test"},
+                                           Misbehaviour{"grandchild_holds_pipe", "exited with status 0"},
+                                           Misbehaviour{"no_newline", "out of step"},
+                                           Misbehaviour{"exit_early", "before any case"}),
+                         [](const auto& param_info) { return std::string(param_info.param.mode); });
 
 TEST(Check, AStoppedCheckTakesItsImplementationsDown) {
   // tlbf check stopped by SIGTERM while its implementation hangs.
   const std::string tag = "stopped-check-" + std::to_string(::getpid());
-  const std::string check_cmd = std::string(TLBF_BINARY) + " check --timeout 60000 --impl '" + misbehaving("hang") + " " + tag + "'";
-  const RunResult run = run_with_input("( " + check_cmd + " >/dev/null ) & p=$!; sleep 1; kill -TERM $p; wait $p; echo $?", "", 60s);
+  const std::string check_cmd =
+      std::string(TLBF_BINARY) + " check --timeout 60000 --impl '" + misbehaving("hang") + " " + tag + "'";
+  const RunResult run = run_with_input(
+      "( " + check_cmd + " >/dev/null ) & p=$!; sleep 1; kill -TERM $p; wait $p; echo $?", "", 60s);
   EXPECT_EQ(run.out, "143\n") << run.err;  // 128 + SIGTERM: it died of the signal, as it should
   for (int i = 0; i < 200 && processes_with(tag) > 0; ++i) ::usleep(10'000);
   EXPECT_EQ(processes_with(tag), 0) << "the implementation outlived tlbf check";
@@ -191,7 +202,8 @@ const std::vector<InteractiveCase>& behaviour() {
 TEST(Behavioural, BundledImplementationsBehave) {
   for (const char* impl : {TLBF_ORACLE_IMPL, TLBF_RUST_IMPL, TLBF_PYTHON_IMPL}) {
     if (*impl == '\0') {
-      std::cerr << "Rust skipped: cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)\n";
+      std::cerr << "Rust skipped: cargo is missing: the Rust implementation was not built (scripts/setup "
+                   "installs cargo)\n";
       continue;
     }
     const CheckReport r = check(impl, {}, ample(), behaviour());
@@ -207,7 +219,8 @@ TEST(Behavioural, AnotherDesignPassesBehaviouralAndFailsTlbf) {
   const CheckReport behavioural = check(TLBF_FXBLOOM_IMPL, {}, profile, behaviour());
   EXPECT_TRUE(behavioural.conforms());
   EXPECT_EQ(behavioural.count(Outcome::Passed), static_cast<int>(behaviour().size()));
-  EXPECT_EQ(behavioural.offered, (std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}));
+  EXPECT_EQ(behavioural.offered,
+            (std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}));
 
   const CheckReport tlbf = check(TLBF_FXBLOOM_IMPL, all_cases(), ample(), behaviour());
   EXPECT_FALSE(tlbf.conforms());
@@ -228,7 +241,8 @@ TEST_P(BehaviouralBugs, AreCaught) {
   const CheckReport r = check(misbehaving(GetParam().mode), {}, quick(), behaviour());
   EXPECT_FALSE(r.conforms());
   bool caught = false;
-  for (const auto& c : r.results) caught = caught || (c.outcome == Outcome::Failed && c.name.find(GetParam().check) != std::string::npos);
+  for (const auto& c : r.results)
+    caught = caught || (c.outcome == Outcome::Failed && c.name.find(GetParam().check) != std::string::npos);
   EXPECT_TRUE(caught) << GetParam().mode << " passed " << GetParam().check;
 }
 
@@ -258,7 +272,8 @@ TEST(Behavioural, TheBitOrderBugIsCaughtWhateverTheSeed) {
 TEST(ModelBased, BundledImplementationsAgreeWithTheOracle) {
   for (const char* impl : {TLBF_ORACLE_IMPL, TLBF_RUST_IMPL, TLBF_PYTHON_IMPL}) {
     if (*impl == '\0') {
-      std::cerr << "Rust skipped: cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)\n";
+      std::cerr << "Rust skipped: cargo is missing: the Rust implementation was not built (scripts/setup "
+                   "installs cargo)\n";
       continue;
     }
     const CheckReport r = check(impl, {}, ample(), {model_based_case(7, 100)});
@@ -284,7 +299,8 @@ TEST_P(ModelBasedFinds, AShrunkReproducer) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Check, ModelBasedFinds,
-                         ::testing::Values("s01", "s02", "s05", "s07", "s09", "s10", "wrong_error_kind", "empty_item"));
+                         ::testing::Values("s01", "s02", "s05", "s07", "s09", "s10", "wrong_error_kind",
+                                           "empty_item"));
 
 // The planted bugs' ids, as mutants/catalog.json lists them (through CMake).
 std::vector<std::string> planted_bugs() {
@@ -368,7 +384,8 @@ TEST(Check, OneOddAnswerCannotDeclineACapability) {
   EXPECT_EQ(c->outcome, Outcome::Failed);
   EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe'"), std::string::npos) << c->reason;
   EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe_b'"), std::string::npos) << c->reason;
-  EXPECT_EQ(result_named(check(TLBF_BUGGY_IMPL " none", all_cases(), quick()), "capabilities/union"), nullptr);
+  EXPECT_EQ(result_named(check(TLBF_BUGGY_IMPL " none", all_cases(), quick()), "capabilities/union"),
+            nullptr);
 }
 
 TEST(Check, NotAProtocolEndpoint) {

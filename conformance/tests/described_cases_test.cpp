@@ -80,40 +80,56 @@ TEST(DescribedCases, EveryPrintableCharacterIsTriedAtEveryPosition) {
         continue;
       }
       ASSERT_TRUE(by_case.count(name)) << name;
-      EXPECT_EQ(by_case[name].size(), chars.size()) << name << ": a character is missing or two give one word";
+      EXPECT_EQ(by_case[name].size(), chars.size())
+          << name << ": a character is missing or two give one word";
     }
   }
   // The real forms hold the kinds of spelling docs/protocol.md names, accepted and refused.
   const auto& reals = by_case["protocol/grammar/real/forms"];
-  for (const char* w : {"25.", ".5", "25.E-1", "-.5e+1", "1e999", ".", "-", "e1", "25e", "+5", "0x1p-2", "1_0", "NaN",
-                        "Infinity", "-inf", "+inf"}) {
+  for (const char* w : {"25.", ".5", "25.E-1", "-.5e+1", "1e999", ".", "-", "e1", "25e", "+5", "0x1p-2",
+                        "1_0", "NaN", "Infinity", "-inf", "+inf"}) {
     EXPECT_TRUE(reals.count(w)) << "protocol/grammar/real/forms does not send " << w;
   }
 }
 
 std::uint32_t java_hashcode(const std::string& s) {
   std::uint32_t h = 0;
-  for (char ch : s) { const auto c = static_cast<unsigned char>(ch); h = 31 * h + c; }
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    h = 31 * h + c;
+  }
   return h;
 }
 std::uint32_t djb2(const std::string& s) {
   std::uint32_t h = 5381;
-  for (char ch : s) { const auto c = static_cast<unsigned char>(ch); h = h * 33 + c; }
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    h = h * 33 + c;
+  }
   return h;
 }
 std::uint32_t fnv1a_32(const std::string& s) {
   std::uint32_t h = 0x811c9dc5;
-  for (char ch : s) { const auto c = static_cast<unsigned char>(ch); h = (h ^ c) * 0x01000193; }
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    h = (h ^ c) * 0x01000193;
+  }
   return h;
 }
 std::uint64_t fnv1a_64(const std::string& s) {
   std::uint64_t h = 0xcbf29ce484222325;
-  for (char ch : s) { const auto c = static_cast<unsigned char>(ch); h = (h ^ c) * 0x100000001b3; }
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    h = (h ^ c) * 0x100000001b3;
+  }
   return h;
 }
 std::uint32_t byte_sum(const std::string& s) {
   std::uint32_t h = 0;
-  for (char ch : s) { const auto c = static_cast<unsigned char>(ch); h += c; }
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    h += c;
+  }
   return h;
 }
 
@@ -124,12 +140,18 @@ TEST(DescribedCases, EachPairOfNamesCollidesUnderItsHash) {
     EXPECT_NE(a, b);
     hashes.insert(hash);
     std::uint64_t ha = 0, hb = 0;
-    if (hash.rfind("java_hashcode", 0) == 0) ha = java_hashcode(a), hb = java_hashcode(b);
-    else if (hash == "djb2") ha = djb2(a), hb = djb2(b);
-    else if (hash == "fnv1a_32") ha = fnv1a_32(a), hb = fnv1a_32(b);
-    else if (hash == "fnv1a_64_low_32_bits") ha = fnv1a_64(a) & 0xffffffff, hb = fnv1a_64(b) & 0xffffffff;
-    else if (hash == "sum_of_bytes") ha = byte_sum(a), hb = byte_sum(b);
-    else ADD_FAILURE() << "no hash written out for " << hash;
+    if (hash.rfind("java_hashcode", 0) == 0)
+      ha = java_hashcode(a), hb = java_hashcode(b);
+    else if (hash == "djb2")
+      ha = djb2(a), hb = djb2(b);
+    else if (hash == "fnv1a_32")
+      ha = fnv1a_32(a), hb = fnv1a_32(b);
+    else if (hash == "fnv1a_64_low_32_bits")
+      ha = fnv1a_64(a) & 0xffffffff, hb = fnv1a_64(b) & 0xffffffff;
+    else if (hash == "sum_of_bytes")
+      ha = byte_sum(a), hb = byte_sum(b);
+    else
+      ADD_FAILURE() << "no hash written out for " << hash;
     EXPECT_EQ(ha, hb) << hash << ": " << a << " and " << b;
   }
   EXPECT_TRUE(hashes.count("java_hashcode") && hashes.count("djb2") && hashes.count("fnv1a_32"));
@@ -163,8 +185,10 @@ TEST(DescribedCases, EveryIntegerFieldMeetsEveryWidthBoundary) {
   for (int b : kWidthBoundaries) {
     for (int d : {-1, 0, 1}) {
       const std::string v = decimal_2_pow_plus(b, d);
-      EXPECT_TRUE(sends("protocol/integers/widths/m", "positions_for " + v + " ")) << "m = 2^" << b << " + " << d;
-      EXPECT_TRUE(sends("protocol/integers/widths/k", "predicted_fp_rate 1000000 " + v + " ")) << "k = 2^" << b << " + " << d;
+      EXPECT_TRUE(sends("protocol/integers/widths/m", "positions_for " + v + " "))
+          << "m = 2^" << b << " + " << d;
+      EXPECT_TRUE(sends("protocol/integers/widths/k", "predicted_fp_rate 1000000 " + v + " "))
+          << "k = 2^" << b << " + " << d;
       EXPECT_TRUE(sends("protocol/integers/widths/n", "optimal_m " + v + " ")) << "n = 2^" << b << " + " << d;
     }
   }

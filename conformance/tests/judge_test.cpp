@@ -130,7 +130,10 @@ TEST(Judge, CountsPastTheMaximumMayWrapOrBeRefused) {
   const std::string left = "544c42460100000008000000000000000100000000000000feffffffffffffff00";
   const std::string right = "544c4246010000000800000000000000010000000000000005000000000000000f";
   const std::string saturated = "544c42460100000008000000000000000100000000000000ffffffffffffffff0f";
-  const std::string wrapped = "544c42460100000008000000000000000100000000000000" "0300000000000000" "0f";
+  const std::string wrapped =
+      "544c42460100000008000000000000000100000000000000"
+      "0300000000000000"
+      "0f";
   const std::vector<std::string> setup = {"from_bytes a " + left, "from_bytes b " + right};
   auto judge_union = [&](const std::string& union_answer, const std::string& bytes_answer) {
     Judge judge;
@@ -173,7 +176,8 @@ TEST(Judge, AnAnswerWithAByteOutsidePrintableAsciiIsNeverRight) {
   Judge judge;
   judge.expect("frobnicate");
   const Judgement j = judge.judge("err Unknown frobnicate\x80");
-  EXPECT_NE(j.reason.find("byte 23 of the answer, 0x80, is not printable ASCII"), std::string::npos) << j.reason;
+  EXPECT_NE(j.reason.find("byte 23 of the answer, 0x80, is not printable ASCII"), std::string::npos)
+      << j.reason;
   // The patterns refuse it too, so a case that compares by pattern alone does.
   EXPECT_TRUE(mismatch("err Unknown", "err Unknown frobnicate\x80").has_value());
   EXPECT_TRUE(mismatch("ok", "ok\r").has_value());

@@ -41,7 +41,8 @@ inline std::vector<SeenProcess> processes_matching(const std::string& needle) {
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
     const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid()))
+      continue;
     std::string cmdline = read_proc_file(entry.path() / "cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     if (cmdline.find(needle) == std::string::npos) continue;
@@ -70,7 +71,8 @@ inline int processes_with(const std::string& needle, const std::string& unless =
 // command line contains `needle`, one a line.
 inline std::string describe_processes_with(const std::string& needle) {
   std::string out;
-  for (const SeenProcess& p : processes_matching(needle)) out += p.pid + " " + p.state + " " + p.cmdline + "\n";
+  for (const SeenProcess& p : processes_matching(needle))
+    out += p.pid + " " + p.state + " " + p.cmdline + "\n";
   return out;
 }
 

@@ -34,7 +34,8 @@ TEST(Pipelining, AnOverlongLineIsRefusedAndTheSessionGoesOn) {
   input += "\nfnv1a64 636174\nfnv1a64 -";
   const RunResult run = run_with_input(TLBF_ORACLE_IMPL, input, 600s);
   ASSERT_TRUE(run.exited_cleanly()) << run.how_it_ended() << "\n" << run.err;
-  EXPECT_EQ(run.out, "err Protocol request line longer than 64 MiB\nok f5e307190ce4a327\nok cbf29ce484222325\n");
+  EXPECT_EQ(run.out,
+            "err Protocol request line longer than 64 MiB\nok f5e307190ce4a327\nok cbf29ce484222325\n");
 }
 
 TEST(Pipelining, ALineOfExactlyTheCapIsServed) {

@@ -18,7 +18,8 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-CheckReport report_with(const std::string& command, const std::vector<std::pair<std::string, Outcome>>& cases) {
+CheckReport report_with(const std::string& command,
+                        const std::vector<std::pair<std::string, Outcome>>& cases) {
   CheckReport r;
   r.command = command;
   r.speaks_protocol = true;
@@ -28,7 +29,8 @@ CheckReport report_with(const std::string& command, const std::vector<std::pair<
 
 TEST(Reports, GroupIsTheFirstTwoParts) {
   EXPECT_EQ(group_of("vectors/hash/Fnv1a64Test/3"), "vectors/hash");
-  EXPECT_EQ(group_of("behaviour/union_is_the_filter_of_both_sets"), "behaviour/union_is_the_filter_of_both_sets");
+  EXPECT_EQ(group_of("behaviour/union_is_the_filter_of_both_sets"),
+            "behaviour/union_is_the_filter_of_both_sets");
   EXPECT_EQ(group_of("model/random_request_sequences"), "model/random_request_sequences");
 }
 
@@ -40,7 +42,8 @@ TEST(Reports, TheParityMatrixLinesUpWhateverTheGroupNames) {
       {"vectors/union/UnionTest/1", Outcome::Skipped}};
   std::vector<CheckReport> reports;
   for (int i = 0; i < 3; ++i) reports.push_back(report_with("impl number " + std::to_string(i), cases));
-  for (int i = 0; i < 1234; ++i) reports[1].results.push_back({"vectors/hash/Fnv1a64Test/x", Outcome::Passed, {}, {}, {}, {}, {}, {}, {}});
+  for (int i = 0; i < 1234; ++i)
+    reports[1].results.push_back({"vectors/hash/Fnv1a64Test/x", Outcome::Passed, {}, {}, {}, {}, {}, {}, {}});
   const auto lines = lines_of(parity_matrix(reports, /*verbose=*/true));
   // The title, the header, a row per group, a line per implementation's command, the summary.
   ASSERT_EQ(lines.size(), 1U + 1U + 4U + 3U + 1U);
@@ -95,14 +98,16 @@ TEST(Reports, AnImplementationThatNeverAnsweredLeftNothingOut) {
   CheckReport probed = report_with("screen", {});
   probed.offered = {Capability::Filter};
   probed.required = {Capability::Filter};
-  EXPECT_NE(text_report(probed, {}).find("left out (--capabilities; not checked, not passed): hashing sizing bytes union"),
+  EXPECT_NE(text_report(probed, {})
+                .find("left out (--capabilities; not checked, not passed): hashing sizing bytes union"),
             std::string::npos)
       << text_report(probed, {});
 }
 
 TEST(Reports, TheGroupTableLinesUp) {
-  const CheckReport r = report_with("impl", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
-                                             {"behaviour/union_is_the_filter_of_both_sets", Outcome::Failed}});
+  const CheckReport r =
+      report_with("impl", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+                           {"behaviour/union_is_the_filter_of_both_sets", Outcome::Failed}});
   const auto lines = lines_of(text_report(r, {/*verbose=*/true}));
   std::size_t header = 0;
   while (header < lines.size() && lines[header].rfind("group", 0) != 0) ++header;
@@ -113,13 +118,15 @@ TEST(Reports, TheGroupTableLinesUp) {
 }
 
 TEST(Reports, EveryLineOfTheTextFitsEightyColumnsAndOnlyFailingGroupsAreListed) {
-  CheckReport r = report_with("python3 /a/very/long/path/to/an/implementation/that/goes/on/and/on/impl.py --with options",
-                              {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
-                               {"behaviour/a_group_whose_name_is_longer_than_the_column_for_it_in_the_table", Outcome::Failed},
-                               {"vectors/from_bytes/FromBytesTest/40", Outcome::Failed}});
+  CheckReport r = report_with(
+      "python3 /a/very/long/path/to/an/implementation/that/goes/on/and/on/impl.py --with options",
+      {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+       {"behaviour/a_group_whose_name_is_longer_than_the_column_for_it_in_the_table", Outcome::Failed},
+       {"vectors/from_bytes/FromBytesTest/40", Outcome::Failed}});
   CaseResult& f = r.results[2];
-  f.reason = "expected err Format, got 'ok'; and a reason long enough that it must be wrapped onto a second line "
-             "and a third, word by word";
+  f.reason =
+      "expected err Format, got 'ok'; and a reason long enough that it must be wrapped onto a second line "
+      "and a third, word by word";
   f.about = "padding bit 20 set (flags: PaddingBitsSet)";
   f.request = "from_bytes f " + std::string(200, 'a');
   f.expected = "err Format";
@@ -174,8 +181,9 @@ TEST(Reports, TheHtmlReportEscapesWhatTheImplementationWrote) {
   EXPECT_NE(html.find("exit 1 &lt;img src=x onerror=alert(2)&gt;"), std::string::npos) << html;
   EXPECT_NE(html.find("&lt;/code&gt;&lt;script&gt;alert(4)&lt;/script&gt;"), std::string::npos) << html;
   // Bytes that are not UTF-8 become U+FFFD; UTF-8 stays as it is.
-  EXPECT_NE(html.find("panic: &lt;script&gt;alert(5)&lt;/script&gt; \xEF\xBF\xBD\xEF\xBF\xBD bytes, caf\xc3\xa9"),
-            std::string::npos)
+  EXPECT_NE(
+      html.find("panic: &lt;script&gt;alert(5)&lt;/script&gt; \xEF\xBF\xBD\xEF\xBF\xBD bytes, caf\xc3\xa9"),
+      std::string::npos)
       << html;
   EXPECT_NE(html.find("printf &#39;x&#39; | impl &#39;&lt;b&gt;&#39;"), std::string::npos) << html;
   // The page loads nothing and runs nothing, whatever it holds.
@@ -195,9 +203,11 @@ TEST(Reports, TheHtmlReportHasTheFactsOfTheTextReport) {
   r.results[1].reproduce = "printf 'fnv1a64 61\\n' | impl";
   const std::string html = html_report({r});
   EXPECT_NE(html.find("<title>tlbf check: does NOT conform to TLBF v1</title>"), std::string::npos) << html;
-  EXPECT_NE(html.find("verdict: does NOT conform to TLBF v1 (1 passed, 1 failed, 0 acceptable differences, 0 skipped, "
-                      "1 not run)"),
-            std::string::npos)
+  EXPECT_NE(
+      html.find(
+          "verdict: does NOT conform to TLBF v1 (1 passed, 1 failed, 0 acceptable differences, 0 skipped, "
+          "1 not run)"),
+      std::string::npos)
       << html;
   EXPECT_NE(html.find("capabilities checked: hashing"), std::string::npos) << html;
   EXPECT_NE(html.find("NOT offered, though required (not checked, not passed): sizing filter bytes union"),
@@ -209,9 +219,11 @@ TEST(Reports, TheHtmlReportHasTheFactsOfTheTextReport) {
   EXPECT_NE(html.find("<code>vectors/hash/Fnv1a64Test/2</code>"), std::string::npos) << html;
   EXPECT_NE(html.find("<code>&#39;ok 0000000000000000&#39;</code>"), std::string::npos) << html;
   EXPECT_NE(html.find("printf &#39;fnv1a64 61\\n&#39; | impl"), std::string::npos) << html;
-  EXPECT_EQ(html.find("vectors/hash/Fnv1a64Test/1</code>"), std::string::npos) << "a passed case is not a failure";
+  EXPECT_EQ(html.find("vectors/hash/Fnv1a64Test/1</code>"), std::string::npos)
+      << "a passed case is not a failure";
   // The group table: vectors/hash passed 1, failed 1 (in red), after the failures.
-  EXPECT_NE(html.find("vectors/hash</a></td><td class=\"n\">1</td><td class=\"n bad-count\">1</td><td class=\"n\">0</td>"),
+  EXPECT_NE(html.find("vectors/hash</a></td><td class=\"n\">1</td><td class=\"n bad-count\">1</td><td "
+                      "class=\"n\">0</td>"),
             std::string::npos)
       << html;
   EXPECT_LT(html.find("Failures ("), html.find("<h3>Groups</h3>")) << html;
@@ -226,14 +238,18 @@ TEST(Reports, TheHtmlParityMatrixLinksEachFailingCellToItsFailures) {
                                         {"vectors/sizing/SizingTest/1", Outcome::Failed}});
   bad.results[1].reason = "wrong m";
   const std::string html = html_report({good, bad});
-  EXPECT_NE(html.find("<title>tlbf check: 1 of 2 implementations conform to TLBF v1</title>"), std::string::npos);
+  EXPECT_NE(html.find("<title>tlbf check: 1 of 2 implementations conform to TLBF v1</title>"),
+            std::string::npos);
   // Groups in the matrix's order: vectors/hash is 1, vectors/sizing 2; only #2's sizing fails.
   EXPECT_EQ(occurrences(html, "class=\"n failing\""), 1U) << html;
-  EXPECT_NE(html.find("<td class=\"n failing\"><a href=\"#impl2-group2\">0/1</a></td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td class=\"n failing\"><a href=\"#impl2-group2\">0/1</a></td>"), std::string::npos)
+      << html;
   const auto target = html.find("<section id=\"impl2-group2\">");
   ASSERT_NE(target, std::string::npos) << html;
-  EXPECT_LT(target, html.find("vectors/sizing/SizingTest/1</code>")) << "the anchor is at the failure it names";
-  EXPECT_EQ(html.find("id=\"impl1-group"), std::string::npos) << "the conforming implementation has no failures";
+  EXPECT_LT(target, html.find("vectors/sizing/SizingTest/1</code>"))
+      << "the anchor is at the failure it names";
+  EXPECT_EQ(html.find("id=\"impl1-group"), std::string::npos)
+      << "the conforming implementation has no failures";
   EXPECT_LT(html.find("<section id=\"parity\">"), html.find("<section id=\"impl1\">"));
 }
 

@@ -38,7 +38,8 @@ TEST(RuleCases, NamesAreUniqueAndInTheirFamilies) {
     if (late) {
       std::set<Capability> derived;
       for (const auto& step : c.steps) {
-        if (auto cap = capability_of(std::string_view(step.request).substr(0, step.request.find(' ')))) derived.insert(*cap);
+        if (auto cap = capability_of(std::string_view(step.request).substr(0, step.request.find(' '))))
+          derived.insert(*cap);
       }
       EXPECT_EQ(stated, derived) << c.name << ": the capabilities it needs, set by hand, are not its steps'";
     }
@@ -64,7 +65,8 @@ TEST(RuleCases, AStatedPatternTheOracleDoesNotGiveIsCaught) {
 
 TEST(RuleCases, EveryCorpusEntryIsReplayed) {
   std::size_t files = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(TLBF_FROM_BYTES_CORPUS)) ++files;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(TLBF_FROM_BYTES_CORPUS))
+    ++files;
   const auto cases = corpus_cases();
   EXPECT_EQ(cases.size(), files);
   std::size_t loading = 0;
@@ -101,7 +103,8 @@ TEST(RuleCases, ALastLineWithoutItsNewlineMustBeAnswered) {
   EXPECT_NE(dropped->reason.find("it wrote nothing"), std::string::npos) << dropped->reason;
   const auto bad_exit = last_line_finding("cat >/dev/null; echo 'ok 1 sh'; exit 3");
   ASSERT_TRUE(bad_exit.has_value());
-  EXPECT_NE(bad_exit->reason.find("it answered, but then ended with exit 3"), std::string::npos) << bad_exit->reason;
+  EXPECT_NE(bad_exit->reason.find("it answered, but then ended with exit 3"), std::string::npos)
+      << bad_exit->reason;
   const auto wrong = last_line_finding("cat >/dev/null; echo 'err Protocol'");
   ASSERT_TRUE(wrong.has_value());
   EXPECT_NE(wrong->reason.find("its answer is wrong"), std::string::npos) << wrong->reason;

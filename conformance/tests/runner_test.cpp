@@ -27,7 +27,8 @@ class FakeSession final : public Session {
  public:
   // `unflushed`: how many answers before a fault are lost with the process
   // when pipelined, as with an implementation that buffers its output.
-  explicit FakeSession(Script script, std::size_t unflushed = 0) : script_(std::move(script)), unflushed_(unflushed) {}
+  explicit FakeSession(Script script, std::size_t unflushed = 0)
+      : script_(std::move(script)), unflushed_(unflushed) {}
 
   Answers exchange(std::span<const Request> requests, Pace pace) override {
     Answers a;
@@ -43,7 +44,8 @@ class FakeSession final : public Session {
         if (*kind == FaultKind::OutOfTime) out_of_time_ = true;
         const std::size_t lost = pace == Pace::Pipelined ? std::min(unflushed_, a.lines.size()) : 0;
         a.lines.resize(a.lines.size() - lost);
-        a.fault = Fault{*kind, "scripted " + std::string(to_string(*kind)) + " at '" + std::string(r.line) + "'"};
+        a.fault =
+            Fault{*kind, "scripted " + std::string(to_string(*kind)) + " at '" + std::string(r.line) + "'"};
         return a;
       }
       a.lines.push_back(oracle_.handle(r.line));
@@ -52,7 +54,8 @@ class FakeSession final : public Session {
   }
   std::optional<Fault> restart(Why why) override {
     if (why == Why::AfterFault) ++restarts_;
-    if (cannot_restart) return Fault{FaultKind::NotStarted, "could not be restarted (cannot make a pipe: Too many open files)"};
+    if (cannot_restart)
+      return Fault{FaultKind::NotStarted, "could not be restarted (cannot make a pipe: Too many open files)"};
     alive_ = true;
     number_ = 0;
     oracle_ = {};
@@ -142,13 +145,15 @@ TEST(Runner, AFaultIsPinnedOnItsCaseEvenWhenAnswersBeforeItWereLost) {
   const std::string name = case_with(culprit);
   ASSERT_FALSE(name.empty());
   bool crashed = false;
-  FakeSession fake([&](int, const std::string& line) -> std::optional<FaultKind> {
-    if (line == culprit && !crashed) {
-      crashed = true;
-      return FaultKind::Exited;
-    }
-    return std::nullopt;
-  }, 40);
+  FakeSession fake(
+      [&](int, const std::string& line) -> std::optional<FaultKind> {
+        if (line == culprit && !crashed) {
+          crashed = true;
+          return FaultKind::Exited;
+        }
+        return std::nullopt;
+      },
+      40);
   const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
   // It crashed once; replayed one request at a time it did not crash again,
   // so the fault is pinned, with a note, on the case first in flight.
@@ -164,10 +169,12 @@ TEST(Runner, AFaultIsPinnedOnItsCaseEvenWhenAnswersBeforeItWereLost) {
 TEST(Runner, AFaultThatRecursIsPinnedOnTheCaseThatCausesIt) {
   const std::string culprit = "optimal_k 20 4";
   const std::string name = case_with(culprit);
-  FakeSession fake([&](int, const std::string& line) -> std::optional<FaultKind> {
-    if (line == culprit) return FaultKind::Killed;
-    return std::nullopt;
-  }, 40);
+  FakeSession fake(
+      [&](int, const std::string& line) -> std::optional<FaultKind> {
+        if (line == culprit) return FaultKind::Killed;
+        return std::nullopt;
+      },
+      40);
   const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
   EXPECT_EQ(failed(r), std::vector<std::string>{name});
   for (const auto& c : r.results) {
@@ -226,7 +233,8 @@ TEST(Runner, AProcessTlbfCannotMakeStopsTheRunAsTheHarnessesFault) {
   fake.cannot_restart = true;
   const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
   EXPECT_NE(r.harness_problem.find("Too many open files"), std::string::npos) << r.harness_problem;
-  EXPECT_NE(r.stopped_because.find("say nothing about the implementation"), std::string::npos) << r.stopped_because;
+  EXPECT_NE(r.stopped_because.find("say nothing about the implementation"), std::string::npos)
+      << r.stopped_because;
   EXPECT_GT(r.count(Outcome::NotRun), 100);
   EXPECT_FALSE(r.conforms());
 }
@@ -284,8 +292,10 @@ TEST(Runner, AFaultInAnInteractiveCaseIsReportedAndTheNextOneRunsFresh) {
   const CheckReport r = check(fake, "fake", {}, RunnerOptions{}, behavioural_cases(1));
   ASSERT_EQ(r.results.size(), behavioural_cases(1).size());
   EXPECT_EQ(r.results[0].outcome, Outcome::Failed);
-  EXPECT_NE(r.results[0].reason.find("scripted killed by a signal"), std::string::npos) << r.results[0].reason;
-  for (std::size_t i = 1; i < r.results.size(); ++i) EXPECT_EQ(r.results[i].outcome, Outcome::Passed) << r.results[i].name;
+  EXPECT_NE(r.results[0].reason.find("scripted killed by a signal"), std::string::npos)
+      << r.results[0].reason;
+  for (std::size_t i = 1; i < r.results.size(); ++i)
+    EXPECT_EQ(r.results[i].outcome, Outcome::Passed) << r.results[i].name;
   EXPECT_EQ(r.restarts, 1);
 }
 

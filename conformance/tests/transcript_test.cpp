@@ -41,7 +41,8 @@ TEST(TranscriptParse, ReadsRequestsResponsesAndRawBytes) {
 }
 
 TEST(TranscriptParse, RefusesMalformedTranscripts) {
-  for (const char* bad : {"> a\n> b\n< ok\n", "< ok\n", "> a\n", "hello\n", ">x 0a\n< ok\n", ">x zz\n< ok\n"}) {
+  for (const char* bad :
+       {"> a\n> b\n< ok\n", "< ok\n", "> a\n", "hello\n", ">x 0a\n< ok\n", ">x zz\n< ok\n"}) {
     std::string error;
     EXPECT_FALSE(parse_transcript(bad, "t", &error).has_value()) << bad;
     EXPECT_FALSE(error.empty());
@@ -103,8 +104,7 @@ TEST_P(BrokenImplementations, AreReportedAsFailing) {
 INSTANTIATE_TEST_SUITE_P(
     Replay, BrokenImplementations,
     ::testing::Values(
-        Broken{"Silent", "cat > /dev/null"},
-        Broken{"Echo", "cat"},
+        Broken{"Silent", "cat > /dev/null"}, Broken{"Echo", "cat"},
         Broken{"OneAnswerShort", "read a; echo 'ok 1 x'; cat > /dev/null"},
         Broken{"ExtraLine", "printf 'ok 1 x\\nok cbf29ce484222325\\nok\\n'; cat > /dev/null"},
         Broken{"WrongValue", "printf 'ok 1 x\\nok cbf29ce484222324\\n'; cat > /dev/null"},
@@ -117,8 +117,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Replay, AConformingStubPasses) {
   // The control for the broken ones above: the same shape, answering right.
-  const ReplayReport report =
-      replay(parse(kTwoRequests), "printf 'ok 1 stub\\nok cbf29ce484222325\\n'; cat > /dev/null", quick_budget());
+  const ReplayReport report = replay(
+      parse(kTwoRequests), "printf 'ok 1 stub\\nok cbf29ce484222325\\n'; cat > /dev/null", quick_budget());
   EXPECT_TRUE(report.passed) << (report.failures.empty() ? "" : report.failures[0]);
 }
 
@@ -128,9 +128,10 @@ TEST(Replay, ALongAcceptableAnswerAboutAnOpenFilterIsJudgedNotCutOff) {
   // k (acceptable: StrictKBound) then answers to_bytes with 125,032 bytes, a
   // line of 250 KB (read in several chunks) that the answer limit of
   // "err NoSuchFilter" must not cut.
-  const ReplayReport report = replay(parse("> new f 1000000 70000\n< err BadParams\n> to_bytes f\n< err NoSuchFilter\n"),
-                                     "printf 'ok\\nok 544c42460100000'; head -c 250049 /dev/zero | tr '\\0' 0; echo; cat > /dev/null",
-                                     quick_budget());
+  const ReplayReport report =
+      replay(parse("> new f 1000000 70000\n< err BadParams\n> to_bytes f\n< err NoSuchFilter\n"),
+             "printf 'ok\\nok 544c42460100000'; head -c 250049 /dev/zero | tr '\\0' 0; echo; cat > /dev/null",
+             quick_budget());
   EXPECT_TRUE(report.passed) << (report.failures.empty() ? "" : report.failures[0]);
   EXPECT_FALSE(report.acceptable.empty());
 }

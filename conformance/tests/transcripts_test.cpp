@@ -53,7 +53,8 @@ struct Impl {
 class EveryImplementation : public ::testing::TestWithParam<Impl> {};
 
 TEST_P(EveryImplementation, AnswersEveryTranscript) {
-  if (*GetParam().command == '\0') GTEST_SKIP() << "cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)";
+  if (*GetParam().command == '\0')
+    GTEST_SKIP() << "cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)";
   const auto transcripts = all_transcripts();
   ASSERT_GE(transcripts.size(), 8U);  // six files and the doc's blocks
   for (const Transcript& t : transcripts) {

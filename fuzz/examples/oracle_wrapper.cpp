@@ -32,7 +32,9 @@ extern "C" int tlbf_fuzz_from_bytes(const std::uint8_t* data, std::size_t size, 
     if (file.size() <= capacity) std::memcpy(out, file.data(), file.size());
     return file.size();
   };
-  filter->insert = [](void* h, const std::uint8_t* item, std::size_t n) { bloom(h).insert(tlbf::ByteView(item, n)); };
+  filter->insert = [](void* h, const std::uint8_t* item, std::size_t n) {
+    bloom(h).insert(tlbf::ByteView(item, n));
+  };
   filter->count_ones = [](void* h) { return bloom(h).count_ones(); };
   filter->union_with_self = [](void* h) -> int {
     const tlbf::Bloom copy = bloom(h);

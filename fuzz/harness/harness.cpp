@@ -45,13 +45,20 @@ enum class Op { FromBytes, Info, ToBytes, CountOnes, Contains, UnionSelf, Insert
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::FromBytes: return "from_bytes";
-    case Op::Info: return "info";
-    case Op::ToBytes: return "to_bytes";
-    case Op::CountOnes: return "count_ones";
-    case Op::Contains: return "contains";
-    case Op::UnionSelf: return "union";
-    case Op::Insert: return "insert";
+    case Op::FromBytes:
+      return "from_bytes";
+    case Op::Info:
+      return "info";
+    case Op::ToBytes:
+      return "to_bytes";
+    case Op::CountOnes:
+      return "count_ones";
+    case Op::Contains:
+      return "contains";
+    case Op::UnionSelf:
+      return "union";
+    case Op::Insert:
+      return "insert";
   }
   return "?";
 }
@@ -77,11 +84,16 @@ std::string clip(const std::string& s) { return s.size() <= 200 ? s : s.substr(0
 
 std::string verdict_text(int verdict) {
   switch (verdict) {
-    case TLBF_FUZZ_OK: return "ok";
-    case TLBF_FUZZ_FORMAT: return "err Format";
-    case TLBF_FUZZ_BAD_PARAMS: return "err BadParams";
-    case TLBF_FUZZ_MISMATCH: return "err Mismatch";
-    default: return "err (refused, kind not reported)";
+    case TLBF_FUZZ_OK:
+      return "ok";
+    case TLBF_FUZZ_FORMAT:
+      return "err Format";
+    case TLBF_FUZZ_BAD_PARAMS:
+      return "err BadParams";
+    case TLBF_FUZZ_MISMATCH:
+      return "err Mismatch";
+    default:
+      return "err (refused, kind not reported)";
   }
 }
 
@@ -140,10 +152,15 @@ std::vector<std::pair<std::string, std::string>> as_protocol(ByteView input, con
         break;
       }
       case Op::Info:
-        answer += " " + std::to_string(f->m()) + " " + std::to_string(f->k()) + " " + std::to_string(f->n_inserted());
+        answer += " " + std::to_string(f->m()) + " " + std::to_string(f->k()) + " " +
+                  std::to_string(f->n_inserted());
         break;
-      case Op::ToBytes: answer += " " + hex(f->to_bytes()); break;
-      case Op::CountOnes: answer += " " + std::to_string(f->count_ones()); break;
+      case Op::ToBytes:
+        answer += " " + hex(f->to_bytes());
+        break;
+      case Op::CountOnes:
+        answer += " " + std::to_string(f->count_ones());
+        break;
       case Op::Contains:
         request += " " + hex(s.item);
         answer += f->contains(s.item) ? " true" : " false";
@@ -171,21 +188,24 @@ class Check {
   void step(Op op, ByteView item = {}) { steps_.push_back({op, item}); }
 
   // `how`: accepts, refuses or differs, as in fuzz_diff's signatures.
-  [[noreturn]] void finding(const char* how, const std::string& parser_answer, const std::string& difference) {
+  [[noreturn]] void finding(const char* how, const std::string& parser_answer,
+                            const std::string& difference) {
     const std::string name = parser_name();
     const std::string signature = "oracle-vs-" + name + "-" + op_name(steps_.back().op) + "-" + how;
     const auto lines = as_protocol(input_, steps_);
-    std::string detail = "request: " + clip(lines.back().first) + "\noracle: " + clip(lines.back().second) + "\n" + name +
-                         ": " + clip(parser_answer);
+    std::string detail = "request: " + clip(lines.back().first) + "\noracle: " + clip(lines.back().second) +
+                         "\n" + name + ": " + clip(parser_answer);
     if (!difference.empty()) detail += "\nfirst difference: " + difference;
 
     bool out = false;
-    const auto file = tlbf::fuzz::write_transcript(signature, signature + " (the in-process harness, tlbf/fuzz.h)", detail,
-                                                   lines, out);
+    const auto file = tlbf::fuzz::write_transcript(
+        signature, signature + " (the in-process harness, tlbf/fuzz.h)", detail, lines, out);
     const char* impl = std::getenv("TLBF_IMPL");
-    std::fprintf(stderr, "\n==%d== tlbf fuzz: %s\n%s\ntranscript: %s%s\nreplay: tlbf check --impl '%s' --transcript %s\n",
-                 static_cast<int>(::getpid()), signature.c_str(), detail.c_str(), file.c_str(),
-                 out ? "" : " (could not be written)", impl && *impl ? impl : "YOUR PROTOCOL SERVER", file.c_str());
+    std::fprintf(
+        stderr,
+        "\n==%d== tlbf fuzz: %s\n%s\ntranscript: %s%s\nreplay: tlbf check --impl '%s' --transcript %s\n",
+        static_cast<int>(::getpid()), signature.c_str(), detail.c_str(), file.c_str(),
+        out ? "" : " (could not be written)", impl && *impl ? impl : "YOUR PROTOCOL SERVER", file.c_str());
     std::abort();
   }
 
@@ -220,7 +240,8 @@ void say_unchecked(const tlbf_fuzz_filter& f) {
   note(!f.insert, "insert");
   note(!f.count_ones, "count_ones");
   note(!f.union_with_self, "union_with_self");
-  if (!missing.empty()) std::fprintf(stderr, "tlbf fuzz: not checked (their callbacks are NULL): %s\n", missing.c_str());
+  if (!missing.empty())
+    std::fprintf(stderr, "tlbf fuzz: not checked (their callbacks are NULL): %s\n", missing.c_str());
 }
 
 std::vector<std::uint8_t>& scratch() {
@@ -252,7 +273,8 @@ constexpr std::uint32_t kProbeK = 64;
 
 bool probes_this_input(std::uint32_t k, ByteView input) {
   if (k <= kProbeK) return true;
-  const unsigned tail = input.size() >= 2 ? input[input.size() - 1] | unsigned{input[input.size() - 2]} << 8 : 0;
+  const unsigned tail =
+      input.size() >= 2 ? input[input.size() - 1] | unsigned{input[input.size() - 2]} << 8 : 0;
   return tail % (k / kProbeK) == 0;
 }
 
@@ -262,9 +284,10 @@ void compare_filter(Check& check, Bloom& oracle, const tlbf_fuzz_filter& f, Byte
   check.step(Op::Info);
   if (f.m != oracle.m() || f.k != oracle.k() || f.n_inserted != oracle.n_inserted()) {
     const char* field = f.m != oracle.m() ? "m" : f.k != oracle.k() ? "k" : "n_inserted";
-    check.finding("differs",
-                  "ok " + std::to_string(f.m) + " " + std::to_string(f.k) + " " + std::to_string(f.n_inserted),
-                  std::string(field) + " as the parser reported it");
+    check.finding(
+        "differs",
+        "ok " + std::to_string(f.m) + " " + std::to_string(f.k) + " " + std::to_string(f.n_inserted),
+        std::string(field) + " as the parser reported it");
   }
   const auto bytes_agree = [&] {
     if (!f.to_bytes) return;
@@ -328,7 +351,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::memset(&f, 0, sizeof f);
   const int verdict = tlbf_fuzz_from_bytes(data, size, &f);
   if (verdict < TLBF_FUZZ_OK || verdict > TLBF_FUZZ_MISMATCH) {
-    std::fprintf(stderr, "tlbf fuzz: tlbf_fuzz_from_bytes returned %d, which is no tlbf_fuzz_verdict (tlbf/fuzz.h)\n",
+    std::fprintf(stderr,
+                 "tlbf fuzz: tlbf_fuzz_from_bytes returned %d, which is no tlbf_fuzz_verdict (tlbf/fuzz.h)\n",
                  verdict);
     std::exit(2);
   }

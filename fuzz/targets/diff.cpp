@@ -69,7 +69,8 @@ Impl& impl() {
   if (it.command.empty()) {
     const char* command = std::getenv("TLBF_IMPL");
     if (!command || !*command) {
-      std::fprintf(stderr, "fuzz_diff: set TLBF_IMPL to the command that runs the implementation under test\n");
+      std::fprintf(stderr,
+                   "fuzz_diff: set TLBF_IMPL to the command that runs the implementation under test\n");
       std::exit(2);
     }
     it.command = command;
@@ -81,7 +82,8 @@ Impl& impl() {
   const auto [hello, fault] = it.session->ask("hello");
   if (fault || word(hello, 0) != "ok") {
     std::fprintf(stderr, "fuzz_diff: '%s' does not answer hello: %s\n%s", it.command.c_str(),
-                 fault ? fault->detail.c_str() : conformance::readable(hello, 80).c_str(), it.session->stderr_tail().c_str());
+                 fault ? fault->detail.c_str() : conformance::readable(hello, 80).c_str(),
+                 it.session->stderr_tail().c_str());
     std::exit(2);
   }
   it.name = safe_name(word(hello, 2));
@@ -93,8 +95,9 @@ std::string verdict(const std::string& request, const std::string& response) {
   return conformance::pattern_for(request, response);
 }
 
-[[noreturn]] void report(const std::string& command, const std::string& signature, const std::vector<std::string>& requests,
-                         const std::vector<std::string>& expected, const std::string& detail) {
+[[noreturn]] void report(const std::string& command, const std::string& signature,
+                         const std::vector<std::string>& requests, const std::vector<std::string>& expected,
+                         const std::string& detail) {
   std::vector<std::pair<std::string, std::string>> exchanges;
   for (std::size_t i = 0; i < requests.size() && i < expected.size(); ++i) {
     exchanges.emplace_back(requests[i], verdict(requests[i], expected[i]));
@@ -119,7 +122,10 @@ void plan(const std::uint8_t* data, std::size_t size, std::vector<std::string>& 
   };
   ask("from_bytes f " + (size == 0 ? std::string("-") : tlbf::to_hex({data, size})));
   // Items: a fixed one, the empty one, and the input's last bytes, which the fuzzer steers.
-  const std::string tail = size == 0 ? "-" : tlbf::to_hex({data + size - std::min<std::size_t>(size, 6), std::min<std::size_t>(size, 6)});
+  const std::string tail =
+      size == 0
+          ? "-"
+          : tlbf::to_hex({data + size - std::min<std::size_t>(size, 6), std::min<std::size_t>(size, 6)});
   ask("to_bytes f");
   const std::string info = ask("info f");
   ask("count_ones f");
@@ -153,7 +159,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   conformance::Judge alone;
   alone.expect(requests[0]);
   if (!alone.zone().empty()) {
-    const conformance::Request first{requests[0], alone.longest_answer() + requests[0].size() + conformance::kAnswerSlack};
+    const conformance::Request first{requests[0],
+                                     alone.longest_answer() + requests[0].size() + conformance::kAnswerSlack};
     const auto answer = it.session->exchange({&first, 1}, conformance::Pace::OneAtATime);
     if (!answer.fault && alone.judge(answer.lines[0]).verdict == conformance::Verdict::Acceptable) {
       it.session->ask("drop f");  // the next input starts with no filter, in both
@@ -186,15 +193,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string op = word(requests[i], 0);
     const bool oracle_ok = word(want, 0) == "ok", impl_ok = word(got[i], 0) == "ok";
     const std::string how = oracle_ok == impl_ok ? "differs" : impl_ok ? "accepts" : "refuses";
-    const std::vector<std::string> asked(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    const std::vector<std::string> asked(requests.begin(),
+                                         requests.begin() + static_cast<std::ptrdiff_t>(i + 1));
     report(it.command, "oracle-vs-" + it.name + "-" + op + "-" + how, asked, expected,
-           "request: " + requests[i].substr(0, 200) + "\noracle: " + expected[i].substr(0, 200) + "\n" + it.name +
-               ": " + got[i].substr(0, 200));
+           "request: " + requests[i].substr(0, 200) + "\noracle: " + expected[i].substr(0, 200) + "\n" +
+               it.name + ": " + got[i].substr(0, 200));
   }
   if (fault) {
     const std::string op = word(requests[got.size()], 0);
     const std::string reason = fault->detail + "\n" + it.session->stderr_tail();
-    const std::vector<std::string> asked(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(got.size() + 1));
+    const std::vector<std::string> asked(requests.begin(),
+                                         requests.begin() + static_cast<std::ptrdiff_t>(got.size() + 1));
     report(it.command, "oracle-vs-" + it.name + "-" + op + "-dies", asked, expected,
            "request: " + requests[got.size()].substr(0, 200) + "\n" + reason);
   }

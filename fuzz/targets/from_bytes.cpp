@@ -32,12 +32,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tlbf::Bloom& b = loaded.value();
   const auto again = b.to_bytes();
   TLBF_FUZZ_CHECK(std::equal(again.begin(), again.end(), input.begin(), input.end()),
-                  "accepted %zu bytes that do not re-serialize to themselves (%zu bytes)", size, again.size());
+                  "accepted %zu bytes that do not re-serialize to themselves (%zu bytes)", size,
+                  again.size());
   TLBF_FUZZ_CHECK(b.m() >= 1 && b.m() <= tlbf::MAX_BITS, "m = %llu", static_cast<unsigned long long>(b.m()));
   TLBF_FUZZ_CHECK(b.k() >= 1 && b.k() <= tlbf::MAX_K, "k = %u", b.k());
   TLBF_FUZZ_CHECK(b.bits().size() == (b.m() + 7) / 8, "%zu bytes of bits for m = %llu", b.bits().size(),
                   static_cast<unsigned long long>(b.m()));
-  TLBF_FUZZ_CHECK(b.count_ones() <= b.m(), "count_ones %llu > m", static_cast<unsigned long long>(b.count_ones()));
+  TLBF_FUZZ_CHECK(b.count_ones() <= b.m(), "count_ones %llu > m",
+                  static_cast<unsigned long long>(b.count_ones()));
   if (b.m() % 8 != 0) {
     TLBF_FUZZ_CHECK((static_cast<unsigned>(b.bits().back()) >> (b.m() % 8)) == 0, "padding bits set");
   }

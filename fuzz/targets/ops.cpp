@@ -32,12 +32,15 @@ constexpr std::size_t kMaxModelItems = 256;
 void check_no_false_negatives(const Slot& s) {
   if (!s.filter) return;
   for (const auto& item : s.inserted) {
-    TLBF_FUZZ_CHECK(s.filter->contains(tlbf::ByteView(item)), "an inserted item of %zu bytes is missing", item.size());
+    TLBF_FUZZ_CHECK(s.filter->contains(tlbf::ByteView(item)), "an inserted item of %zu bytes is missing",
+                    item.size());
   }
   TLBF_FUZZ_CHECK(s.filter->count_ones() <= s.filter->m(), "more set bits than m");
 }
 
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 double rate(tlbf::fuzz::InputReader& in) {
   static constexpr std::array<double, 6> kRates = {0.5, 0.1, 0.01, 0.001, 0.3, 1e-9};
@@ -66,11 +69,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         TLBF_FUZZ_CHECK(made.ok() == allowed, "with_rate(%llu, %g) %s", static_cast<unsigned long long>(n), p,
                         made.ok() ? "accepted" : made.error().describe().c_str());
         if (!made) {
-          TLBF_FUZZ_CHECK(made.error().kind == tlbf::ErrorKind::BadParams, "with_rate refused with the wrong kind");
+          TLBF_FUZZ_CHECK(made.error().kind == tlbf::ErrorKind::BadParams,
+                          "with_rate refused with the wrong kind");
           break;
         }
         const std::uint64_t m = tlbf::optimal_m(n, p);
-        TLBF_FUZZ_CHECK(made.value().m() == m && made.value().k() == tlbf::optimal_k(m, n), "with_rate sized it wrong");
+        TLBF_FUZZ_CHECK(made.value().m() == m && made.value().k() == tlbf::optimal_k(m, n),
+                        "with_rate sized it wrong");
         s = Slot{made.value(), {}};
         break;
       }
@@ -87,7 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           TLBF_FUZZ_CHECK(made.error().kind == tlbf::ErrorKind::BadParams, "new refused with the wrong kind");
           break;
         }
-        TLBF_FUZZ_CHECK(made.value().count_ones() == 0 && made.value().n_inserted() == 0, "a new filter is not empty");
+        TLBF_FUZZ_CHECK(made.value().count_ones() == 0 && made.value().n_inserted() == 0,
+                        "a new filter is not empty");
         s = Slot{made.value(), {}};
         break;
       }
@@ -96,7 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!s.filter) break;
         const std::uint64_t before = s.filter->n_inserted();
         s.filter->insert(tlbf::ByteView(item));
-        TLBF_FUZZ_CHECK(s.filter->contains(tlbf::ByteView(item)), "an item is missing right after its insert");
+        TLBF_FUZZ_CHECK(s.filter->contains(tlbf::ByteView(item)),
+                        "an item is missing right after its insert");
         TLBF_FUZZ_CHECK(s.filter->n_inserted() == saturating_add(before, 1), "insert did not count the item");
         if (s.inserted.size() < kMaxModelItems) s.inserted.push_back(item);
         break;
@@ -116,15 +123,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const tlbf::Bloom b = *other.filter;  // the same slot works too: F OR F
         const auto done = s.filter->union_with(b);
         if (a.m() != b.m() || a.k() != b.k()) {
-          TLBF_FUZZ_CHECK(!done && done.error().kind == tlbf::ErrorKind::Mismatch, "a union of different shapes");
+          TLBF_FUZZ_CHECK(!done && done.error().kind == tlbf::ErrorKind::Mismatch,
+                          "a union of different shapes");
           TLBF_FUZZ_CHECK(*s.filter == a, "a refused union changed the filter");
           break;
         }
         TLBF_FUZZ_CHECK(done.ok(), "a union of equal shapes was refused");
         for (std::size_t i = 0; i < a.bits().size(); ++i) {
-          TLBF_FUZZ_CHECK(s.filter->bits()[i] == (a.bits()[i] | b.bits()[i]), "union is not OR at byte %zu", i);
+          TLBF_FUZZ_CHECK(s.filter->bits()[i] == (a.bits()[i] | b.bits()[i]), "union is not OR at byte %zu",
+                          i);
         }
-        TLBF_FUZZ_CHECK(s.filter->n_inserted() == saturating_add(a.n_inserted(), b.n_inserted()), "union counts");
+        TLBF_FUZZ_CHECK(s.filter->n_inserted() == saturating_add(a.n_inserted(), b.n_inserted()),
+                        "union counts");
         const std::vector<Item> more = other.inserted;
         for (const auto& item : more) {
           if (s.inserted.size() < kMaxModelItems) s.inserted.push_back(item);
@@ -148,7 +158,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (back) {
           TLBF_FUZZ_CHECK(back.value().to_bytes() == bytes, "accepted corrupt bytes that do not round-trip");
         } else {
-          TLBF_FUZZ_CHECK(back.error().kind == tlbf::ErrorKind::Format, "corrupt bytes refused with the wrong kind");
+          TLBF_FUZZ_CHECK(back.error().kind == tlbf::ErrorKind::Format,
+                          "corrupt bytes refused with the wrong kind");
         }
         break;
       }
@@ -156,7 +167,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const Item raw = in.bytes(96);
         const auto loaded = tlbf::Bloom::from_bytes(tlbf::ByteView(raw));
         if (!loaded) {
-          TLBF_FUZZ_CHECK(loaded.error().kind == tlbf::ErrorKind::Format, "raw bytes refused with the wrong kind");
+          TLBF_FUZZ_CHECK(loaded.error().kind == tlbf::ErrorKind::Format,
+                          "raw bytes refused with the wrong kind");
           break;
         }
         TLBF_FUZZ_CHECK(loaded.value().to_bytes() == raw, "accepted raw bytes that do not round-trip");
@@ -176,7 +188,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::array<bool, 40> answers{};
         s.filter->contains_many(views, answers);
         for (std::size_t i = 0; i < items.size(); ++i) {
-          TLBF_FUZZ_CHECK(answers[i] == s.filter->contains(tlbf::ByteView(items[i])), "contains_many and contains disagree");
+          TLBF_FUZZ_CHECK(answers[i] == s.filter->contains(tlbf::ByteView(items[i])),
+                          "contains_many and contains disagree");
         }
         break;
       }

@@ -77,9 +77,9 @@ std::size_t count_lines(const std::string& lines) {
 }  // namespace
 
 std::string unified_diff(const Mutant& m) {
-  return "--- a/" + m.file + "\n+++ b/" + m.file + "\n@@ -1," + std::to_string(count_lines(m.original)) + " +1," +
-         std::to_string(count_lines(m.mutated)) + " @@ " + m.function + ": " + m.id + " " + m.description + "\n" +
-         prefixed(m.original, '-') + prefixed(m.mutated, '+');
+  return "--- a/" + m.file + "\n+++ b/" + m.file + "\n@@ -1," + std::to_string(count_lines(m.original)) +
+         " +1," + std::to_string(count_lines(m.mutated)) + " @@ " + m.function + ": " + m.id + " " +
+         m.description + "\n" + prefixed(m.original, '-') + prefixed(m.mutated, '+');
 }
 
 }  // namespace tlbf::mutants

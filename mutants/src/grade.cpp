@@ -32,9 +32,10 @@ bool skipped_folder(const fs::path& folder) {
 }
 
 Outcome<Done> copy_folder(const fs::path& from, const fs::path& to) {
-  const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
-                                                      " " + conformance::shell_quote(to.string()),
-                                                  "", std::chrono::minutes(10));
+  const auto copied =
+      conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) + " " +
+                                      conformance::shell_quote(to.string()),
+                                  "", std::chrono::minutes(10));
   if (copied.exited_cleanly()) return done();
   return failure("cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
                  "): " + conformance::last_lines(copied.out + copied.err, 3));
@@ -101,10 +102,13 @@ void read_variants(KitReader& reader, Kit& kit) {
   const Json from = variants.is_object() ? variants.value("from", Json()) : Json();
   const Json as_is = variants.is_object() ? variants.value("as_is", Json("")) : Json();
   const Json mutants = variants.is_object() ? variants.value("mutants", Json("")) : Json();
-  if (variants.is_null() && kit.set.wheats.empty() && kit.set.chaffs.empty()) return;  // the oracle's mutants alone
+  if (variants.is_null() && kit.set.wheats.empty() && kit.set.chaffs.empty())
+    return;  // the oracle's mutants alone
   if (!from.is_string() || from.get<std::string>().empty() || !command.is_array() || command.empty() ||
       !strings_only(command) || !as_is.is_string() || !mutants.is_string()) {
-    reader.wrong("\"variants\" must be {\"from\": FOLDER, \"command\": [WORDS], \"as_is\": NAME} when a served kit has wheats or chaffs");
+    reader.wrong(
+        "\"variants\" must be {\"from\": FOLDER, \"command\": [WORDS], \"as_is\": NAME} when a served kit "
+        "has wheats or chaffs");
     return;
   }
   kit.served.variants_from = reader.path_in_kit(from.get<std::string>());
@@ -173,8 +177,8 @@ std::vector<Learner> find_learners(const fs::path& class_dir, const std::string&
     Learner learner{name, entry.path(), {}, {}};
     int best_depth = -1;
     std::vector<fs::path> at_best;
-    for (auto it = fs::recursive_directory_iterator(entry.path(), ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(entry.path(), ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it->is_directory() && skipped_folder(it->path())) {
         it.disable_recursion_pending();
         continue;
@@ -199,8 +203,8 @@ std::vector<Learner> find_learners(const fs::path& class_dir, const std::string&
       learner.problem = "no file named " + tests_file + " in " + entry.path().string();
     } else if (at_best.size() > 1) {
       std::sort(at_best.begin(), at_best.end());
-      learner.problem = "two files named " + tests_file + " at the same depth: " + at_best[0].string() + " and " +
-                        at_best[1].string() + "; keep one";
+      learner.problem = "two files named " + tests_file + " at the same depth: " + at_best[0].string() +
+                        " and " + at_best[1].string() + "; keep one";
     } else {
       learner.tests = at_best.front();
     }
@@ -216,13 +220,14 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
   const fs::path& scratch = made.value();
   std::unique_ptr<ClassSeed> seed(new ClassSeed(kit, scratch));
   const auto start = std::chrono::steady_clock::now();
-  if (const auto copied = copy_folder(kit.reference, scratch / "reference"); !copied.ok()) return copied.failure();
+  if (const auto copied = copy_folder(kit.reference, scratch / "reference"); !copied.ok())
+    return copied.failure();
   // Ungraded: the learners' gradings say whether their suites pass. The
   // reference's own tests file, if it has one, builds what theirs will share.
   // A protocol suite needs TLBF_IMPL, and builds nothing the class shares.
   if (!kit.serves.empty()) return seed;
-  (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) + " && " +
-                                        suite_command(kit.suite, "", ""),
+  (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) +
+                                        " && " + suite_command(kit.suite, "", ""),
                                     "", limit);
   seed->warm_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return seed;
@@ -252,28 +257,44 @@ void ClassSeed::done_with(const std::string& workdir) {
 
 std::string_view to_string(LearnerVerdict v) {
   switch (v) {
-    case LearnerVerdict::Meets: return "meets";
-    case LearnerVerdict::Short: return "short";
-    case LearnerVerdict::FailsClean: return "fails-clean";
-    case LearnerVerdict::PassesBroken: return "passes-broken";
-    case LearnerVerdict::Flaky: return "flaky";
-    case LearnerVerdict::RejectsCorrect: return "rejects-correct";
-    case LearnerVerdict::Ungradable: return "ungradable";
-    case LearnerVerdict::Harness: return "harness-error";
-    case LearnerVerdict::NoTests: return "no-tests";
+    case LearnerVerdict::Meets:
+      return "meets";
+    case LearnerVerdict::Short:
+      return "short";
+    case LearnerVerdict::FailsClean:
+      return "fails-clean";
+    case LearnerVerdict::PassesBroken:
+      return "passes-broken";
+    case LearnerVerdict::Flaky:
+      return "flaky";
+    case LearnerVerdict::RejectsCorrect:
+      return "rejects-correct";
+    case LearnerVerdict::Ungradable:
+      return "ungradable";
+    case LearnerVerdict::Harness:
+      return "harness-error";
+    case LearnerVerdict::NoTests:
+      return "no-tests";
   }
   return "?";
 }
 
 LearnerVerdict verdict_of(const Score& score, bool meets) {
   switch (score.stopped) {
-    case kNotStopped: return meets ? LearnerVerdict::Meets : LearnerVerdict::Short;
-    case kFailsClean: return LearnerVerdict::FailsClean;
-    case kPassesBroken: return LearnerVerdict::PassesBroken;
-    case kFlaky: return LearnerVerdict::Flaky;
-    case kRejectsCorrect: return LearnerVerdict::RejectsCorrect;
-    case kUngradable: return LearnerVerdict::Ungradable;
-    default: return LearnerVerdict::Harness;
+    case kNotStopped:
+      return meets ? LearnerVerdict::Meets : LearnerVerdict::Short;
+    case kFailsClean:
+      return LearnerVerdict::FailsClean;
+    case kPassesBroken:
+      return LearnerVerdict::PassesBroken;
+    case kFlaky:
+      return LearnerVerdict::Flaky;
+    case kRejectsCorrect:
+      return LearnerVerdict::RejectsCorrect;
+    case kUngradable:
+      return LearnerVerdict::Ungradable;
+    default:
+      return LearnerVerdict::Harness;
   }
 }
 
@@ -288,12 +309,13 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
   add(kit.serves);
   for (const auto& word : kit.served.variant_command) add(word);
   add(kit.served.as_is);
-  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats, kit.served.variants_from,
-                          kit.served.mutant_patches}) {
+  for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats,
+                          kit.served.variants_from, kit.served.mutant_patches}) {
     if (dir.empty()) continue;
     std::map<std::string, std::string> files;  // sorted, so the order of the walk does not matter
     std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
       if (it->is_directory() && skipped_folder(it->path())) {
         it.disable_recursion_pending();
       } else if (it->is_regular_file()) {
@@ -348,24 +370,21 @@ std::string class_summary_json(const std::vector<ClassRow>& rows, const std::str
   std::map<std::string, int> counts;
   for (const auto& r : rows) {
     ++counts[r.verdict];
-    learners.push_back({{"name", r.name},
-                        {"verdict", r.verdict},
-                        {"killed", r.killed},
-                        {"ran", r.ran},
-                        {"score", r.score},
-                        {"survivors", r.survivors},
-                        {"chaffs", {{"killed", r.chaffs_killed}, {"ran", r.chaffs_ran}, {"missed", r.chaffs_missed}}},
-                        {"reason", r.reason},
-                        {"report", r.report}});
+    learners.push_back(
+        {{"name", r.name},
+         {"verdict", r.verdict},
+         {"killed", r.killed},
+         {"ran", r.ran},
+         {"score", r.score},
+         {"survivors", r.survivors},
+         {"chaffs", {{"killed", r.chaffs_killed}, {"ran", r.chaffs_ran}, {"missed", r.chaffs_missed}}},
+         {"reason", r.reason},
+         {"report", r.report}});
   }
   Json verdicts = Json::object();
   for (const auto& [verdict, n] : counts) verdicts[verdict] = n;
-  return Json{{"tool", "tlbf grade"},
-              {"kind", kind},
-              {"threshold", threshold},
-              {"require", required},
-              {"verdicts", verdicts},
-              {"learners", learners}}
+  return Json{{"tool", "tlbf grade"}, {"kind", kind},         {"threshold", threshold},
+              {"require", required},  {"verdicts", verdicts}, {"learners", learners}}
              .dump(2, ' ', false, Json::error_handler_t::replace) +
          "\n";
 }
@@ -388,31 +407,38 @@ std::string class_summary_html(const std::vector<ClassRow>& rows, const std::str
   std::snprintf(bar, sizeof bar, "%.2f", threshold);
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-      "<title>tlbf grade: " + html_escaped(kind) + " class</title>\n<style>\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+      "'unsafe-inline'\">\n"
+      "<title>tlbf grade: " +
+      html_escaped(kind) +
+      " class</title>\n<style>\n"
       "body { font-family: system-ui, sans-serif; margin: 2em; }\n"
       "table { border-collapse: collapse; }\n"
       "td, th { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }\n"
       ".meets { background: #d8f5d0; } .short { background: #fbd9d3; }\n"
       ".stopped { background: #fdf0c4; }\n"
       ".banner { font-size: 1.2em; margin-bottom: 1em; }\n"
-      "</style>\n</head>\n<body>\n<h1>tlbf grade: a class of " + std::to_string(rows.size()) + " (" +
-      html_escaped(kind) + ")</h1>\n<p class=\"banner\" id=\"summary\">" + std::to_string(meeting) + " of " +
+      "</style>\n</head>\n<body>\n<h1>tlbf grade: a class of " +
+      std::to_string(rows.size()) + " (" + html_escaped(kind) +
+      ")</h1>\n<p class=\"banner\" id=\"summary\">" + std::to_string(meeting) + " of " +
       std::to_string(rows.size()) + " meet the bar: score at least " + bar + " and every required mutant (" +
-      html_escaped(joined(required)) + ") killed.</p>\n"
+      html_escaped(joined(required)) +
+      ") killed.</p>\n"
       "<table id=\"learners\">\n<tr><th>learner</th><th>verdict</th><th>score</th><th>survivors</th>"
       "<th>chaffs caught</th><th>chaffs missed</th><th>why it stopped</th></tr>\n";
   for (const auto& r : rows) {
     const std::string css = r.verdict == "meets" ? "meets" : r.verdict == "short" ? "short" : "stopped";
     char score[64];
     std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
-    const std::string name = r.report.empty() ? html_escaped(r.name)
-                                              : "<a href=\"" + html_escaped(r.report) + "\">" + html_escaped(r.name) + "</a>";
+    const std::string name =
+        r.report.empty() ? html_escaped(r.name)
+                         : "<a href=\"" + html_escaped(r.report) + "\">" + html_escaped(r.name) + "</a>";
     page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + html_escaped(r.verdict) + "</td><td>" +
-            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + html_escaped(joined(r.survivors)) + "</td><td>" +
+            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + html_escaped(joined(r.survivors)) +
+            "</td><td>" +
             (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
-            "</td><td>" + html_escaped(joined(r.chaffs_missed)) + "</td><td>" + html_escaped(r.reason.substr(0, 400)) +
-            "</td></tr>\n";
+            "</td><td>" + html_escaped(joined(r.chaffs_missed)) + "</td><td>" +
+            html_escaped(r.reason.substr(0, 400)) + "</td></tr>\n";
   }
   page += "</table>\n</body>\n</html>\n";
   return page;

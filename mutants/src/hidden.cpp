@@ -35,7 +35,6 @@ bool write_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
-
 // The parent of process `pid`, from /proc/PID/stat (readable for every
 // process, a non-dumpable one included), or -1.
 pid_t parent_of(pid_t pid) {
@@ -104,7 +103,8 @@ std::string random_name() {
   return out;
 }
 
-Outcome<std::unique_ptr<HiddenServer>> HiddenServer::start(const std::string& dir, const std::string& tlbf_mutant,
+Outcome<std::unique_ptr<HiddenServer>> HiddenServer::start(const std::string& dir,
+                                                           const std::string& tlbf_mutant,
                                                            const std::string& choice) {
   std::unique_ptr<HiddenServer> server(new HiddenServer());
   server->tlbf_mutant_ = tlbf_mutant;
@@ -147,11 +147,13 @@ Outcome<std::unique_ptr<HiddenServer>> HiddenServer::listen_in(std::unique_ptr<H
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (server->path_.size() >= sizeof(address.sun_path)) {
-    return failure("the socket path " + server->path_ + " is too long for a Unix socket; set TMPDIR to a shorter folder");
+    return failure("the socket path " + server->path_ +
+                   " is too long for a Unix socket; set TMPDIR to a shorter folder");
   }
   std::memcpy(address.sun_path, server->path_.c_str(), server->path_.size() + 1);
   server->listener_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (server->listener_ < 0 || ::bind(server->listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+  if (server->listener_ < 0 ||
+      ::bind(server->listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
       ::listen(server->listener_, 64) != 0 || ::pipe2(server->wake_, O_CLOEXEC) != 0) {
     return failure("cannot listen on " + server->path_ + ": " + std::strerror(errno));
   }

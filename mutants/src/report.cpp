@@ -17,10 +17,14 @@ using Json = nlohmann::ordered_json;
 // (a patch that does not apply) is a RuntimeError there.
 const char* status(MutantVerdict v) {
   switch (v) {
-    case MutantVerdict::Killed: return "Killed";
-    case MutantVerdict::Survived: return "Survived";
-    case MutantVerdict::Timeout: return "Timeout";
-    case MutantVerdict::Error: return "RuntimeError";
+    case MutantVerdict::Killed:
+      return "Killed";
+    case MutantVerdict::Survived:
+      return "Survived";
+    case MutantVerdict::Timeout:
+      return "Timeout";
+    case MutantVerdict::Error:
+      return "RuntimeError";
   }
   return "RuntimeError";
 }
@@ -47,7 +51,8 @@ std::string tail(const std::string& output) {
 Json config_json(const Score& score, const ReportContext& context, const Json& extra) {
   Json stopped = nullptr;
   if (score.stopped != kNotStopped) {
-    stopped = {{"why", to_string(score.stopped)}, {"exitCode", context.exit_code}, {"reason", score.stop_reason}};
+    stopped = {
+        {"why", to_string(score.stopped)}, {"exitCode", context.exit_code}, {"reason", score.stop_reason}};
     if (!score.passing_output.empty()) stopped["passingOutput"] = tail(score.passing_output);
     if (!score.baseline_output.empty()) stopped["failingOutput"] = tail(score.baseline_output);
   }
@@ -76,7 +81,8 @@ Json config_json(const Score& score, const ReportContext& context, const Json& e
           {"learner", extra.value("learner", Json(nullptr))}};
 }
 
-Json report_json(Json files, const Score& score, const ReportContext& context, const Json& extra = Json::object()) {
+Json report_json(Json files, const Score& score, const ReportContext& context,
+                 const Json& extra = Json::object()) {
   // One bar, so both bounds sit on it: the dashboard shows green at or above
   // it, red below. A grading that falls short for another reason (a required
   // mutant survived) or has no grade puts the bar at 100, so that its score
@@ -96,7 +102,8 @@ Json report_json(Json files, const Score& score, const ReportContext& context, c
 Json survivors_json(const std::vector<Survivor>& list) {
   Json out = Json::array();
   for (const auto& s : list) {
-    out.push_back({{"id", s.id}, {"description", s.description}, {"file", s.file}, {"line", s.line}, {"diff", s.diff}});
+    out.push_back(
+        {{"id", s.id}, {"description", s.description}, {"file", s.file}, {"line", s.line}, {"diff", s.diff}});
   }
   return out;
 }
@@ -111,10 +118,13 @@ std::vector<std::string> strings_at(const Json& config, const char* key) {
 // tlbf mutate writes, else what is wrong, naming the field. A damaged or
 // hand-edited report gets this, not the JSON library's words.
 Outcome<Done> config_checked(const Json& config) {
-  const auto shown = [&](const char* key) { return config.contains(key) ? config.at(key).dump() : "missing"; };
+  const auto shown = [&](const char* key) {
+    return config.contains(key) ? config.at(key).dump() : "missing";
+  };
   for (const char* key : {"suite", "require", "selected"}) {
     const Json list = config.value(key, Json());
-    if (!list.is_array() || !std::all_of(list.begin(), list.end(), [](const Json& s) { return s.is_string(); })) {
+    if (!list.is_array() ||
+        !std::all_of(list.begin(), list.end(), [](const Json& s) { return s.is_string(); })) {
       return failure(std::string("config.") + key + " is " + shown(key) + ", not a list of strings");
     }
   }
@@ -122,7 +132,8 @@ Outcome<Done> config_checked(const Json& config) {
   if (!threshold.is_number() || !(threshold.get<double>() >= 0 && threshold.get<double>() <= 1)) {
     return failure("config.threshold is " + shown("threshold") + ", not a number in 0 ..= 1");
   }
-  if (!config.value("mode", Json()).is_string()) return failure("config.mode is " + shown("mode") + ", not a string");
+  if (!config.value("mode", Json()).is_string())
+    return failure("config.mode is " + shown("mode") + ", not a string");
   const Json shard = config.value("shard", Json());
   if (!config.contains("shard") || !(shard.is_null() || shard.is_string())) {
     return failure("config.shard is " + shown("shard") + ", not k/n or null");
@@ -166,9 +177,9 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
     const std::string file = place.file.empty() ? "(unknown)" : place.file;
     auto& entry = files[file];
     if (entry.is_null()) {
-      entry = {{"language", file.size() > 3 && file.substr(file.size() - 3) == ".py" ? "python"
+      entry = {{"language", file.size() > 3 && file.substr(file.size() - 3) == ".py"   ? "python"
                             : file.size() > 3 && file.substr(file.size() - 3) == ".rs" ? "rust"
-                                                                                        : "cpp"},
+                                                                                       : "cpp"},
                {"source", place.source},
                {"mutants", Json::array()}};
     }
@@ -185,7 +196,8 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
   }
   Json extra = Json::object();
   // A grading that stopped has no survivors: its outcomes are not a grade.
-  extra["survivors"] = survivors_json(score.stopped == kNotStopped ? survivors(subjects, score.runs) : std::vector<Survivor>{});
+  extra["survivors"] = survivors_json(score.stopped == kNotStopped ? survivors(subjects, score.runs)
+                                                                   : std::vector<Survivor>{});
   Json wheats = Json::array();
   for (const auto& w : score.wheats) wheats.push_back({{"id", w.id}, {"runs", w.runs}, {"passes", w.passes}});
   extra["wheats"] = wheats;
@@ -196,25 +208,42 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
       runs.push_back({{"id", r.id}, {"status", status(r.verdict)}, {"description", place.description}});
       if (r.verdict == MutantVerdict::Survived) missed.push_back(r.id);
     }
-    extra["chaffs"] = {{"ran", score.chaff_runs.size()}, {"killed", score.chaffs_killed()}, {"missed", missed}, {"runs", runs}};
+    extra["chaffs"] = {{"ran", score.chaff_runs.size()},
+                       {"killed", score.chaffs_killed()},
+                       {"missed", missed},
+                       {"runs", runs}};
   }
   if (!context.learner.empty()) {
-    extra["learner"] = {{"name", context.learner}, {"key", context.learner_key}, {"verdict", context.learner_verdict}};
+    extra["learner"] = {
+        {"name", context.learner}, {"key", context.learner_key}, {"verdict", context.learner_verdict}};
   }
   // Replace, not throw: a patched source file need not be UTF-8.
-  return report_json(std::move(files), score, context, extra).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return report_json(std::move(files), score, context, extra)
+             .dump(2, ' ', false, Json::error_handler_t::replace) +
+         "\n";
 }
 
 std::string html_escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -224,7 +253,8 @@ namespace {
 
 std::string joined(const Json& list) {
   std::string out;
-  for (const auto& s : list) out += (out.empty() ? "" : " ") + (s.is_string() ? s.get<std::string>() : s.dump());
+  for (const auto& s : list)
+    out += (out.empty() ? "" : " ") + (s.is_string() ? s.get<std::string>() : s.dump());
   return out;
 }
 
@@ -237,8 +267,8 @@ std::string verdict_banner(const Json& report) {
   const Json stopped = config.value("stopped", Json());
   const bool meets = config.value("meets", false);
   char score[96];
-  std::snprintf(score, sizeof score, "%d/%d = %.2f (threshold %.2f)", config.value("killed", 0), config.value("ran", 0),
-                config.value("score", 0.0), config.value("threshold", 0.0));
+  std::snprintf(score, sizeof score, "%d/%d = %.2f (threshold %.2f)", config.value("killed", 0),
+                config.value("ran", 0), config.value("score", 0.0), config.value("threshold", 0.0));
   std::string verdict, css;
   if (!stopped.is_null()) {
     css = "stopped";
@@ -250,32 +280,37 @@ std::string verdict_banner(const Json& report) {
   }
   std::string out = "<section id=\"tlbf-verdict\" class=\"" + css + "\">\n";
   if (config.value("learner", Json()).is_object()) {
-    out += "<p class=\"learner\">Learner: <b>" + html_escaped(config["learner"].value("name", std::string())) + "</b></p>\n";
+    out += "<p class=\"learner\">Learner: <b>" +
+           html_escaped(config["learner"].value("name", std::string())) + "</b></p>\n";
   }
   out += "<p class=\"verdict\">" + html_escaped(verdict) + "</p>\n<ul>\n";
   const Json required = config.value("require", Json::array());
   std::string survived_required;
   for (const auto& s : config.value("survivors", Json::array())) {
-    for (const auto& r : required) survived_required += r == s.value("id", Json()) ? " " + r.get<std::string>() : "";
+    for (const auto& r : required)
+      survived_required += r == s.value("id", Json()) ? " " + r.get<std::string>() : "";
   }
   out += "<li>Required mutants: " + html_escaped(joined(required)) +
-         (survived_required.empty() ? "" : "; <b>not killed:" + html_escaped(survived_required) + "</b>") + "</li>\n";
-  out += "<li>Suite: <code>" + html_escaped(joined(config.value("suite", Json::array()))) + "</code> (sandbox: " +
-         html_escaped(config.value("sandbox", std::string("off"))) + ")</li>\n";
+         (survived_required.empty() ? "" : "; <b>not killed:" + html_escaped(survived_required) + "</b>") +
+         "</li>\n";
+  out += "<li>Suite: <code>" + html_escaped(joined(config.value("suite", Json::array()))) +
+         "</code> (sandbox: " + html_escaped(config.value("sandbox", std::string("off"))) + ")</li>\n";
   const Json wheats = config.value("wheats", Json::array());
   if (!wheats.empty()) {
     std::string list;
     for (const auto& w : wheats) {
-      list += (list.empty() ? "" : ", ") + w.value("id", std::string()) + " " + std::to_string(w.value("passes", 0)) +
-              "/" + std::to_string(w.value("runs", 0));
+      list += (list.empty() ? "" : ", ") + w.value("id", std::string()) + " " +
+              std::to_string(w.value("passes", 0)) + "/" + std::to_string(w.value("runs", 0));
     }
     out += "<li>Correct variants passed (wheats): " + html_escaped(list) + "</li>\n";
   }
   const Json chaffs = config.value("chaffs", Json());
   if (chaffs.is_object()) {
-    out += "<li>Chaffs (more bugs, not part of the grade): " + std::to_string(chaffs.value("killed", 0)) + " of " +
-           std::to_string(chaffs.value("ran", 0)) + " caught" +
-           (chaffs.value("missed", Json::array()).empty() ? "" : "; missed: " + html_escaped(joined(chaffs["missed"]))) +
+    out += "<li>Chaffs (more bugs, not part of the grade): " + std::to_string(chaffs.value("killed", 0)) +
+           " of " + std::to_string(chaffs.value("ran", 0)) + " caught" +
+           (chaffs.value("missed", Json::array()).empty()
+                ? ""
+                : "; missed: " + html_escaped(joined(chaffs["missed"]))) +
            "</li>\n";
   }
   out += "</ul>\n";
@@ -283,10 +318,11 @@ std::string verdict_banner(const Json& report) {
   // viewer's tables stay near the top of a page with many survivors.
   int shown = 0;
   for (const auto& s : config.value("survivors", Json::array())) {
-    out += std::string("<details class=\"survivor\"") + (shown++ < 3 ? " open" : "") + "><summary><b>MISSED " +
-           html_escaped(s.value("id", std::string())) + "</b> " + html_escaped(s.value("file", std::string())) + ":" +
-           std::to_string(s.value("line", 0)) + " " + html_escaped(s.value("description", std::string())) +
-           "</summary>\n<pre>" + html_escaped(s.value("diff", std::string())) + "</pre></details>\n";
+    out += std::string("<details class=\"survivor\"") + (shown++ < 3 ? " open" : "") +
+           "><summary><b>MISSED " + html_escaped(s.value("id", std::string())) + "</b> " +
+           html_escaped(s.value("file", std::string())) + ":" + std::to_string(s.value("line", 0)) + " " +
+           html_escaped(s.value("description", std::string())) + "</summary>\n<pre>" +
+           html_escaped(s.value("diff", std::string())) + "</pre></details>\n";
   }
   if (!stopped.is_null() && stopped.contains("failingOutput")) {
     out += "<details><summary>The suite's output on the failing run</summary><pre>" +
@@ -306,7 +342,8 @@ Outcome<std::string> mutation_report_html(const std::string& report_json, const 
   std::transform(viewer_js.begin(), viewer_js.end(), lower.begin(),
                  [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
   if (lower.find("<script") != std::string::npos || lower.find("</script") != std::string::npos) {
-    return failure("the viewer bundle holds \"<script\" or \"</script\", which would end or nest the page's script");
+    return failure(
+        "the viewer bundle holds \"<script\" or \"</script\", which would end or nest the page's script");
   }
   // "<" appears in JSON only inside strings, where \u003c means the same.
   std::string json;
@@ -314,27 +351,34 @@ Outcome<std::string> mutation_report_html(const std::string& report_json, const 
   for (char c : report_json) json += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          // Scripts and styles inline only, images from data: URLs; nothing from the network.
-         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src "
+         "'unsafe-inline'; "
          "style-src 'unsafe-inline'; img-src data:; font-src data:\">\n"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf mutate</title>\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf "
+         "mutate</title>\n"
          "<style>body { margin: 0; font-family: system-ui, sans-serif; }\n"
          "#tlbf-verdict { padding: 0.5em 1.5em; border-bottom: 4px solid #999; }\n"
          "#tlbf-verdict.meets { background: #e3f6dc; border-color: #2e7d32; }\n"
          "#tlbf-verdict.short { background: #fde4df; border-color: #c62828; }\n"
          "#tlbf-verdict.stopped { background: #fff4d0; border-color: #b28704; }\n"
          "#tlbf-verdict .verdict { font-size: 1.3em; font-weight: bold; }\n"
-         "#tlbf-verdict pre { background: #fff; padding: 0.5em; overflow-x: auto; }</style>\n</head>\n<body>\n" +
-         verdict_banner(Json::parse(report_json, nullptr, false).is_discarded() ? Json::object()
-                                                                                 : Json::parse(report_json, nullptr, false)) +
-         "<noscript><p>This report is drawn by JavaScript, all of it inside this file: allow scripts for it, or read "
+         "#tlbf-verdict pre { background: #fff; padding: 0.5em; overflow-x: auto; "
+         "}</style>\n</head>\n<body>\n" +
+         verdict_banner(Json::parse(report_json, nullptr, false).is_discarded()
+                            ? Json::object()
+                            : Json::parse(report_json, nullptr, false)) +
+         "<noscript><p>This report is drawn by JavaScript, all of it inside this file: allow scripts for it, "
+         "or read "
          "the same report as JSON (tlbf mutate --json).</p></noscript>\n"
          "<mutation-test-report-app title-postfix=\"tlbf mutate\"></mutation-test-report-app>\n"
-         "<!-- mutation-testing-elements, Apache License 2.0: https://github.com/stryker-mutator/mutation-testing-elements -->\n"
+         "<!-- mutation-testing-elements, Apache License 2.0: "
+         "https://github.com/stryker-mutator/mutation-testing-elements -->\n"
          "<script>\n" +
-         viewer_js +
-         "\n</script>\n<script type=\"application/json\" id=\"tlbf-mutation-report\">\n" + json +
+         viewer_js + "\n</script>\n<script type=\"application/json\" id=\"tlbf-mutation-report\">\n" + json +
          "</script>\n<script>\ndocument.querySelector('mutation-test-report-app').report =\n"
-         "  JSON.parse(document.getElementById('tlbf-mutation-report').textContent);\n</script>\n</body>\n</html>\n";
+         "  "
+         "JSON.parse(document.getElementById('tlbf-mutation-report').textContent);\n</script>\n</body>\n</"
+         "html>\n";
 }
 
 namespace {
@@ -358,7 +402,9 @@ Outcome<Json> tlbf_report(const std::string& name, const std::string& text) {
   const auto config = report.value("config", Json());
   if (!config.is_object() || config.value("tool", "") != "tlbf mutate" || !config.contains("selected") ||
       !config.contains("stopped") || !report.contains("files")) {
-    return failure(name + " is not a report of this version of tlbf mutate --json (its config has no tool, selected or stopped)");
+    return failure(name +
+                   " is not a report of this version of tlbf mutate --json (its config has no tool, selected "
+                   "or stopped)");
   }
   return report;
 }
@@ -389,8 +435,8 @@ Outcome<Done> take_config(Merging& m, const std::string& name, const Json& repor
   }
   for (const char* key : {"suite", "threshold", "require", "mode", "selected"}) {
     if (config.at(key) != m.first.at(key)) {
-      return failure(name + " and " + m.first_name + " disagree on " + key + ": " + config.at(key).dump() + " and " +
-                     m.first.at(key).dump() + "; shards of one grading share them");
+      return failure(name + " and " + m.first_name + " disagree on " + key + ": " + config.at(key).dump() +
+                     " and " + m.first.at(key).dump() + "; shards of one grading share them");
     }
   }
   return done();
@@ -399,7 +445,8 @@ Outcome<Done> take_config(Merging& m, const std::string& name, const Json& repor
 // Each shard k/n once, all of one n; or a single whole run.
 Outcome<Done> take_shard(Merging& m, const std::string& name, const Json& config) {
   const std::string shard = config.at("shard").is_null() ? "" : config.at("shard").get<std::string>();
-  if (!shard.empty() && !m.shards_seen.insert(shard).second) return failure(name + " is shard " + shard + " again");
+  if (!shard.empty() && !m.shards_seen.insert(shard).second)
+    return failure(name + " is shard " + shard + " again");
   const std::string of_n = shard.substr(shard.find('/') + 1);  // empty when not a shard
   if (name != m.first_name && of_n != m.split_into) {
     return failure(name + " is " + (shard.empty() ? "a whole run" : "shard " + shard) + ", the others are " +
@@ -415,7 +462,8 @@ Outcome<Done> take_mutants(Merging& m, const std::string& name, const Json& repo
   for (const auto& [file, entry] : report.at("files").items()) {
     auto& merged = m.files[file];
     if (merged.is_null()) {
-      merged = {{"language", entry.at("language")}, {"source", entry.at("source")}, {"mutants", Json::array()}};
+      merged = {
+          {"language", entry.at("language")}, {"source", entry.at("source")}, {"mutants", Json::array()}};
     } else if (merged.at("source") != entry.at("source")) {
       return failure(name + " and another report show different sources of " + file);
     }
@@ -427,7 +475,8 @@ Outcome<Done> take_mutants(Merging& m, const std::string& name, const Json& repo
                        ", which tlbf mutate does not write");
       }
       if (m.where.count(id)) {
-        return failure("mutant " + id + " is in both " + m.where[id] + " and " + name + "; shards must not overlap");
+        return failure("mutant " + id + " is in both " + m.where[id] + " and " + name +
+                       "; shards must not overlap");
       }
       m.where[id] = name;
       MutantRun& run = m.runs[id];
@@ -445,7 +494,8 @@ Outcome<Done> take_mutants(Merging& m, const std::string& name, const Json& repo
 // as the slowest shard's, its mutants as long as all of them.
 void add_times(Score& score, const Json& report) {
   const Json& performance = report.at("performance");
-  score.baseline_seconds = std::max(score.baseline_seconds, performance.at("initialRun").get<double>() / 1000);
+  score.baseline_seconds =
+      std::max(score.baseline_seconds, performance.at("initialRun").get<double>() / 1000);
   score.warm_up_seconds = std::max(score.warm_up_seconds, performance.at("setup").get<double>() / 1000);
   score.mutants_seconds += performance.at("mutation").get<double>() / 1000;
 }
@@ -503,7 +553,9 @@ Outcome<Merged> merge_reports(const std::vector<std::pair<std::string, std::stri
   for (const auto& id : out.context.selected) out.score.runs.push_back(m.runs[id]);
   out.context.meets = meets_bar(out.score, out.context.threshold, out.context.required, out.missed);
   out.context.exit_code = out.context.meets ? 0 : 1;
-  out.json = report_json(std::move(m.files), out.score, out.context).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  out.json = report_json(std::move(m.files), out.score, out.context)
+                 .dump(2, ' ', false, Json::error_handler_t::replace) +
+             "\n";
   return std::move(out);
 }
 

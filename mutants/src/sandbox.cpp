@@ -33,7 +33,8 @@ std::string resolved(const std::string& program) {
   std::istringstream dirs(path ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');) {
     const fs::path candidate = fs::path(dir.empty() ? "." : dir) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return fs::weakly_canonical(fs::absolute(candidate), ec).string();
+    if (::access(candidate.c_str(), X_OK) == 0)
+      return fs::weakly_canonical(fs::absolute(candidate), ec).string();
   }
   return "";
 }
@@ -49,10 +50,10 @@ bool under_system_folder(const std::string& path) {
 
 Outcome<Done> sandbox_available() {
   const auto probe = conformance::run_with_input(
-      "bwrap --unshare-user --cap-drop ALL --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
+      "bwrap --unshare-user --cap-drop ALL --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net "
+      "--unshare-pid "
       "--die-with-parent true",
-      "",
-      std::chrono::seconds(30));
+      "", std::chrono::seconds(30));
   if (probe.exited_cleanly()) return done();
   return failure(!probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
                                 : "bwrap cannot make a sandbox here (" + probe.how_it_ended() + ": " +
@@ -67,7 +68,8 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
       // A user namespace of its own, with no capability in it: a suite run as
       // root would otherwise keep root's, and could remount what is bound
       // read-only or enter the grader's namespaces (an adversary's suite did).
-      "bwrap --die-with-parent --unshare-user --cap-drop ALL --unshare-net --unshare-pid --unshare-ipc --unshare-uts"
+      "bwrap --die-with-parent --unshare-user --cap-drop ALL --unshare-net --unshare-pid --unshare-ipc "
+      "--unshare-uts"
       " --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind-try /opt /opt"
       " --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
       " --proc /proc --dev /dev --tmpfs /tmp";
@@ -99,7 +101,8 @@ std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite
   }
   if (!suite.empty()) {
     const std::string program = resolved(suite.front());
-    if (!program.empty() && !under_system_folder(program)) out.push_back(fs::path(program).parent_path().string());
+    if (!program.empty() && !under_system_folder(program))
+      out.push_back(fs::path(program).parent_path().string());
   }
   return out;
 }

@@ -18,7 +18,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kShortOfResources =
-    " (is the machine short of processes or file descriptors? try fewer jobs, -j, or raise ulimit -u / -n); no grade";
+    " (is the machine short of processes or file descriptors? try fewer jobs, -j, or raise ulimit -u / -n); "
+    "no grade";
 
 std::vector<std::string> lines_of(const std::string& output) {
   std::istringstream in(output);
@@ -32,9 +33,11 @@ bool starts_with(const std::string& text, std::string_view prefix) { return text
 // The block of lines from `first` up to (not including) the first line after
 // it for which `ends` holds, at most `cap` lines.
 template <typename Ends>
-std::vector<std::string> block(const std::vector<std::string>& lines, std::size_t first, Ends ends, std::size_t cap) {
+std::vector<std::string> block(const std::vector<std::string>& lines, std::size_t first, Ends ends,
+                               std::size_t cap) {
   std::vector<std::string> out{lines[first]};
-  for (std::size_t i = first + 1; i < lines.size() && out.size() < cap && !ends(lines[i]); ++i) out.push_back(lines[i]);
+  for (std::size_t i = first + 1; i < lines.size() && out.size() < cap && !ends(lines[i]); ++i)
+    out.push_back(lines[i]);
   return out;
 }
 
@@ -45,26 +48,38 @@ std::vector<std::string> block(const std::vector<std::string>& lines, std::size_
 std::vector<std::string> failing_lines(const std::vector<std::string>& lines) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].find("panicked at") != std::string::npos) {
-      return block(lines, i, [](const std::string& l) { return l.empty() || starts_with(l, "note: ") || starts_with(l, "stack backtrace"); }, 8);
+      return block(
+          lines, i,
+          [](const std::string& l) {
+            return l.empty() || starts_with(l, "note: ") || starts_with(l, "stack backtrace");
+          },
+          8);
     }
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (starts_with(lines[i], "FAIL: ") || starts_with(lines[i], "ERROR: ")) {
-      auto out = block(lines, i, [](const std::string& l) { return starts_with(l, "=====") || l.empty(); }, 14);
+      auto out = block(
+          lines, i, [](const std::string& l) { return starts_with(l, "=====") || l.empty(); }, 14);
       // The dashes under the header say nothing.
-      out.erase(std::remove_if(out.begin(), out.end(), [](const std::string& l) { return starts_with(l, "-----"); }), out.end());
+      out.erase(std::remove_if(out.begin(), out.end(),
+                               [](const std::string& l) { return starts_with(l, "-----"); }),
+                out.end());
       return out;
     }
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     // tlbf check's "FAIL case" and the indented lines that explain it.
     if (starts_with(lines[i], "FAIL ")) {
-      return block(lines, i, [](const std::string& l) { return l.empty() || !std::isspace(static_cast<unsigned char>(l[0])); }, 4);
+      return block(
+          lines, i,
+          [](const std::string& l) { return l.empty() || !std::isspace(static_cast<unsigned char>(l[0])); },
+          4);
     }
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (starts_with(lines[i], "error[") || starts_with(lines[i], "error: ")) {
-      return block(lines, i, [](const std::string& l) { return l.empty(); }, 8);
+      return block(
+          lines, i, [](const std::string& l) { return l.empty(); }, 8);
     }
   }
   std::vector<std::string> out;
@@ -82,7 +97,8 @@ std::string printable(const std::string& text) { return conformance::readable_li
 
 std::string evidence_from(const std::string& output) {
   std::string out;
-  for (const auto& line : failing_lines(lines_of(output))) out += (out.empty() ? "" : "\n") + line.substr(0, 200);
+  for (const auto& line : failing_lines(lines_of(output)))
+    out += (out.empty() ? "" : "\n") + line.substr(0, 200);
   return printable(out);
 }
 
@@ -101,8 +117,9 @@ double seconds_since(Clock::time_point start) {
 constexpr std::size_t kKeptOutput = std::size_t{1} << 20;
 
 conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limit) {
-  const std::string line =
-      suite.directory.empty() ? suite.command : "cd " + conformance::shell_quote(suite.directory) + " && " + suite.command;
+  const std::string line = suite.directory.empty()
+                               ? suite.command
+                               : "cd " + conformance::shell_quote(suite.directory) + " && " + suite.command;
   return conformance::run_with_input(line, "", limit, kKeptOutput);
 }
 
@@ -110,10 +127,14 @@ conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limi
 
 std::string_view to_string(MutantVerdict v) {
   switch (v) {
-    case MutantVerdict::Killed: return "killed";
-    case MutantVerdict::Survived: return "SURVIVED";
-    case MutantVerdict::Timeout: return "timeout";
-    case MutantVerdict::Error: return "error";
+    case MutantVerdict::Killed:
+      return "killed";
+    case MutantVerdict::Survived:
+      return "SURVIVED";
+    case MutantVerdict::Timeout:
+      return "timeout";
+    case MutantVerdict::Error:
+      return "error";
   }
   return "?";
 }
@@ -150,16 +171,20 @@ int Score::killed() const {
   return n;
 }
 
-double Score::score() const { return runs.empty() ? 0.0 : static_cast<double>(killed()) / static_cast<double>(runs.size()); }
+double Score::score() const {
+  return runs.empty() ? 0.0 : static_cast<double>(killed()) / static_cast<double>(runs.size());
+}
 
 std::string quote_if_needed(const std::string& word) {
   const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@%+=:,./_-").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("@%+=:,./_-").find(c) != std::string_view::npos;
   });
   return plain ? word : conformance::shell_quote(word);
 }
 
-std::string suite_command(const std::vector<std::string>& suite, const std::string& impl, const std::string& mutant) {
+std::string suite_command(const std::vector<std::string>& suite, const std::string& impl,
+                          const std::string& mutant) {
   // Cleared first: the grader's own environment could name a subject, and a
   // CARGO_TARGET_DIR would make concurrent runs build into one directory.
   std::string line = "unset TLBF_IMPL TLBF_MUTANT CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR; ";
@@ -324,14 +349,17 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
   const auto start = Clock::now();
   in_parallel(order.size(), options.jobs, [&](std::size_t n) {
     const int wheat = order[n];
-    const Ran ran = run_and_finish(subjects, wheat < 0 ? subjects.clean() : subjects.wheat(options.wheats[static_cast<std::size_t>(wheat)]),
-                                   options.setup_limit);
+    const Ran ran = run_and_finish(
+        subjects,
+        wheat < 0 ? subjects.clean() : subjects.wheat(options.wheats[static_cast<std::size_t>(wheat)]),
+        options.setup_limit);
     std::lock_guard<std::mutex> lock(mutex);
     if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
       if (harness_error.empty()) {
-        harness_error = !ran.error.empty() ? "a clean run could not be prepared: " + ran.error
-                                           : "the harness could not serve a clean run: " + ran.serving.harness_fault +
-                                                 kShortOfResources;
+        harness_error =
+            !ran.error.empty()
+                ? "a clean run could not be prepared: " + ran.error
+                : "the harness could not serve a clean run: " + ran.serving.harness_fault + kShortOfResources;
       }
     } else if (wheat < 0) {
       score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
@@ -363,21 +391,24 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
                 "the suite fails on the clean reference (" + failed_how + "); fix it before grading it");
   }
   if (score.baseline_passes < score.baseline_runs) {
-    return stop(score, kFlaky,
-                "the suite is flaky: on the unchanged clean reference it passed " +
-                    std::to_string(score.baseline_passes) + " of " + std::to_string(score.baseline_runs) +
-                    " runs (" + std::to_string(std::max(1, options.jobs)) +
-                    " at a time), so its grade would be luck; seed its random tests, and make sure two runs can "
-                    "share the machine (no fixed ports, files or timing budgets), then retry");
+    return stop(
+        score, kFlaky,
+        "the suite is flaky: on the unchanged clean reference it passed " +
+            std::to_string(score.baseline_passes) + " of " + std::to_string(score.baseline_runs) + " runs (" +
+            std::to_string(std::max(1, options.jobs)) +
+            " at a time), so its grade would be luck; seed its random tests, and make sure two runs can "
+            "share the machine (no fixed ports, files or timing budgets), then retry");
   }
   for (const WheatRuns& w : score.wheats) {
     if (w.passes == w.runs) continue;
     score.baseline_output = w.output;
-    return stop(score, kRejectsCorrect,
-                "fails the correct variant '" + w.id + "' (" + std::to_string(w.runs - w.passes) + " of " +
-                    std::to_string(w.runs) +
-                    " runs): the suite rejects a correct implementation, so it tests something the documents leave "
-                    "open, or recognises the reference by its source; first failing lines:\n" + w.evidence);
+    return stop(
+        score, kRejectsCorrect,
+        "fails the correct variant '" + w.id + "' (" + std::to_string(w.runs - w.passes) + " of " +
+            std::to_string(w.runs) +
+            " runs): the suite rejects a correct implementation, so it tests something the documents leave "
+            "open, or recognises the reference by its source; first failing lines:\n" +
+            w.evidence);
   }
   return true;
 }
@@ -386,20 +417,24 @@ bool sanity_phase(Subjects& subjects, Score& score) {
   const auto broken = subjects.broken();
   if (!broken) return true;
   const Ran ran = run_and_finish(subjects, *broken, score.limit);
-  if (!ran.error.empty()) return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
+  if (!ran.error.empty())
+    return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
   if (!ran.serving.harness_fault.empty()) {
-    return stop(score, kHarness,
-                "the harness could not serve the sanity check: " + ran.serving.harness_fault + kShortOfResources);
+    return stop(
+        score, kHarness,
+        "the harness could not serve the sanity check: " + ran.serving.harness_fault + kShortOfResources);
   }
   if (!ran.result.exited_cleanly() && !ran.serving.reached) {
     score.baseline_output = output_of(ran.result);
     return stop(score, kFlaky,
-                "the suite passed the clean runs, then failed the sanity check (" + ran.result.how_it_ended() +
+                "the suite passed the clean runs, then failed the sanity check (" +
+                    ran.result.how_it_ended() +
                     ") without ever starting TLBF_IMPL, so that failure was not about the implementation");
   }
   if (ran.result.exited_cleanly()) {
     return stop(score, kPassesBroken,
-                "the suite passes even against " + subjects.broken_description() + ": it is not testing the implementation");
+                "the suite passes even against " + subjects.broken_description() +
+                    ": it is not testing the implementation");
   }
   return true;
 }
@@ -473,8 +508,8 @@ std::vector<std::size_t> shuffled_run_order(std::size_t ids, int confirm, int co
 // What the mutants' phase gathers while its runs go on, under one mutex.
 struct MutantsPhaseRecord {
   std::vector<std::vector<MutantRun>> runs;  // by index into the ids
-  std::string harness_error;  // a control run that could not be prepared or served
-  std::string control_how;    // how the first failing control run ended
+  std::string harness_error;                 // a control run that could not be prepared or served
+  std::string control_how;                   // how the first failing control run ended
 };
 
 void record_control(const ControlResult& control, MutantsPhaseRecord& record, Score& score) {
@@ -491,7 +526,8 @@ void record_control(const ControlResult& control, MutantsPhaseRecord& record, Sc
   }
 }
 
-void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant, int confirm, Progress& progress) {
+void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant, int confirm,
+                       Progress& progress) {
   runs_of_its_mutant.push_back(std::move(run));
   if (runs_of_its_mutant.size() != static_cast<std::size_t>(confirm)) return;
   ++progress.mutants_done;
@@ -501,7 +537,8 @@ void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant
 
 // Each id's runs folded into score.runs (the first `graded` ids) or
 // score.chaff_runs (the rest); by id, why its runs disagree ("" when they do not).
-std::vector<std::string> fold_into(Score& score, std::vector<std::vector<MutantRun>> runs, std::size_t graded) {
+std::vector<std::string> fold_into(Score& score, std::vector<std::vector<MutantRun>> runs,
+                                   std::size_t graded) {
   std::vector<std::string> disagreements(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     MutantRun folded = fold(std::move(runs[i]), disagreements[i]);
@@ -511,7 +548,8 @@ std::vector<std::string> fold_into(Score& score, std::vector<std::vector<MutantR
 }
 
 // Whether the folded runs are a grade; if not, records in `score` why it stopped.
-bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements, const std::string& control_how) {
+bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
+                    const std::string& control_how) {
   std::vector<const MutantRun*> all;
   for (const auto& r : score.runs) all.push_back(&r);
   for (const auto& r : score.chaff_runs) all.push_back(&r);
@@ -520,25 +558,29 @@ bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
   for (const Stop why : {kHarness, kFlaky}) {
     for (const MutantRun* r : all) {
       if (r->stops_grading_with != why) continue;
-      if (why == kHarness) return stop(score, kHarness, "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
+      if (why == kHarness)
+        return stop(score, kHarness,
+                    "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
       score.baseline_output = r->output;
-      return stop(score, kFlaky,
-                  "the suite passed the clean runs, then failed the run of " + r->id +
-                      " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the suite"
-                      " is flaky, or the machine could not start its processes (ulimit -u, -n)");
+      return stop(
+          score, kFlaky,
+          "the suite passed the clean runs, then failed the run of " + r->id +
+              " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the suite"
+              " is flaky, or the machine could not start its processes (ulimit -u, -n)");
     }
   }
   // Nor is a run that could not happen as planned a survivor: a stale patch
   // would otherwise make a strong suite look weak.
   for (const MutantRun* r : all) {
     if (r->verdict == MutantVerdict::Error) {
-      return stop(score, kUngradable, "the run of " + r->id + " could not happen, so nothing can be said of it: " + r->evidence);
+      return stop(score, kUngradable,
+                  "the run of " + r->id + " could not happen, so nothing can be said of it: " + r->evidence);
     }
   }
   if (score.control_passes < score.control_runs) {
     return stop(score, kFlaky,
-                "the suite is flaky or counts its runs: it passed the " + std::to_string(score.baseline_runs) +
-                    " clean runs before the mutants, then failed " +
+                "the suite is flaky or counts its runs: it passed the " +
+                    std::to_string(score.baseline_runs) + " clean runs before the mutants, then failed " +
                     std::to_string(score.control_runs - score.control_passes) + " of the " +
                     std::to_string(score.control_runs) + " clean runs hidden among them (" + control_how +
                     "), so its grade would not be about the mutants");
@@ -580,8 +622,9 @@ bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score
   });
   score.mutants_seconds = seconds_since(start);
   if (!record.harness_error.empty()) {
-    return stop(score, kHarness,
-                "a clean control run could not be prepared or served: " + record.harness_error + kShortOfResources);
+    return stop(
+        score, kHarness,
+        "a clean control run could not be prepared or served: " + record.harness_error + kShortOfResources);
   }
   const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
   return verdicts_stand(score, disagreements, record.control_how);
@@ -599,9 +642,10 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   Score score;
   if (!warm_up_phase(subjects, options, score) || !baseline_phase(subjects, options, score)) return score;
   // A mutant's run may rebuild what the warm-up built, then run the suite.
-  score.limit = std::max(options.timeout_floor,
-                         std::chrono::milliseconds(static_cast<long long>(
-                             (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
+  score.limit =
+      std::max(options.timeout_floor,
+               std::chrono::milliseconds(static_cast<long long>(
+                   (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
   if (!sanity_phase(subjects, score)) return score;
   mutants_phase(subjects, options, score);
   return score;

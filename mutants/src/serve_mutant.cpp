@@ -1,6 +1,7 @@
 // tlbf-mutant: the oracle's protocol endpoint built against the mutant build.
-//   tlbf-mutant [sNN]           serves mutant sNN (else the one TLBF_MUTANT names); `tlbf serve --mutant` runs this
-//   tlbf-mutant --choice-from SOCK  serves what tlbf mutate's socket SOCK tells the child this forks:
+//   tlbf-mutant [sNN]           serves mutant sNN (else the one TLBF_MUTANT names); `tlbf serve --mutant`
+//   runs this tlbf-mutant --choice-from SOCK  serves what tlbf mutate's socket SOCK tells the child this
+//   forks:
 //                               nothing (the clean oracle), refuse-all, or sNN
 //   tlbf-mutant --connect SOCK  carries stdin and stdout to and from a socket of tlbf mutate, which
 //                               chooses what is served there (docs/mutants.md, "What a suite can see")
@@ -25,7 +26,8 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: tlbf-mutant [sNN] | --choice-from SOCKET | --connect SOCKET   (line protocol v1 with a mutant of the oracle)\n";
+  std::cerr << "usage: tlbf-mutant [sNN] | --choice-from SOCKET | --connect SOCKET   (line protocol v1 with "
+               "a mutant of the oracle)\n";
   return 2;
 }
 

@@ -37,7 +37,8 @@ Outcome<fs::path> make_private_folder() {
     conformance::remove_folder_if_tlbf_dies(pattern);
     return fs::path(pattern);
   }
-  return failure("cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " + std::strerror(errno));
+  return failure("cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " +
+                 std::strerror(errno));
 }
 
 namespace {
@@ -49,7 +50,8 @@ std::set<std::string> files_changed_by(const std::string& patch) {
   std::istringstream in(patch);
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("+++ ", 0) != 0) continue;
-    std::string path = line.substr(4, line.find('\t') == std::string::npos ? std::string::npos : line.find('\t') - 4);
+    std::string path =
+        line.substr(4, line.find('\t') == std::string::npos ? std::string::npos : line.find('\t') - 4);
     if (path == "/dev/null") continue;  // a file the patch deletes
     const std::size_t slash = path.find('/');
     out.insert(slash == std::string::npos ? path : path.substr(slash + 1));
@@ -82,7 +84,8 @@ Outcome<Done> copy_tree(const fs::path& from, const fs::path& to, fs::file_time_
   std::error_code ec;
   std::vector<std::pair<fs::path, fs::file_time_type>> folders{{to, fs::last_write_time(from, ec)}};
   fs::create_directory(to, from, ec);
-  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     const fs::path target = to / fs::relative(it->path(), from);
     if (it->is_symlink()) {
       fs::copy_symlink(it->path(), target, ec);
@@ -114,8 +117,8 @@ struct Change {
 std::set<std::string> files_under(const fs::path& folder) {
   std::set<std::string> out;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(folder, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->is_regular_file()) out.insert(fs::relative(it->path(), folder).string());
   }
   return out;
@@ -150,7 +153,6 @@ void cover_a_neighbour(Place& p) {
   p.replacement = line < added_at ? text + "\n" + p.replacement : p.replacement + "\n" + text;
 }
 
-
 // The first change of the first hunk: the old file's lines it removes
 // (end exclusive), the lines it adds, and the patch's preamble (its text
 // before the first `---`) as the description.
@@ -162,8 +164,10 @@ Place describe_patch(const std::string& patch, const fs::path& source_root) {
   for (std::string text; std::getline(in, text);) {
     if (old_line == 0) {
       if (text.rfind("+++ ", 0) == 0) {
-        const std::string path = text.substr(4, text.find('\t') == std::string::npos ? std::string::npos : text.find('\t') - 4);
-        p.file = path.find('/') == std::string::npos ? path : path.substr(path.find('/') + 1);  // as patch -p1 does
+        const std::string path =
+            text.substr(4, text.find('\t') == std::string::npos ? std::string::npos : text.find('\t') - 4);
+        p.file = path.find('/') == std::string::npos ? path
+                                                     : path.substr(path.find('/') + 1);  // as patch -p1 does
       } else if (text.rfind("@@ -", 0) == 0) {
         old_line = std::max(1, std::atoi(text.c_str() + 4));
       } else if (p.description.empty() && !text.empty() && text.rfind("--- ", 0) != 0) {
@@ -201,8 +205,15 @@ Place describe_patch(const std::string& patch, const fs::path& source_root) {
 class Patched final : public Subjects {
  public:
   Patched(std::vector<std::string> suite, const PatchSet& set, bool reveal)
-      : suite_(std::move(suite)), patches_(set.patches), workdir_(set.workdir), sanity_patch_(set.sanity_patch),
-        chaffs_(set.chaffs), wheats_(set.wheats), seed_(workdir_), reveal_(reveal), sandbox_(set.sandbox),
+      : suite_(std::move(suite)),
+        patches_(set.patches),
+        workdir_(set.workdir),
+        sanity_patch_(set.sanity_patch),
+        chaffs_(set.chaffs),
+        wheats_(set.wheats),
+        seed_(workdir_),
+        reveal_(reveal),
+        sandbox_(set.sandbox),
         toolchain_(toolchain_folders(suite_)) {
     if (auto made = make_private_folder(); made.ok()) {
       scratch_ = std::move(made).value();
@@ -340,8 +351,9 @@ class Patched final : public Subjects {
     for (const auto& file : patched_) {
       const std::string ext = fs::path(file).extension().string();
       const char* comment = ext == ".py" || ext == ".sh" || ext == ".toml" ? "#"
-                            : ext == ".rs" || ext == ".c" || ext == ".h" || ext == ".cpp" || ext == ".hpp" ? "//"
-                                                                                                             : nullptr;
+                            : ext == ".rs" || ext == ".c" || ext == ".h" || ext == ".cpp" || ext == ".hpp"
+                                ? "//"
+                                : nullptr;
       std::error_code ec;
       if (!comment || !fs::is_regular_file(workdir_ / file, ec)) continue;
       std::string text = slurp(workdir_ / file);
@@ -412,9 +424,10 @@ class Patched final : public Subjects {
         return run;
       }
     } else {
-      const auto copied = conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
-                                                          " " + conformance::shell_quote(copy.string()),
-                                                      "", std::chrono::minutes(10));
+      const auto copied =
+          conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
+                                          " " + conformance::shell_quote(copy.string()),
+                                      "", std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
         run.error = "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
                     "): " + conformance::last_lines(copied.out + copied.err, 3);
@@ -431,7 +444,8 @@ class Patched final : public Subjects {
     // runs' too: else a patched file alone would be new (its inode, its
     // change time equal to its modification time, its build products), and a
     // suite could tell a mutant by looking at the file instead of testing it.
-    std::map<std::string, fs::file_time_type> seeded;  // each file's time in the seed, what its caches were built from
+    std::map<std::string, fs::file_time_type>
+        seeded;  // each file's time in the seed, what its caches were built from
     for (const auto& file : patched_) {
       std::error_code ec;
       seeded[file] = fs::last_write_time(copy / file, ec);
@@ -446,7 +460,8 @@ class Patched final : public Subjects {
         std::error_code ec;
         fs::copy_file(change.overlay / file, copy / file, fs::copy_options::overwrite_existing, ec);
         if (ec) {
-          run.error = "cannot lay " + (change.overlay / file).string() + " over " + copy.string() + ": " + ec.message();
+          run.error = "cannot lay " + (change.overlay / file).string() + " over " + copy.string() + ": " +
+                      ec.message();
           return run;
         }
       }
@@ -487,16 +502,16 @@ class Patched final : public Subjects {
 
   std::vector<std::string> suite_;
   fs::path patches_, workdir_, sanity_patch_, chaffs_, wheats_, scratch_;
-  fs::path seed_;  // what each run's copy is made from
+  fs::path seed_;              // what each run's copy is made from
   std::string scratch_error_;  // why there is no scratch_
   bool reveal_;
   bool sandbox_;
   std::vector<std::string> toolchain_;  // what a sandboxed run sees read-only
   fs::path disguised_;                  // the disguised wheat's files, "" when there is none
-  std::set<std::string> patched_;  // the files, relative to the work directory, that some patch changes
+  std::set<std::string> patched_;       // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};
   std::mutex slots_mutex_;
-  std::vector<bool> slot_free_;  // by slot; empty until the slots are warmed
+  std::vector<bool> slot_free_;          // by slot; empty until the slots are warmed
   fs::file_time_type slot_warmed_from_;  // what the slots' warming runs wrote is newer
   std::vector<std::thread> removals_;    // of slot folders moved aside
 };
@@ -595,7 +610,8 @@ class Served final : public Subjects {
     const std::size_t at = text.find(needle);
     if (at == std::string::npos) return;
     const std::size_t line_start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
-    p.start_line = p.end_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+    p.start_line = p.end_line =
+        1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
     p.start_column = 1 + static_cast<int>(at - line_start);
     p.end_column = p.start_column + static_cast<int>(needle.size());
   }
@@ -624,7 +640,8 @@ class Served final : public Subjects {
     }
     for (const auto& [id, change] : all) wheat_ids_.push_back(id);
     std::sort(wheat_ids_.begin(), wheat_ids_.end());
-    for (const auto& id : patch_stems(set_.chaffs)) all.push_back({id, {fs::path(set_.chaffs) / (id + ".patch"), {}}});
+    for (const auto& id : patch_stems(set_.chaffs))
+      all.push_back({id, {fs::path(set_.chaffs) / (id + ".patch"), {}}});
     for (const auto& id : patch_stems(set_.mutant_patches)) {
       all.push_back({kMutantForm + id, {fs::path(set_.mutant_patches) / (id + ".patch"), {}}});
     }
@@ -635,16 +652,21 @@ class Served final : public Subjects {
         continue;
       }
       const fs::path folder = variants_ / random_name();
-      const auto copied = conformance::run_with_input("cp -a " + conformance::shell_quote(set_.variants_from) + " " +
-                                                          conformance::shell_quote(folder.string()),
-                                                      "", std::chrono::minutes(1));
+      const auto copied =
+          conformance::run_with_input("cp -a " + conformance::shell_quote(set_.variants_from) + " " +
+                                          conformance::shell_quote(folder.string()),
+                                      "", std::chrono::minutes(1));
       if (!copied.exited_cleanly()) {
-        v.error = "cannot copy " + set_.variants_from + ": " + conformance::last_lines(copied.out + copied.err, 3);
+        v.error =
+            "cannot copy " + set_.variants_from + ": " + conformance::last_lines(copied.out + copied.err, 3);
         continue;
       }
-      for (const auto& file : change.overlay.empty() ? std::set<std::string>{} : files_under(change.overlay)) {
+      for (const auto& file :
+           change.overlay.empty() ? std::set<std::string>{} : files_under(change.overlay)) {
         fs::copy_file(change.overlay / file, folder / file, fs::copy_options::overwrite_existing, ec);
-        if (ec) v.error = "cannot lay " + (change.overlay / file).string() + " over a copy of " + set_.variants_from;
+        if (ec)
+          v.error =
+              "cannot lay " + (change.overlay / file).string() + " over a copy of " + set_.variants_from;
       }
       if (!change.patch.empty()) {
         const auto applied = conformance::run_with_input(
@@ -653,8 +675,9 @@ class Served final : public Subjects {
                 conformance::shell_quote(fs::absolute(change.patch).string()),
             "", std::chrono::minutes(1));
         if (!applied.exited_cleanly()) {
-          v.error = change.patch.filename().string() + " does not apply to " + set_.variants_from + " (patch " +
-                    applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
+          v.error = change.patch.filename().string() + " does not apply to " + set_.variants_from +
+                    " (patch " + applied.how_it_ended() +
+                    "): " + conformance::last_lines(applied.out + applied.err, 3);
         }
       }
       if (v.error.empty()) v.folder = folder;
@@ -682,9 +705,9 @@ class Served final : public Subjects {
       run.error = variant_.at(variant).error;
       return run;
     }
-    auto started = variant.empty()
-                       ? HiddenServer::start(sockets, tlbf_mutant_, choice)
-                       : HiddenServer::start_program(sockets, set_.variant_command, variant_.at(variant).folder.string());
+    auto started = variant.empty() ? HiddenServer::start(sockets, tlbf_mutant_, choice)
+                                   : HiddenServer::start_program(sockets, set_.variant_command,
+                                                                 variant_.at(variant).folder.string());
     if (!started.ok()) {
       run.error = started.why();
       return run;
@@ -699,13 +722,15 @@ class Served final : public Subjects {
           "cp -a " + conformance::shell_quote(set_.directory) + " " + conformance::shell_quote(folder), "",
           std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
-        run.error = "cannot copy " + set_.directory + ": " + conformance::last_lines(copied.out + copied.err, 3);
+        run.error =
+            "cannot copy " + set_.directory + ": " + conformance::last_lines(copied.out + copied.err, 3);
         return run;
       }
       run.directory = folder;
     }
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
-    run.command = suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
+    run.command =
+        suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
     if (set_.sandbox) {
       // The suite sees, read-only, its run's socket folder and the relay
       // (not tlbf-mutant, which could serve it any mutant, nor tlbf beside
@@ -738,13 +763,14 @@ class Served final : public Subjects {
   std::string tlbf_mutant_;
   bool reveal_;
   ServedSet set_;
-  fs::path private_;   // the sockets
-  fs::path runs_;      // each run's copy of set_.directory
-  fs::path variants_;  // the wheats' and chaffs' folders
+  fs::path private_;           // the sockets
+  fs::path runs_;              // each run's copy of set_.directory
+  fs::path variants_;          // the wheats' and chaffs' folders
   std::string private_error_;  // why one of them is missing
   std::vector<std::string> wheat_ids_;
-  std::map<std::string, Variant> variant_;  // by wheat or chaff id, or kMutantForm + mutant id; filled before any run
-  std::map<std::string, int> turns_;        // by mutant id: its runs so far, from a random start (under mutex_)
+  std::map<std::string, Variant>
+      variant_;  // by wheat or chaff id, or kMutantForm + mutant id; filled before any run
+  std::map<std::string, int> turns_;  // by mutant id: its runs so far, from a random start (under mutex_)
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
 };
@@ -758,23 +784,30 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
   return std::make_unique<Served>(suite, tlbf, tlbf_mutant, reveal, set);
 }
 
-std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf_mutant,
-                                          const ServedSet& set) {
-  const auto absolute = [](const std::string& path) { return path.empty() ? std::string() : fs::absolute(path).string(); };
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
+                                          const std::string& tlbf_mutant, const ServedSet& set) {
+  const auto absolute = [](const std::string& path) {
+    return path.empty() ? std::string() : fs::absolute(path).string();
+  };
   ServedSet whole = set;
-  for (std::string* path : {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs, &whole.mutant_patches}) {
+  for (std::string* path :
+       {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs, &whole.mutant_patches}) {
     *path = absolute(*path);
   }
   return std::make_unique<Served>(suite, "", tlbf_mutant, false, whole);
 }
 
-std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
-                                           const std::string& workdir, const std::string& sanity_patch, bool reveal) {
+std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite,
+                                           const std::string& patches_dir, const std::string& workdir,
+                                           const std::string& sanity_patch, bool reveal) {
   return patched_subjects(suite, PatchSet{patches_dir, workdir, sanity_patch, "", "", false}, reveal);
 }
 
-std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set, bool reveal) {
-  const auto absolute = [](const std::string& path) { return path.empty() ? std::string() : fs::absolute(path).string(); };
+std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set,
+                                           bool reveal) {
+  const auto absolute = [](const std::string& path) {
+    return path.empty() ? std::string() : fs::absolute(path).string();
+  };
   return std::make_unique<Patched>(
       suite,
       PatchSet{absolute(set.patches), absolute(set.workdir), absolute(set.sanity_patch), absolute(set.chaffs),

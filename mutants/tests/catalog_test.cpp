@@ -26,21 +26,24 @@ TEST(Catalog, TheEmbeddedCatalogReads) {
 TEST(Catalog, HasExactlyTheTenPlantedBugs) {
   std::set<std::string> ids;
   for (const auto& m : catalog()) ids.insert(m.id);
-  EXPECT_EQ(ids, (std::set<std::string>{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}));
+  EXPECT_EQ(ids,
+            (std::set<std::string>{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}));
 }
 
 TEST(Catalog, EverySwitchIsInItsFile) {
   for (const auto& m : catalog()) {
     const std::string text = source(m.file);
     ASSERT_FALSE(text.empty()) << m.file;
-    EXPECT_NE(text.find(m.switch_text), std::string::npos) << m.id << ": '" << m.switch_text << "' not in " << m.file;
+    EXPECT_NE(text.find(m.switch_text), std::string::npos)
+        << m.id << ": '" << m.switch_text << "' not in " << m.file;
     // As many switches as the catalog says, in the whole oracle.
     int places = 0;
     std::set<std::string> files;
     for (const auto& other : catalog()) files.insert(other.file);
     for (const auto& f : files) {
       const std::string all = source(f);
-      for (std::size_t at = 0; (at = all.find("TLBF_MUTANT(" + m.id + ")", at)) != std::string::npos; ++at) ++places;
+      for (std::size_t at = 0; (at = all.find("TLBF_MUTANT(" + m.id + ")", at)) != std::string::npos; ++at)
+        ++places;
     }
     EXPECT_EQ(places, m.places) << m.id;
   }

@@ -28,7 +28,8 @@ TEST(ReportHtml, TheSuitesTextCannotEndTheScript) {
        {{"a.py",
          {{"language", "python"},
           {"source", "x = '</script><script>alert(1)</script>'\n"},
-          {"mutants", {{{"id", "s01"}, {"status", "Killed"}, {"statusReason", "FAILED </SCRIPT ><!-- <script>"}}}}}}}}};
+          {"mutants",
+           {{{"id", "s01"}, {"status", "Killed"}, {"statusReason", "FAILED </SCRIPT ><!-- <script>"}}}}}}}}};
   const auto page = mutation_report_html(report.dump(), "var viewer = 1 < 2;");
   ASSERT_TRUE(page.ok()) << page.why();
   const std::string& html = page.value();
@@ -37,7 +38,8 @@ TEST(ReportHtml, TheSuitesTextCannotEndTheScript) {
   const auto json = nlohmann::json::parse(inlined_json(html), nullptr, false);
   ASSERT_FALSE(json.is_discarded()) << inlined_json(html);
   EXPECT_EQ(json, report);
-  EXPECT_NE(html.find("<script>\nvar viewer = 1 < 2;\n</script>"), std::string::npos) << "the bundle is inlined whole";
+  EXPECT_NE(html.find("<script>\nvar viewer = 1 < 2;\n</script>"), std::string::npos)
+      << "the bundle is inlined whole";
   EXPECT_NE(html.find("<mutation-test-report-app"), std::string::npos);
   EXPECT_NE(html.find("default-src 'none'"), std::string::npos) << "the page forbids itself the network";
 }

@@ -65,7 +65,8 @@ class FakeSubjects final : public Subjects {
   SuiteRun make(const std::string& id) {
     std::lock_guard<std::mutex> lock(mutex_);
     SuiteRun run;
-    run.command = std::string(by_id.at(id).suite_passes ? "true" : "false") + " run-" + std::to_string(++runs_);
+    run.command =
+        std::string(by_id.at(id).suite_passes ? "true" : "false") + " run-" + std::to_string(++runs_);
     subject_of_[run.command] = id;
     return run;
   }
@@ -73,7 +74,6 @@ class FakeSubjects final : public Subjects {
   int runs_ = 0;
   std::map<std::string, std::string> subject_of_;
 };
-
 
 ScoreOptions options_for(const Subjects& subjects) {
   ScoreOptions options;
@@ -91,11 +91,13 @@ TEST(Scorer, AFailureTheSubjectSawIsAKill) {
 
 TEST(Scorer, AFailureAfterTheHarnessCouldNotServeIsNoKillAndNoGrade) {
   FakeSubjects fake;
-  fake.by_id["s02"].serving.harness_fault = "could not start the served process: Resource temporarily unavailable";
+  fake.by_id["s02"].serving.harness_fault =
+      "could not start the served process: Resource temporarily unavailable";
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kHarness);
   EXPECT_NE(score.stop_reason.find("s02"), std::string::npos) << score.stop_reason;
-  EXPECT_NE(score.stop_reason.find("Resource temporarily unavailable"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("Resource temporarily unavailable"), std::string::npos)
+      << score.stop_reason;
   ASSERT_EQ(score.runs.size(), 3U);
   EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Error);
 }
@@ -105,7 +107,8 @@ TEST(Scorer, AFailureWithoutEverStartingTheSubjectIsNotTheMutantsDoing) {
   fake.by_id["s03"].serving.reached = false;
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kFlaky);
-  EXPECT_NE(score.stop_reason.find("s03 without ever starting TLBF_IMPL"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("s03 without ever starting TLBF_IMPL"), std::string::npos)
+      << score.stop_reason;
   EXPECT_FALSE(score.baseline_output.empty());  // the failing run's output is shown
 }
 
@@ -229,7 +232,8 @@ TEST(Scorer, EveryMutantRunsTwiceAndTwoRunsThatDisagreeMakeTheGradingFlaky) {
   const Score score = score_suite(subjects, options_for(subjects));
   EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
   EXPECT_NE(score.stop_reason.find("against s02"), std::string::npos) << score.stop_reason;
-  EXPECT_NE(score.stop_reason.find("caught"), std::string::npos) << score.stop_reason;  // the failing run's output
+  EXPECT_NE(score.stop_reason.find("caught"), std::string::npos)
+      << score.stop_reason;  // the failing run's output
 }
 
 TEST(Scorer, AgreeingRunsAreOneOutcomeConfirmedByBoth) {
@@ -319,7 +323,8 @@ TEST(Scorer, ProgressCountsEveryRunOfBothPhases) {
 // The real server: a connection it cannot serve (tlbf-mutant cannot be run)
 // is a fault it reports, and connections are counted.
 TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
-  const std::string dir = std::filesystem::temp_directory_path() / ("tlbf-scorer-test-" + std::to_string(::getpid()));
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("tlbf-scorer-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto started = HiddenServer::start(dir, "/nonexistent/tlbf-mutant", "");
   ASSERT_TRUE(started.ok()) << started.why();
@@ -337,7 +342,8 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
 
   EXPECT_EQ(server->connections(), 1);
   // It cannot even be copied into the unreadable image the served processes run from (hidden.cpp).
-  EXPECT_NE(server->fault().find("cannot make an unreadable copy of /nonexistent/tlbf-mutant"), std::string::npos)
+  EXPECT_NE(server->fault().find("cannot make an unreadable copy of /nonexistent/tlbf-mutant"),
+            std::string::npos)
       << server->fault();
   server.reset();
 

@@ -76,8 +76,8 @@ Result<Bloom> Bloom::with_rate(std::uint64_t n, double p) {
   }
   const std::uint64_t m = optimal_m(n, p);
   if (m > MAX_BITS) {
-    return bad_params("n = " + std::to_string(n) + ", p = " + shortest(p) + " need m = " +
-                      std::to_string(m) + " bits; at most 2^40 are allowed");
+    return bad_params("n = " + std::to_string(n) + ", p = " + shortest(p) + " need m = " + std::to_string(m) +
+                      " bits; at most 2^40 are allowed");
   }
   return create(m, optimal_k(m, n));
 }
@@ -97,9 +97,7 @@ Result<Bloom> Bloom::create(std::uint64_t m, std::uint32_t k) {
   }
 }
 
-std::vector<std::uint64_t> Bloom::bit_positions(ByteView item) const {
-  return positions_for(m_, k_, item);
-}
+std::vector<std::uint64_t> Bloom::bit_positions(ByteView item) const { return positions_for(m_, k_, item); }
 std::vector<std::uint64_t> Bloom::bit_positions(std::string_view item) const {
   return bit_positions(bytes_of(item));
 }
@@ -251,7 +249,8 @@ Status Bloom::union_with(const Bloom& other) {
   }
   // Equal m means equal lengths, except in a mutant that trusted a file's length.
   for (std::size_t i = 0; i < std::min(bits_.size(), other.bits_.size()); ++i) {
-    bits_[i] = static_cast<std::uint8_t>(TLBF_MUTANT(s08) ? bits_[i] & other.bits_[i] : bits_[i] | other.bits_[i]);
+    bits_[i] =
+        static_cast<std::uint8_t>(TLBF_MUTANT(s08) ? bits_[i] & other.bits_[i] : bits_[i] | other.bits_[i]);
   }
   if (!TLBF_MUTANT(s05)) n_inserted_ = saturating_add(n_inserted_, other.n_inserted_);
   return success();
@@ -322,7 +321,8 @@ Result<Header> check_fields(ByteView bytes) {
 
 // Checks 1 to 7 of from_bytes: those of the header, then the length.
 Result<Header> check_header_and_length(ByteView header, std::uint64_t file_size) {
-  if (file_size < HEADER_LEN) return check_fields(header.first(std::min<std::size_t>(header.size(), file_size)));
+  if (file_size < HEADER_LEN)
+    return check_fields(header.first(std::min<std::size_t>(header.size(), file_size)));
   const auto fields = check_fields(header);
   if (!fields) return fields.error();
   const std::uint64_t m = fields.value().m;
@@ -332,8 +332,8 @@ Result<Header> check_header_and_length(ByteView header, std::uint64_t file_size)
   if (body != want && !TLBF_MUTANT(s09)) {
     const std::string how = body < want ? "truncated" : std::to_string(body - want) + " bytes too many";
     return format_error("length: m = " + std::to_string(m) + " needs " + std::to_string(want) +
-                        " bytes of bits after the header, the input has " + std::to_string(body) +
-                        " (" + how + ")");
+                        " bytes of bits after the header, the input has " + std::to_string(body) + " (" +
+                        how + ")");
   }
   return fields;
 }
@@ -348,9 +348,9 @@ Result<Header> check_file(ByteView bytes) {
     const std::uint8_t last = bytes[bytes.size() - 1];
     const auto padding_mask = static_cast<std::uint8_t>(0xFFU << (m % 8));
     if ((last & padding_mask) != 0) {
-      return format_error("padding: bits " + std::to_string(m) + " .. " +
-                          std::to_string(want * 8 - 1) + " lie beyond m = " + std::to_string(m) +
-                          " and must be 0 (last byte is " + hex_bytes(bytes.last(1)) + ")");
+      return format_error("padding: bits " + std::to_string(m) + " .. " + std::to_string(want * 8 - 1) +
+                          " lie beyond m = " + std::to_string(m) + " and must be 0 (last byte is " +
+                          hex_bytes(bytes.last(1)) + ")");
     }
   }
   return checked;
@@ -365,7 +365,8 @@ Result<std::uint64_t> Bloom::file_size_from_header(ByteView header) {
 }
 
 Status Bloom::check_header(ByteView header, std::uint64_t file_size) {
-  const auto checked = check_header_and_length(header.first(std::min<std::size_t>(header.size(), HEADER_LEN)), file_size);
+  const auto checked =
+      check_header_and_length(header.first(std::min<std::size_t>(header.size(), HEADER_LEN)), file_size);
   if (!checked) return checked.error();
   return success();
 }
@@ -374,14 +375,16 @@ Result<Bloom> Bloom::from_bytes(ByteView bytes) {
   const auto checked = check_file(bytes);
   if (!checked) return checked.error();
   const Header& h = checked.value();
-  return Bloom(h.m, h.k, h.n_inserted, BitArray(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end()));
+  return Bloom(h.m, h.k, h.n_inserted,
+               BitArray(bytes.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN), bytes.end()));
 }
 
 Result<Bloom> Bloom::from_bytes(BitArray&& file) {
   const auto checked = check_file(file);
   if (!checked) return checked.error();
   const Header& h = checked.value();
-  file.erase(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN));  // the bits, where they lie
+  file.erase(file.begin(),
+             file.begin() + static_cast<std::ptrdiff_t>(HEADER_LEN));  // the bits, where they lie
   return Bloom(h.m, h.k, h.n_inserted, std::move(file));
 }
 

@@ -4,9 +4,12 @@ namespace tlbf {
 
 std::string_view to_string(ErrorKind kind) noexcept {
   switch (kind) {
-    case ErrorKind::BadParams: return "BadParams";
-    case ErrorKind::Mismatch: return "Mismatch";
-    case ErrorKind::Format: return "Format";
+    case ErrorKind::BadParams:
+      return "BadParams";
+    case ErrorKind::Mismatch:
+      return "Mismatch";
+    case ErrorKind::Format:
+      return "Format";
   }
   return "Unknown";  // unreachable for valid enumerators
 }

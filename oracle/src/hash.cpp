@@ -27,7 +27,8 @@ std::uint64_t fnv1a64(std::string_view text) noexcept {
   return fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
-void fnv1a64_many(std::span<const std::span<const std::uint8_t>> items, std::span<std::uint64_t> out) noexcept {
+void fnv1a64_many(std::span<const std::span<const std::uint8_t>> items,
+                  std::span<std::uint64_t> out) noexcept {
   std::size_t i = 0;
   // Four at a time, byte for byte over their common length: each hash is a
   // chain of multiplies that must wait for one another, and four chains side
@@ -37,7 +38,8 @@ void fnv1a64_many(std::span<const std::span<const std::uint8_t>> items, std::spa
     const std::uint8_t* b = items[i + 1].data();
     const std::uint8_t* c = items[i + 2].data();
     const std::uint8_t* d = items[i + 3].data();
-    const std::size_t common = std::min({items[i].size(), items[i + 1].size(), items[i + 2].size(), items[i + 3].size()});
+    const std::size_t common =
+        std::min({items[i].size(), items[i + 1].size(), items[i + 2].size(), items[i + 3].size()});
     std::uint64_t ha = FNV_OFFSET, hb = FNV_OFFSET, hc = FNV_OFFSET, hd = FNV_OFFSET;
     for (std::size_t at = 0; at < common; ++at) {
       ha = fnv1a_step(ha, a[at]);

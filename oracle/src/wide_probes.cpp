@@ -46,7 +46,8 @@ struct WideModulus {
     const __m512d low = _mm512_cvtepu64_pd(_mm512_and_si512(x, low52));
     const __m512d y = _mm512_fmadd_pd(high, two52_mod_m, low);
     // floor(y / m), or one more or one less: the rounding of 1/m and of the product.
-    const __m512d q = _mm512_roundscale_pd(_mm512_mul_pd(y, reciprocal), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    const __m512d q =
+        _mm512_roundscale_pd(_mm512_mul_pd(y, reciprocal), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
     __m512d r = _mm512_fnmadd_pd(q, m, y);  // y - q*m, an integer in [-m, 2m): exact
     r = _mm512_mask_add_pd(r, _mm512_cmp_pd_mask(r, _mm512_setzero_pd(), _CMP_LT_OQ), r, m);
     r = _mm512_mask_sub_pd(r, _mm512_cmp_pd_mask(r, m, _CMP_GE_OQ), r, m);
@@ -56,8 +57,10 @@ struct WideModulus {
 
 // The SplitMix64 finalizer of hash.hpp, lane by lane, forced odd: h2.
 TLBF_AVX512 __m512i step_of(__m512i z) {
-  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), _mm512_set1_epi64(static_cast<std::int64_t>(0xbf58'476d'1ce4'e5b9ULL)));
-  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), _mm512_set1_epi64(static_cast<std::int64_t>(0x94d0'49bb'1331'11ebULL)));
+  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)),
+                         _mm512_set1_epi64(static_cast<std::int64_t>(0xbf58'476d'1ce4'e5b9ULL)));
+  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)),
+                         _mm512_set1_epi64(static_cast<std::int64_t>(0x94d0'49bb'1331'11ebULL)));
   z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
   return _mm512_or_si512(z, _mm512_set1_epi64(1));
 }
@@ -83,8 +86,8 @@ struct Walk16 {
   __mmask16 live;                              // lanes that hold an item
 
   // Inlined: as a call it spilled its vectors to the stack (11.4 against 11.0 ns).
-  TLBF_AVX512 __attribute__((always_inline)) Walk16(const WideModulus& mod, std::span<const std::uint64_t> h1,
-                                                    std::size_t j) {
+  TLBF_AVX512 __attribute__((always_inline))
+  Walk16(const WideModulus& mod, std::span<const std::uint64_t> h1, std::size_t j) {
     const Lanes low = lanes_at(h1, j), high = lanes_at(h1, j + 8);
     x_low = low.h1;
     x_high = high.h1;
@@ -113,7 +116,8 @@ struct Walk16 {
  private:
   // Eight 64-bit values below 2^32 each, low lanes first, as sixteen 32-bit lanes.
   TLBF_AVX512 static __m512i join(__m512i low, __m512i high) {
-    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(low)), _mm512_cvtepi64_epi32(high), 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(low)), _mm512_cvtepi64_epi32(high),
+                              1);
   }
 };
 
@@ -144,8 +148,10 @@ TLBF_AVX512 void contains_wide(std::span<const std::uint64_t> h1, std::uint64_t 
     __mmask16 alive = walk.live;  // lanes with no clear bit yet
     for (std::uint32_t i = 0; i < k; ++i) {
       const __m512i start = _mm512_min_epu32(_mm512_srli_epi32(walk.g, 3), last_start);
-      const __m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), walk.live, start, bits.data(), 1);
-      const __m512i bit = _mm512_sub_epi32(walk.g, _mm512_slli_epi32(start, 3));  // < 32: g's place in the word
+      const __m512i word =
+          _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), walk.live, start, bits.data(), 1);
+      const __m512i bit =
+          _mm512_sub_epi32(walk.g, _mm512_slli_epi32(start, 3));  // < 32: g's place in the word
       alive = _mm512_mask_test_epi32_mask(alive, word, _mm512_sllv_epi32(one, bit));
       walk.advance(mod);
       // Stopping when every lane has a clear bit saves the probes of absent
@@ -177,8 +183,8 @@ TLBF_AVX512 void wide_positions(std::span<const std::uint64_t> h1, std::uint64_t
 
 bool wide_probes_available() noexcept { return false; }
 
-void contains_wide(std::span<const std::uint64_t>, std::uint64_t, std::uint32_t, std::span<const std::uint8_t>,
-                   bool*) noexcept {
+void contains_wide(std::span<const std::uint64_t>, std::uint64_t, std::uint32_t,
+                   std::span<const std::uint8_t>, bool*) noexcept {
   std::abort();  // unreachable: wide_probes_available() is false
 }
 

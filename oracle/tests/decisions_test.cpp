@@ -41,14 +41,14 @@ TEST(Decisions, IdealMThatIsAnIntegerIsKept) {
 
 // "Sizing": optimal_m and optimal_k are total, converting like Rust's `as`.
 TEST(Decisions, SizingFunctionsSaturateLikeRustCasts) {
-  EXPECT_EQ(optimal_m(0, 0.1), 0U);                                        // ideal 0
-  EXPECT_EQ(optimal_m(4, std::numeric_limits<double>::quiet_NaN()), 0U);   // NaN
-  EXPECT_EQ(optimal_m(4, 2.0), 0U);                                        // negative ideal
-  EXPECT_EQ(optimal_m(4, 0.0), kU64Max);                                   // log 0 = -inf
-  EXPECT_EQ(optimal_m(kU64Max, 1e-300), kU64Max);                          // about 2.6e22
-  EXPECT_EQ(optimal_k(MAX_BITS, 1), kU32Max);                              // about 7.6e11
-  EXPECT_EQ(optimal_k(5, 0), kU32Max);                                     // m / 0 = inf
-  EXPECT_EQ(optimal_k(0, 0), 1U);                                          // NaN -> 0 -> 1
+  EXPECT_EQ(optimal_m(0, 0.1), 0U);                                       // ideal 0
+  EXPECT_EQ(optimal_m(4, std::numeric_limits<double>::quiet_NaN()), 0U);  // NaN
+  EXPECT_EQ(optimal_m(4, 2.0), 0U);                                       // negative ideal
+  EXPECT_EQ(optimal_m(4, 0.0), kU64Max);                                  // log 0 = -inf
+  EXPECT_EQ(optimal_m(kU64Max, 1e-300), kU64Max);                         // about 2.6e22
+  EXPECT_EQ(optimal_k(MAX_BITS, 1), kU32Max);                             // about 7.6e11
+  EXPECT_EQ(optimal_k(5, 0), kU32Max);                                    // m / 0 = inf
+  EXPECT_EQ(optimal_k(0, 0), 1U);                                         // NaN -> 0 -> 1
 }
 
 // "The range of k": 1 ..= 65536, everywhere a k enters.
@@ -66,8 +66,8 @@ TEST(Decisions, KIsAtMostMaxK) {
 TEST(Decisions, CountsSaturate) {
   auto header = [](std::uint64_t n) {
     // m = 8, k = 1, no bits set, n_inserted = n
-    std::vector<std::uint8_t> b = {'T', 'L', 'B', 'F', 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0,
-                                   1,   0,   0,   0,   0, 0, 0, 0};
+    std::vector<std::uint8_t> b = {'T', 'L', 'B', 'F', 1, 0, 0, 0, 8, 0, 0, 0,
+                                   0,   0,   0,   0,   1, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < 8; ++i) b.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
     b.push_back(0);
     return b;
@@ -110,10 +110,10 @@ TEST(Decisions, FirstFailingCheckWins) {
   test::expect_error(Bloom::from_bytes(all_wrong), ErrorKind::Format, "magic");
   Bloom filter = test::unwrap(Bloom::create(20, 3));
   auto bytes = filter.to_bytes();
-  bytes[4] = 9;     // version
-  bytes[16] = 0;    // k
-  bytes[20] = 1;    // reserved
-  bytes.pop_back(); // length
+  bytes[4] = 9;      // version
+  bytes[16] = 0;     // k
+  bytes[20] = 1;     // reserved
+  bytes.pop_back();  // length
   test::expect_error(Bloom::from_bytes(bytes), ErrorKind::Format, "version = 9");
   bytes[4] = 1;
   test::expect_error(Bloom::from_bytes(bytes), ErrorKind::Format, "k = 0");

@@ -26,18 +26,33 @@ namespace {
 constexpr std::uint64_t kMax = UINT64_MAX;
 
 TEST(Modulus, AgreesWithTheRemainderAtTheEdges) {
-  const std::vector<std::uint64_t> divisors = {1,           2,           3,           7,           8,
-                                               20,          255,         256,         (1ULL << 32) - 1,
-                                               1ULL << 32,  (1ULL << 32) + 1,          MAX_BITS - 1,
-                                               MAX_BITS,    MAX_BITS + 1, 1ULL << 63, (1ULL << 63) + 1,
-                                               kMax - 1,    kMax};
+  const std::vector<std::uint64_t> divisors = {1,
+                                               2,
+                                               3,
+                                               7,
+                                               8,
+                                               20,
+                                               255,
+                                               256,
+                                               (1ULL << 32) - 1,
+                                               1ULL << 32,
+                                               (1ULL << 32) + 1,
+                                               MAX_BITS - 1,
+                                               MAX_BITS,
+                                               MAX_BITS + 1,
+                                               1ULL << 63,
+                                               (1ULL << 63) + 1,
+                                               kMax - 1,
+                                               kMax};
   for (const std::uint64_t m : divisors) {
     const Modulus mod(m);
-    std::vector<std::uint64_t> xs = {0, 1, 2, m - 1, m, m + 1, 2 * m - 1, 2 * m, kMax, kMax - 1, kMax - m,
-                                     kMax - m + 1, kMax / 2, 1ULL << 63, (1ULL << 63) - 1};
+    std::vector<std::uint64_t> xs = {
+        0,    1,        2,        m - 1,        m,        m + 1,      2 * m - 1,       2 * m,
+        kMax, kMax - 1, kMax - m, kMax - m + 1, kMax / 2, 1ULL << 63, (1ULL << 63) - 1};
     // The multiples of m nearest the top, where q' is most likely one short.
     const std::uint64_t top = kMax / m * m;
-    for (std::uint64_t d = 0; d < 3 && d <= top; ++d) xs.push_back(top - d * m), xs.push_back(top - d * m + m - 1);
+    for (std::uint64_t d = 0; d < 3 && d <= top; ++d)
+      xs.push_back(top - d * m), xs.push_back(top - d * m + m - 1);
     for (const std::uint64_t x : xs) {
       EXPECT_EQ(mod.reduce(x), x % m) << "x = " << x << ", m = " << m;
     }
@@ -49,7 +64,8 @@ TEST(Modulus, AgreesWithTheRemainderForSmallDivisorsExhaustivelyNearEveryMultipl
   for (std::uint64_t m = 1; m <= 4096; ++m) {
     const Modulus mod(m);
     for (std::uint64_t base = 0; base < (1U << 16); base += m) {
-      for (std::uint64_t x = base >= 2 ? base - 2 : 0; x <= base + 2; ++x) ASSERT_EQ(mod.reduce(x), x % m) << x << " " << m;
+      for (std::uint64_t x = base >= 2 ? base - 2 : 0; x <= base + 2; ++x)
+        ASSERT_EQ(mod.reduce(x), x % m) << x << " " << m;
     }
     for (std::uint64_t i = 0; i <= 3 * m; ++i) {
       const std::uint64_t x = kMax - i;
@@ -70,7 +86,8 @@ RC_GTEST_PROP(Modulus, AgreesWithTheRemainderForEvery64BitDivisor, (std::uint64_
 
 std::vector<ByteView> views(const std::vector<std::string>& items) {
   std::vector<ByteView> out;
-  for (const auto& item : items) out.emplace_back(reinterpret_cast<const std::uint8_t*>(item.data()), item.size());
+  for (const auto& item : items)
+    out.emplace_back(reinterpret_cast<const std::uint8_t*>(item.data()), item.size());
   return out;
 }
 
@@ -99,17 +116,30 @@ TEST(WideProbes, PositionsMatchThePlainDefinitionAtTheEdges) {
   constexpr std::uint64_t kMaxBits = std::uint64_t{1} << 31;  // the kernel's limit
   // h1 at and around the split at 2^52, 2^32 and the ends of the range; 19
   // of them, so that a group of sixteen and a part-filled group both run.
-  const std::vector<std::uint64_t> h1 = {0, 1, 2, 3, (std::uint64_t{1} << 52) - 1, std::uint64_t{1} << 52,
-                                         (std::uint64_t{1} << 52) + 1, std::uint64_t{1} << 53,
-                                         (std::uint64_t{1} << 32) - 1, std::uint64_t{1} << 32,
-                                         std::uint64_t{1} << 63, (std::uint64_t{1} << 63) + 1,
-                                         UINT64_MAX - (std::uint64_t{1} << 52), UINT64_MAX, UINT64_MAX - 1,
-                                         0xf5e307190ce4a327ULL, 0x0123456789abcdefULL, 0xabc55d317f9d6793ULL,
+  const std::vector<std::uint64_t> h1 = {0,
+                                         1,
+                                         2,
+                                         3,
+                                         (std::uint64_t{1} << 52) - 1,
+                                         std::uint64_t{1} << 52,
+                                         (std::uint64_t{1} << 52) + 1,
+                                         std::uint64_t{1} << 53,
+                                         (std::uint64_t{1} << 32) - 1,
+                                         std::uint64_t{1} << 32,
+                                         std::uint64_t{1} << 63,
+                                         (std::uint64_t{1} << 63) + 1,
+                                         UINT64_MAX - (std::uint64_t{1} << 52),
+                                         UINT64_MAX,
+                                         UINT64_MAX - 1,
+                                         0xf5e307190ce4a327ULL,
+                                         0x0123456789abcdefULL,
+                                         0xabc55d317f9d6793ULL,
                                          0x5555555555555555ULL};
   // 64 probes: x = h1 + i*h2 wraps past 2^64 dozens of times.
-  for (std::uint64_t m : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{20},
-                          std::uint64_t{64}, std::uint64_t{1000003}, (std::uint64_t{1} << 23) - 1,
-                          (std::uint64_t{1} << 26) + 15, (kMaxBits >> 1) + 1, kMaxBits - 3, kMaxBits - 1, kMaxBits}) {
+  for (std::uint64_t m :
+       {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{20},
+        std::uint64_t{64}, std::uint64_t{1000003}, (std::uint64_t{1} << 23) - 1,
+        (std::uint64_t{1} << 26) + 15, (kMaxBits >> 1) + 1, kMaxBits - 3, kMaxBits - 1, kMaxBits}) {
     expect_wide_positions_plain(h1, m, 64);
   }
   // Multiples of m whose quotient the double product rounds down, so that
@@ -135,10 +165,12 @@ RC_GTEST_PROP(WideProbes, PositionsMatchThePlainDefinition, (const std::vector<s
 // the one after, and for filters whose last probes sit in the array's last
 // four bytes.
 TEST(WideProbes, EveryClearBitIsSeenInEveryLane) {
-  for (std::uint64_t m : {std::uint64_t{25}, std::uint64_t{32}, std::uint64_t{64}, std::uint64_t{71}, std::uint64_t{1000}, std::uint64_t{8'000'000}}) {
+  for (std::uint64_t m : {std::uint64_t{25}, std::uint64_t{32}, std::uint64_t{64}, std::uint64_t{71},
+                          std::uint64_t{1000}, std::uint64_t{8'000'000}}) {
     for (std::size_t lane = 0; lane < 17; ++lane) {
       std::vector<std::string> items;
-      for (std::size_t j = 0; j < 17; ++j) items.push_back("lane " + std::to_string(j) + " of m = " + std::to_string(m));
+      for (std::size_t j = 0; j < 17; ++j)
+        items.push_back("lane " + std::to_string(j) + " of m = " + std::to_string(m));
       Bloom filter = Bloom::create(m, 5).value();
       filter.insert(items[lane]);
       const auto positions = filter.bit_positions(items[lane]);
@@ -152,7 +184,8 @@ TEST(WideProbes, EveryClearBitIsSeenInEveryLane) {
         const auto answers = std::make_unique<bool[]>(items.size());
         probed.contains_many(views(items), {answers.get(), items.size()});
         for (std::size_t j = 0; j < items.size(); ++j) {
-          EXPECT_EQ(answers[j], probed.contains(items[j])) << "m = " << m << ", lane " << j << ", cleared " << cleared;
+          EXPECT_EQ(answers[j], probed.contains(items[j]))
+              << "m = " << m << ", lane " << j << ", cleared " << cleared;
         }
         EXPECT_EQ(answers[lane], cleared == positions.size()) << "m = " << m << ", lane " << lane;
       }
@@ -173,7 +206,8 @@ TEST(WideProbes, NeverReadPastTheArray) {
   std::vector<std::uint64_t> h1(1000);
   std::mt19937_64 rng(7);
   for (auto& h : h1) h = rng();
-  for (std::size_t len : {std::size_t{4}, std::size_t{5}, std::size_t{7}, std::size_t{13}, std::size_t{100}}) {
+  for (std::size_t len :
+       {std::size_t{4}, std::size_t{5}, std::size_t{7}, std::size_t{13}, std::size_t{100}}) {
     std::uint8_t* bits = first + page - len;
     std::fill(bits, bits + len, std::uint8_t{0xFF});
     const auto answers = std::make_unique<bool[]>(h1.size());
@@ -212,8 +246,9 @@ TEST(HashMany, GivesThePublishedValues) {
   const std::vector<std::string> items = {"", "a", "cat", "foobar", "a", ""};
   std::vector<std::uint64_t> out(items.size());
   fnv1a64_many(views(items), out);
-  EXPECT_EQ(out, (std::vector<std::uint64_t>{0xcbf29ce484222325ULL, 0xaf63dc4c8601ec8cULL, 0xf5e307190ce4a327ULL,
-                                             0x85944171f73967e8ULL, 0xaf63dc4c8601ec8cULL, 0xcbf29ce484222325ULL}));
+  EXPECT_EQ(
+      out, (std::vector<std::uint64_t>{0xcbf29ce484222325ULL, 0xaf63dc4c8601ec8cULL, 0xf5e307190ce4a327ULL,
+                                       0x85944171f73967e8ULL, 0xaf63dc4c8601ec8cULL, 0xcbf29ce484222325ULL}));
 }
 
 RC_GTEST_PROP(Batched, InsertManyBuildsTheFilterInsertBuilds, (const std::vector<std::string>& items)) {
@@ -279,7 +314,8 @@ TEST(Batched, HandlesEmptyInputsAndBlocksOfEveryLength) {
   EXPECT_EQ(filter.count_ones(), 0U);
   for (std::size_t n = 1; n <= 40; ++n) {  // across the block size, and a few blocks
     std::vector<std::string> items;
-    for (std::size_t i = 0; i < n; ++i) items.push_back("item " + std::to_string(n) + "/" + std::to_string(i));
+    for (std::size_t i = 0; i < n; ++i)
+      items.push_back("item " + std::to_string(n) + "/" + std::to_string(i));
     Bloom a = Bloom::create(1000, 7).value(), b = a;
     for (const auto& item : items) a.insert(item);
     b.insert_many(views(items));
@@ -297,12 +333,19 @@ RC_GTEST_PROP(OwnedBuffer, FromBytesAgreesWithTheView, (const std::vector<std::s
   for (const auto& item : items) filter.insert(item);
   std::vector<std::uint8_t> bytes = filter.to_bytes();
   const auto head = filter.header();
-  RC_ASSERT(std::vector<std::uint8_t>(head.begin(), head.end()) == std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 32));
+  RC_ASSERT(std::vector<std::uint8_t>(head.begin(), head.end()) ==
+            std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 32));
   if (*rc::gen::arbitrary<bool>()) {  // corrupt one byte, or cut or extend the input
     switch (*rc::gen::inRange(0, 3)) {
-      case 0: bytes[*rc::gen::inRange<std::size_t>(0, bytes.size())] ^= *rc::gen::inRange<std::uint8_t>(1, 255); break;
-      case 1: bytes.resize(*rc::gen::inRange<std::size_t>(0, bytes.size())); break;
-      default: bytes.push_back(0); break;
+      case 0:
+        bytes[*rc::gen::inRange<std::size_t>(0, bytes.size())] ^= *rc::gen::inRange<std::uint8_t>(1, 255);
+        break;
+      case 1:
+        bytes.resize(*rc::gen::inRange<std::size_t>(0, bytes.size()));
+        break;
+      default:
+        bytes.push_back(0);
+        break;
     }
   }
   const auto viewed = Bloom::from_bytes(ByteView(bytes));

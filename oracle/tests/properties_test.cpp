@@ -99,8 +99,8 @@ RC_GTEST_PROP(Properties, FromBytesAcceptsExactlyWhatToBytesCouldWrite, ()) {
   const auto m = *rc::gen::inRange<std::uint64_t>(1, 200);
   const auto exact = static_cast<int>((m + 7) / 8);
   const auto body_len = std::max(0, exact + *rc::gen::inRange(-2, 3));
-  const auto body = *rc::gen::container<std::vector<std::uint8_t>>(
-      static_cast<std::size_t>(body_len), rc::gen::arbitrary<std::uint8_t>());
+  const auto body = *rc::gen::container<std::vector<std::uint8_t>>(static_cast<std::size_t>(body_len),
+                                                                   rc::gen::arbitrary<std::uint8_t>());
   std::vector<std::uint8_t> input = {'T', 'L', 'B', 'F', 1, 0, 0, 0};
   for (int i = 0; i < 8; ++i) input.push_back(static_cast<std::uint8_t>(m >> (8 * i)));
   input.insert(input.end(), {2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0});

@@ -23,10 +23,10 @@ using test::random_items;
 using Positions = std::vector<std::uint64_t>;
 
 // Section 3 of the spec, byte for byte.
-const std::vector<std::uint8_t> kWorkedExample = {
-    0x54, 0x4c, 0x42, 0x46, 0x01, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x09, 0x68, 0x02};
+const std::vector<std::uint8_t> kWorkedExample = {0x54, 0x4c, 0x42, 0x46, 0x01, 0x00, 0x00, 0x00, 0x14,
+                                                  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00,
+                                                  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00,
+                                                  0x00, 0x00, 0x00, 0x00, 0x00, 0x09, 0x68, 0x02};
 
 TEST(Spec, hand_example_sizing_and_bits) {
   Bloom filter = test::unwrap(Bloom::with_rate(4, 0.1));
@@ -75,19 +75,19 @@ TEST(Spec, hash_functions_hand_values) {
 struct SizingRow {
   std::uint64_t n;
   double p;
-  std::uint64_t m;   // ceil of the ideal m
-  std::uint32_t k;   // round of the ideal k
-  std::uint64_t len; // ceil(m / 8) bytes of bits
+  std::uint64_t m;    // ceil of the ideal m
+  std::uint32_t k;    // round of the ideal k
+  std::uint64_t len;  // ceil(m / 8) bytes of bits
 };
 
 TEST(Spec, sizing_formulas) {
   const SizingRow rows[] = {
-      {4, 0.1, 20, 3, 3},            // 19.17 bits; 3.466 hashes (the worked example)
-      {1000, 0.01, 9586, 7, 1199},   // 9585.06 bits; 6.644 hashes: truncating would give 6
-      {100, 0.001, 1438, 10, 180},   // 1437.76 bits; 9.967 hashes
-      {10, 1e-6, 288, 20, 36},       // 287.55 bits; 19.96 hashes
-      {1, 0.5, 2, 1, 1},             // 1.44 bits; 1.386 hashes
-      {3, 0.3, 8, 2, 1},             // 7.52 bits; 1.848 hashes
+      {4, 0.1, 20, 3, 3},           // 19.17 bits; 3.466 hashes (the worked example)
+      {1000, 0.01, 9586, 7, 1199},  // 9585.06 bits; 6.644 hashes: truncating would give 6
+      {100, 0.001, 1438, 10, 180},  // 1437.76 bits; 9.967 hashes
+      {10, 1e-6, 288, 20, 36},      // 287.55 bits; 19.96 hashes
+      {1, 0.5, 2, 1, 1},            // 1.44 bits; 1.386 hashes
+      {3, 0.3, 8, 2, 1},            // 7.52 bits; 1.848 hashes
   };
   for (const SizingRow& row : rows) {
     SCOPED_TRACE("n = " + std::to_string(row.n) + ", p = " + std::to_string(row.p));
@@ -120,8 +120,8 @@ TEST(Spec, bad_parameters_are_errors) {
   test::expect_error(Bloom::create(20, 0), ErrorKind::BadParams, "k = 0");
   test::expect_error(Bloom::create(0, 3), ErrorKind::BadParams, "m = 0");
   test::expect_error(Bloom::create(MAX_BITS + 1, 3), ErrorKind::BadParams, "m = 1099511627777");
-  test::expect_error(Bloom::create(std::numeric_limits<std::uint64_t>::max(), 3),
-                     ErrorKind::BadParams, "m = 18446744073709551615");
+  test::expect_error(Bloom::create(std::numeric_limits<std::uint64_t>::max(), 3), ErrorKind::BadParams,
+                     "m = 18446744073709551615");
   // 2^40 items at 10% would need about 5.3e12 bits, more than 2^40: refused
   // before anything is allocated.
   test::expect_error(Bloom::with_rate(MAX_BITS, 0.1), ErrorKind::BadParams, "need m = ");
@@ -187,10 +187,8 @@ TEST(Spec, union_is_the_filter_of_both_sets) {
 
   // Mismatched m or k is refused, and the filter is left as it was.
   const Bloom before = left;
-  test::expect_error(left.union_with(test::unwrap(Bloom::create(4001, 5))), ErrorKind::Mismatch,
-                     "m = 4001");
-  test::expect_error(left.union_with(test::unwrap(Bloom::create(4000, 6))), ErrorKind::Mismatch,
-                     "k = 6");
+  test::expect_error(left.union_with(test::unwrap(Bloom::create(4001, 5))), ErrorKind::Mismatch, "m = 4001");
+  test::expect_error(left.union_with(test::unwrap(Bloom::create(4000, 6))), ErrorKind::Mismatch, "k = 6");
   EXPECT_EQ(left, before);
 }
 
@@ -243,12 +241,15 @@ TEST(Spec, from_bytes_rejects_malformed_input) {
       {"reserved", with(20, 1), "reserved = 1"},
       {"reserved high byte", with(23, 0x80), "reserved = 2147483648"},
       {"empty", {}, "short"},
-      {"short: header cut", std::vector<std::uint8_t>(kWorkedExample.begin(), kWorkedExample.begin() + 31), "short"},
-      {"short: bits cut", std::vector<std::uint8_t>(kWorkedExample.begin(), kWorkedExample.end() - 1), "truncated"},
+      {"short: header cut", std::vector<std::uint8_t>(kWorkedExample.begin(), kWorkedExample.begin() + 31),
+       "short"},
+      {"short: bits cut", std::vector<std::uint8_t>(kWorkedExample.begin(), kWorkedExample.end() - 1),
+       "truncated"},
       {"long", longer, "1 bytes too many"},
       {"inconsistent length: m = 30 wants 4 bytes", with(8, 30), "m = 30 needs 4"},
       {"inconsistent length: m = 16 wants 2 bytes", with(8, 16), "m = 16 needs 2"},
-      {"2^40 bits claimed by a short file", header_with_m(MAX_BITS, 3), "m = 1099511627776 needs 137438953472"},
+      {"2^40 bits claimed by a short file", header_with_m(MAX_BITS, 3),
+       "m = 1099511627776 needs 137438953472"},
       {"padding bit 20 set", with(34, 0x12), "padding"},
       {"padding bit 23 set", with(34, 0x82), "padding"},
   };

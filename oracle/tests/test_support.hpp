@@ -38,8 +38,7 @@ inline std::vector<std::uint8_t> bytes(std::string_view text) { return {text.beg
 
 // `count` distinct items: the tag and a serial number (so that items of two
 // calls with different tags never collide), then 0 to 23 random bytes.
-inline std::vector<std::string> random_items(std::mt19937_64& rng, std::size_t count,
-                                             std::string_view tag) {
+inline std::vector<std::string> random_items(std::mt19937_64& rng, std::size_t count, std::string_view tag) {
   std::vector<std::string> items;
   items.reserve(count);
   std::uniform_int_distribution<int> length(0, 23);

@@ -82,17 +82,14 @@ const std::map<std::string_view, Handler>& handlers() {
          return positions_line(positions_for(c.u64(0), c.u32(1), c.bytes(2)));
        }},
       // sizing
-      {"optimal_m",
-       [](Call& c, Filters&) { return ok(std::to_string(optimal_m(c.u64(0), c.real(1)))); }},
-      {"optimal_k",
-       [](Call& c, Filters&) { return ok(std::to_string(optimal_k(c.u64(0), c.u64(1)))); }},
+      {"optimal_m", [](Call& c, Filters&) { return ok(std::to_string(optimal_m(c.u64(0), c.real(1)))); }},
+      {"optimal_k", [](Call& c, Filters&) { return ok(std::to_string(optimal_k(c.u64(0), c.u64(1)))); }},
       {"predicted_fp_rate",
        [](Call& c, Filters&) { return ok(write_real(predicted_fp_rate(c.u64(0), c.u32(1), c.u64(2)))); }},
       // filter
       {"with_rate",
        [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::with_rate(c.u64(1), c.real(2))); }},
-      {"new",
-       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::create(c.u64(1), c.u32(2))); }},
+      {"new", [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::create(c.u64(1), c.u32(2))); }},
       {"info",
        [](Call& c, Filters&) {
          const Bloom& b = *c.filters[0];
@@ -107,8 +104,7 @@ const std::map<std::string_view, Handler>& handlers() {
        }},
       {"contains",
        [](Call& c, Filters&) { return ok(c.filters[0]->contains(c.bytes(1)) ? "true" : "false"); }},
-      {"count_ones",
-       [](Call& c, Filters&) { return ok(std::to_string(c.filters[0]->count_ones())); }},
+      {"count_ones", [](Call& c, Filters&) { return ok(std::to_string(c.filters[0]->count_ones())); }},
       {"drop",
        [](Call& c, Filters& f) {
          f.erase(c.name(0));
@@ -116,8 +112,7 @@ const std::map<std::string_view, Handler>& handlers() {
        }},
       // bytes
       {"to_bytes", [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
-      {"from_bytes",
-       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.bytes(1))); }},
+      {"from_bytes", [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.bytes(1))); }},
       // union
       {"union",
        [](Call& c, Filters&) {
@@ -156,13 +151,19 @@ std::optional<Value> read_arg(Arg kind, std::string_view word) {
 
 std::string_view arg_description(Arg kind) {
   switch (kind) {
-    case Arg::Bytes: return "bytes (hex, or - for none)";
-    case Arg::Hash: return "a hash (16 lowercase hex digits)";
-    case Arg::U64: return "a decimal integer below 2^64";
-    case Arg::U32: return "a decimal integer below 2^32";
-    case Arg::Real: return "a real (decimal, nan, inf or -inf)";
+    case Arg::Bytes:
+      return "bytes (hex, or - for none)";
+    case Arg::Hash:
+      return "a hash (16 lowercase hex digits)";
+    case Arg::U64:
+      return "a decimal integer below 2^64";
+    case Arg::U32:
+      return "a decimal integer below 2^32";
+    case Arg::Real:
+      return "a real (decimal, nan, inf or -inf)";
     case Arg::NewName:
-    case Arg::Filter: return "a filter name (1 to 32 of A-Z a-z 0-9 _)";
+    case Arg::Filter:
+      return "a filter name (1 to 32 of A-Z a-z 0-9 _)";
   }
   return "?";
 }
@@ -189,8 +190,8 @@ std::string OracleSession::handle(std::string_view line) {
   for (std::size_t i = 0; i < given; ++i) {
     auto value = read_arg(command->args[i], (*words)[i + 1]);
     if (!value) {
-      return err("Protocol", "argument " + std::to_string(i + 1) + " of " + std::string(word) +
-                                 " must be " + std::string(arg_description(command->args[i])));
+      return err("Protocol", "argument " + std::to_string(i + 1) + " of " + std::string(word) + " must be " +
+                                 std::string(arg_description(command->args[i])));
     }
     call.values.push_back(std::move(*value));
   }

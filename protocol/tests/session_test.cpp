@@ -21,7 +21,8 @@ TEST(Session, WorkedExample) {
   EXPECT_EQ(s.handle("with_rate f 4 0.1"), "ok");
   EXPECT_EQ(s.handle("insert f 636174"), "ok");
   EXPECT_EQ(s.handle("insert f 646f67\r"), "ok");
-  EXPECT_EQ(s.handle("to_bytes f"), "ok 544c424601000000140000000000000003000000000000000200000000000000096802");
+  EXPECT_EQ(s.handle("to_bytes f"),
+            "ok 544c424601000000140000000000000003000000000000000200000000000000096802");
 }
 
 // The command table (commands.hpp) is what the session dispatches by: every
@@ -36,13 +37,27 @@ TEST(CommandTable, EveryRowIsHandledAndAnsweredInItsForm) {
     std::string request(c.word);
     for (Arg a : c.args) {
       switch (a) {
-        case Arg::Bytes: request += " 544c424601000000140000000000000003000000000000000200000000000000096802"; break;
-        case Arg::Hash: request += " 0000000000000001"; break;
-        case Arg::U64: request += " 64"; break;
-        case Arg::U32: request += " 3"; break;
-        case Arg::Real: request += " 0.1"; break;
-        case Arg::NewName: request += " h"; break;
-        case Arg::Filter: request += c.effect == Effect::Drops ? " g" : " f"; break;
+        case Arg::Bytes:
+          request += " 544c424601000000140000000000000003000000000000000200000000000000096802";
+          break;
+        case Arg::Hash:
+          request += " 0000000000000001";
+          break;
+        case Arg::U64:
+          request += " 64";
+          break;
+        case Arg::U32:
+          request += " 3";
+          break;
+        case Arg::Real:
+          request += " 0.1";
+          break;
+        case Arg::NewName:
+          request += " h";
+          break;
+        case Arg::Filter:
+          request += c.effect == Effect::Drops ? " g" : " f";
+          break;
       }
     }
     const std::string answer = s.handle(request);
@@ -100,17 +115,23 @@ TEST(Session, RandomLinesAlwaysGetOneLineAnswers) {
   OracleSession s;
   ASSERT_EQ(s.handle("new f 64 3"), "ok");
   std::mt19937_64 rng(42);
-  const std::string seeds[] = {"insert f 00", "union f f", "from_bytes g 544c4246", "positions_for 20 3 -",
-                               "with_rate h 4 0.1", "optimal_m 4 1e-300"};
+  const std::string seeds[] = {"insert f 00",          "union f f",         "from_bytes g 544c4246",
+                               "positions_for 20 3 -", "with_rate h 4 0.1", "optimal_m 4 1e-300"};
   for (int i = 0; i < 20000; ++i) {
     std::string line = seeds[rng() % std::size(seeds)];
     const int edits = static_cast<int>(rng() % 4);
     for (int e = 0; e < edits && !line.empty(); ++e) {
       const std::size_t at = rng() % line.size();
       switch (rng() % 3) {
-        case 0: line[at] = static_cast<char>(rng() % 256); break;
-        case 1: line.erase(at, 1); break;
-        default: line.insert(at, 1, static_cast<char>(32 + rng() % 95)); break;
+        case 0:
+          line[at] = static_cast<char>(rng() % 256);
+          break;
+        case 1:
+          line.erase(at, 1);
+          break;
+        default:
+          line.insert(at, 1, static_cast<char>(32 + rng() % 95));
+          break;
       }
     }
     const std::string answer = s.handle(line);

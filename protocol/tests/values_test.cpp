@@ -52,7 +52,8 @@ TEST(Values, RealsFollowTheGrammarAndRoundCorrectly) {
   EXPECT_TRUE(std::isnan(*read_real("nan")));
   EXPECT_EQ(read_real("inf"), std::numeric_limits<double>::infinity());
   EXPECT_EQ(read_real("-inf"), -std::numeric_limits<double>::infinity());
-  for (const char* bad : {"", ".", "-", "1e", "e5", "+0.1", "0x1p-3", "1_0", "NaN", "infinity", "0.1.2", " 1"}) {
+  for (const char* bad :
+       {"", ".", "-", "1e", "e5", "+0.1", "0x1p-3", "1_0", "NaN", "infinity", "0.1.2", " 1"}) {
     EXPECT_FALSE(read_real(bad).has_value()) << bad;
   }
 }
@@ -75,7 +76,7 @@ TEST(Values, IsBytesSaysWhatReadBytesAccepts) {
 
 TEST(Values, Names) {
   EXPECT_TRUE(is_name("f"));
-  EXPECT_TRUE(is_name("Abc_123_xyz_0123456789_ABCDEFGHI"));  // 32
+  EXPECT_TRUE(is_name("Abc_123_xyz_0123456789_ABCDEFGHI"));    // 32
   EXPECT_FALSE(is_name("abcdefghijklmnopqrstuvwxyz0123456"));  // 33
   for (const char* bad : {"", "a-b", "a.b", "a b", "\xc3\xa9"}) EXPECT_FALSE(is_name(bad)) << bad;
 }

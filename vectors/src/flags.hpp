@@ -8,9 +8,9 @@
 namespace tlbf::vectors {
 
 struct FlagNote {
-  std::string bug_type;     // BASIC, EDGE_CASE, MALFORMED, DECISION or PLATFORM
+  std::string bug_type;  // BASIC, EDGE_CASE, MALFORMED, DECISION or PLATFORM
   std::string description;
-  bool lenient = false;     // tests carrying it are "acceptable", not "valid"/"invalid"
+  bool lenient = false;  // tests carrying it are "acceptable", not "valid"/"invalid"
 };
 
 const std::map<std::string, FlagNote>& flag_notes();

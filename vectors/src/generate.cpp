@@ -37,7 +37,8 @@ json hex_list(const std::vector<Bytes>& items) {
 // Collects the tests of one file, group by group, numbering them.
 class FileBuilder {
  public:
-  FileBuilder(std::string name, std::vector<std::string> header) : name_(std::move(name)), header_(std::move(header)) {}
+  FileBuilder(std::string name, std::vector<std::string> header)
+      : name_(std::move(name)), header_(std::move(header)) {}
 
   void group(const std::string& type) { groups_.push_back({type, json::array()}); }
 
@@ -182,7 +183,8 @@ VectorFile sizing_file() {
       {kU64Max, 1e-300, "an ideal above 2^64 saturates", {"OutOfDomain"}},
   };
   f.group("OptimalMTest");
-  for (const auto& c : m_cases) f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
+  for (const auto& c : m_cases)
+    f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
 
   struct KCase {
     std::uint64_t m, n;
@@ -229,7 +231,10 @@ VectorFile sizing_file() {
   std::uint64_t lo = 1, hi = MAX_BITS;
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    if (optimal_m(mid, 0.5) > MAX_BITS) hi = mid; else lo = mid + 1;
+    if (optimal_m(mid, 0.5) > MAX_BITS)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const MCase rate_cases_with[] = {
       {4, 0.1, "the worked example", {"WorkedExample"}},
@@ -250,7 +255,8 @@ VectorFile sizing_file() {
       {lo, 0.5, "the smallest n whose m exceeds 2^40 at p = 0.5", {"TooManyBits"}},
   };
   f.group("WithRateTest");
-  for (const auto& c : rate_cases_with) f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
+  for (const auto& c : rate_cases_with)
+    f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
   return f.finish();
 }
 
@@ -299,7 +305,8 @@ VectorFile positions_file() {
       {1, 5, "one bit", {"OneBit"}},
       {1000, 70, "k = 70", {"LargeK"}},
   };
-  const std::vector<Bytes> items = {text("cat"), text(""), text("a"), Bytes{0xff}, text("item-123456"), Bytes(1024, 0xab)};
+  const std::vector<Bytes> items = {text("cat"),         text(""),         text("a"), Bytes{0xff},
+                                    text("item-123456"), Bytes(1024, 0xab)};
   for (const auto& s : shapes) {
     for (const auto& item : items) {
       Flags flags = s.flags;
@@ -331,8 +338,9 @@ VectorFile filter_file() {
   f.group("FilterTest");
   auto add = [&](const std::string& comment, Flags flags, json construct, const std::vector<Bytes>& inserts,
                  const std::vector<Bytes>& probes) {
-    const json done = f.add(comment, flags,
-                            {{"construct", construct}, {"inserts", hex_list(inserts)}, {"probes", hex_list(probes)}});
+    const json done =
+        f.add(comment, flags,
+              {{"construct", construct}, {"inserts", hex_list(inserts)}, {"probes", hex_list(probes)}});
     if (done.contains("errorKind")) return;
     bool false_positive = false;
     for (std::size_t i = 0; i < probes.size(); ++i) {
@@ -357,29 +365,35 @@ VectorFile filter_file() {
   };
   add("the worked example", {"WorkedExample"}, with_rate_construct(4, 0.1), {text("cat"), text("dog")},
       plus({text("bird"), text("cat"), text("dog")}, fresh));
-  add("the empty item and zero bytes", {"EmptyItem"}, with_rate_construct(3, 0.01), {Bytes{}, Bytes{0}, Bytes{0, 0}},
-      plus({Bytes{}, Bytes{0, 0, 0}}, fresh));
+  add("the empty item and zero bytes", {"EmptyItem"}, with_rate_construct(3, 0.01),
+      {Bytes{}, Bytes{0}, Bytes{0, 0}}, plus({Bytes{}, Bytes{0, 0, 0}}, fresh));
   add("m = 13", {"OddM"}, new_construct(13, 2), words("odd", 0, 5), plus(words("odd", 0, 8), fresh));
   add("m = 64", {"PowerOfTwoM"}, new_construct(64, 4), words("pow", 0, 6), plus(words("pow", 0, 10), fresh));
-  add("m = 1024, many items", {"PowerOfTwoM"}, new_construct(1024, 7), words("pow", 0, 60), plus(words("pow", 50, 70), fresh));
+  add("m = 1024, many items", {"PowerOfTwoM"}, new_construct(1024, 7), words("pow", 0, 60),
+      plus(words("pow", 50, 70), fresh));
   add("one bit, one hash", {"OneBit", "OneHash"}, new_construct(1, 1), {text("x")}, {text("x"), text("y")});
   add("k = 1", {"OneHash"}, new_construct(100, 1), words("one", 0, 10), plus(words("one", 0, 12), fresh));
-  add("k = 100", {"LargeK", "OddM"}, new_construct(1001, 100), words("wide", 0, 3), plus(words("wide", 0, 5), fresh));
-  add("k = 1000", {"LargeK"}, new_construct(4096, 1000), words("wider", 0, 2), plus(words("wider", 0, 3), fresh));
+  add("k = 100", {"LargeK", "OddM"}, new_construct(1001, 100), words("wide", 0, 3),
+      plus(words("wide", 0, 5), fresh));
+  add("k = 1000", {"LargeK"}, new_construct(4096, 1000), words("wider", 0, 2),
+      plus(words("wider", 0, 3), fresh));
   std::vector<Bytes> singles;
   for (int b = 0; b < 256; ++b) singles.push_back(Bytes{static_cast<std::uint8_t>(b)});
   std::vector<Bytes> doubles;
-  for (int b = 0; b < 256; b += 15) doubles.push_back(Bytes{static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(b)});
-  add("every byte value as an item", {"AllByteValues", "SingleByte", "NotUtf8"}, with_rate_construct(256, 0.01),
-      singles, plus(doubles, singles));
+  for (int b = 0; b < 256; b += 15)
+    doubles.push_back(Bytes{static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(b)});
+  add("every byte value as an item", {"AllByteValues", "SingleByte", "NotUtf8"},
+      with_rate_construct(256, 0.01), singles, plus(doubles, singles));
   Bytes kib(1024);
   for (std::size_t i = 0; i < kib.size(); ++i) kib[i] = static_cast<std::uint8_t>(i);
   Bytes kib_plus = kib;
   kib_plus.push_back(0);
-  add("items of 1 KiB and 2000 bytes", {"LongItem", "NotUtf8"}, with_rate_construct(2, 0.05), {kib, Bytes(2000, 0xff)},
-      {kib_plus, Bytes(1999, 0xff), kib, Bytes(2000, 0xff)});
-  add("p = 1e-6", {"LowP"}, with_rate_construct(10, 1e-6), words("item", 0, 10), plus(words("item", 0, 12), fresh));
-  add("p = 1e-12", {"LowP"}, with_rate_construct(5, 1e-12), words("low", 0, 5), plus(words("low", 0, 7), fresh));
+  add("items of 1 KiB and 2000 bytes", {"LongItem", "NotUtf8"}, with_rate_construct(2, 0.05),
+      {kib, Bytes(2000, 0xff)}, {kib_plus, Bytes(1999, 0xff), kib, Bytes(2000, 0xff)});
+  add("p = 1e-6", {"LowP"}, with_rate_construct(10, 1e-6), words("item", 0, 10),
+      plus(words("item", 0, 12), fresh));
+  add("p = 1e-12", {"LowP"}, with_rate_construct(5, 1e-12), words("low", 0, 5),
+      plus(words("low", 0, 7), fresh));
   add("n = 1 at 30%: rounding m up to 3 makes k = 2", {"TinyN"}, with_rate_construct(1, 0.3), {text("tiny")},
       plus({text("tiny")}, fresh));
   add("the ideal m is exactly 20.0", {"IdealMIsInteger"}, with_rate_construct(4, 0.09051270335250715),
@@ -406,7 +420,8 @@ std::string file_of(std::uint64_t m, std::uint32_t k, const std::vector<Bytes>& 
 std::string file_with_count(std::uint64_t m, std::uint32_t k, std::uint64_t n, std::uint8_t fill) {
   Bloom b = Bloom::create(m, k).value();
   auto bytes = b.to_bytes();
-  for (int i = 0; i < 8; ++i) bytes[24 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(n >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    bytes[24 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(n >> (8 * i));
   for (std::size_t i = HEADER_LEN; i < bytes.size(); ++i) bytes[i] = fill;
   return hex(bytes);
 }
@@ -423,11 +438,14 @@ VectorFile union_file() {
   f.add("an empty filter merged into a full one", {"CountsAdd"},
         {{"left", file_of(64, 4, words("pow", 0, 6))}, {"right", file_of(64, 4, {})}});
   f.add("300 and 200 items", {"CountsAdd", "OrNotAnd"},
-        {{"left", file_of(4000, 5, words("left", 0, 300))}, {"right", file_of(4000, 5, words("right", 0, 200))}});
+        {{"left", file_of(4000, 5, words("left", 0, 300))},
+         {"right", file_of(4000, 5, words("right", 0, 200))}});
   f.add("m = 13", {"OddM", "OrNotAnd", "CountsAdd"},
         {{"left", file_of(13, 2, words("odd", 0, 2))}, {"right", file_of(13, 2, words("odd", 2, 4))}});
-  f.add("m differs", {"MismatchM"}, {{"left", file_of(20, 3, {text("cat")})}, {"right", file_of(21, 3, {text("dog")})}});
-  f.add("k differs", {"MismatchK"}, {{"left", file_of(20, 3, {text("cat")})}, {"right", file_of(20, 4, {text("dog")})}});
+  f.add("m differs", {"MismatchM"},
+        {{"left", file_of(20, 3, {text("cat")})}, {"right", file_of(21, 3, {text("dog")})}});
+  f.add("k differs", {"MismatchK"},
+        {{"left", file_of(20, 3, {text("cat")})}, {"right", file_of(20, 4, {text("dog")})}});
   f.add("m and k differ", {"MismatchM", "MismatchK"},
         {{"left", file_of(20, 3, {})}, {"right", file_of(24, 4, {})}});
   f.add("counts that add past 2^64 - 1", {"CountSaturates"},
@@ -469,7 +487,8 @@ VectorFile from_bytes_file() {
   };
   add("the worked example", {"WorkedExample"}, ex);
   add("an empty 13-bit filter", {"EmptyFilter", "OddM"}, Bloom::create(13, 2).value().to_bytes());
-  add("a count of 2^64 - 1 with no bit set", {"AnyCount", "EmptyFilter"}, unhex(file_with_count(8, 1, kU64Max, 0)));
+  add("a count of 2^64 - 1 with no bit set", {"AnyCount", "EmptyFilter"},
+      unhex(file_with_count(8, 1, kU64Max, 0)));
   add("one bit, set", {"OneBit"}, unhex(file_of(1, 1, {text("x")})));
   add("1000 items at 1%", {"Typical"}, [] {
     Bloom b = Bloom::with_rate(1000, 0.01).value();
@@ -477,7 +496,8 @@ VectorFile from_bytes_file() {
     return b.to_bytes();
   }());
   for (std::size_t len : {0U, 1U, 4U, 24U, 31U}) {
-    add("the first " + std::to_string(len) + " bytes", {"Short"}, Bytes(ex.begin(), ex.begin() + static_cast<long>(len)));
+    add("the first " + std::to_string(len) + " bytes", {"Short"},
+        Bytes(ex.begin(), ex.begin() + static_cast<long>(len)));
   }
   for (std::size_t len : {32U, 33U, 34U}) {
     add("the first " + std::to_string(len) + " bytes: bits cut", {"Truncated"},
@@ -490,7 +510,8 @@ VectorFile from_bytes_file() {
   add("one byte after the bits", {"Extended"}, one_more);
   add("eight bytes after the bits", {"Extended"}, eight_more);
   for (std::size_t i = 0; i < 4; ++i) {
-    add("magic byte " + std::to_string(i) + " changed", {"BadMagic"}, edit(i, {static_cast<std::uint8_t>(ex[i] ^ 0x20)}));
+    add("magic byte " + std::to_string(i) + " changed", {"BadMagic"},
+        edit(i, {static_cast<std::uint8_t>(ex[i] ^ 0x20)}));
   }
   add("magic reversed", {"BadMagic"}, edit(0, {'F', 'B', 'L', 'T'}));
   add("version 0", {"BadVersion"}, edit(4, {0}));

@@ -8,8 +8,9 @@
 namespace tlbf::vectors {
 namespace {
 
-const std::vector<std::string> kHeaderKeys = {"algorithm",     "formatVersion", "schemaVersion", "schema", "generator",
-                                              "numberOfTests", "header",        "notes",         "testGroups"};
+const std::vector<std::string> kHeaderKeys = {"algorithm", "formatVersion", "schemaVersion",
+                                              "schema",    "generator",     "numberOfTests",
+                                              "header",    "notes",         "testGroups"};
 
 // The keys that differ between two test objects, for a readable complaint.
 std::string differences(const json& want, const json& got) {
@@ -33,7 +34,9 @@ std::string differences(const json& want, const json& got) {
 
 std::vector<std::string> lint(const std::string& name, const json& doc) {
   std::vector<std::string> problems;
-  auto problem = [&](const std::string& where, const std::string& what) { problems.push_back(name + ": " + where + ": " + what); };
+  auto problem = [&](const std::string& where, const std::string& what) {
+    problems.push_back(name + ": " + where + ": " + what);
+  };
 
   if (!doc.is_object()) {
     problem("file", "not a JSON object");
@@ -51,7 +54,8 @@ std::vector<std::string> lint(const std::string& name, const json& doc) {
 
   // The header as the generator writes it for this file.
   const auto files = generate();
-  const auto fresh = std::find_if(files.begin(), files.end(), [&](const VectorFile& f) { return f.name == name; });
+  const auto fresh =
+      std::find_if(files.begin(), files.end(), [&](const VectorFile& f) { return f.name == name; });
   if (fresh == files.end()) {
     problem("file", "not a vector file name of schema v1");
     return problems;
@@ -94,14 +98,16 @@ std::vector<std::string> lint(const std::string& name, const json& doc) {
     }
   }
   if (doc["numberOfTests"] != count) {
-    problem("header", "numberOfTests is " + doc["numberOfTests"].dump() + ", the file has " + std::to_string(count));
+    problem("header",
+            "numberOfTests is " + doc["numberOfTests"].dump() + ", the file has " + std::to_string(count));
   }
   for (const auto& [flag, note] : doc["notes"].items()) {
     if (!used.count(flag)) problem("notes", "flag " + flag + " is defined but no test uses it");
     const auto known = flag_notes().find(flag);
     if (known == flag_notes().end()) {
       problem("notes", "flag " + flag + " is not a flag of schema v1");
-    } else if (note != json{{"bugType", known->second.bug_type}, {"description", known->second.description}}) {
+    } else if (note !=
+               json{{"bugType", known->second.bug_type}, {"description", known->second.description}}) {
       problem("notes", "the note of " + flag + " differs from its definition");
     }
   }

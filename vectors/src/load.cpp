@@ -27,7 +27,8 @@ LoadedFolder load_folder(const std::string& dir) {
       continue;
     }
     for (auto& problem : lint(file.name, loaded.doc)) out.problems.push_back(std::move(problem));
-    if (loaded.doc.is_object() && loaded.doc.contains("numberOfTests") && loaded.doc["numberOfTests"].is_number_integer()) {
+    if (loaded.doc.is_object() && loaded.doc.contains("numberOfTests") &&
+        loaded.doc["numberOfTests"].is_number_integer()) {
       out.tests += loaded.doc["numberOfTests"].get<int>();
     }
     out.files.push_back(std::move(loaded));
@@ -35,7 +36,8 @@ LoadedFolder load_folder(const std::string& dir) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    const bool known = std::any_of(expected.begin(), expected.end(), [&](const auto& f) { return f.name == name; });
+    const bool known =
+        std::any_of(expected.begin(), expected.end(), [&](const auto& f) { return f.name == name; });
     if (entry.is_regular_file() && entry.path().extension() == ".json" && !known) {
       out.problems.push_back(name + ": not a vector file of schema v1");
     }

@@ -23,7 +23,8 @@ std::string stats_markdown(const std::vector<VectorFile>& files) {
   out += "\n| flag | type | tests | meaning |\n|---|---|---|---|\n";
   for (const auto& [flag, count] : per_flag) {
     const FlagNote& note = flag_notes().at(flag);
-    out += "| " + flag + " | " + note.bug_type + " | " + std::to_string(count) + " | " + note.description + " |\n";
+    out += "| " + flag + " | " + note.bug_type + " | " + std::to_string(count) + " | " + note.description +
+           " |\n";
   }
   return out;
 }

@@ -42,7 +42,9 @@ json opt_m(const json& t) {
   return out;
 }
 
-json opt_k(const json& t) { return {{"k", optimal_k(t["m"].get<std::uint64_t>(), t["n"].get<std::uint64_t>())}}; }
+json opt_k(const json& t) {
+  return {{"k", optimal_k(t["m"].get<std::uint64_t>(), t["n"].get<std::uint64_t>())}};
+}
 
 json rate(const json& t) {
   return {{"rate", real(predicted_fp_rate(t["m"].get<std::uint64_t>(), t["k"].get<std::uint32_t>(),
@@ -66,9 +68,10 @@ json positions(const json& t) {
 json filter(const json& t) {
   const json& how = t["construct"];
   if (how.size() != 1) throw std::invalid_argument("construct needs exactly one of withRate, new");
-  Result<Bloom> made = how.contains("withRate")
-                           ? Bloom::with_rate(how["withRate"]["n"].get<std::uint64_t>(), real_of(how["withRate"]["p"]))
-                           : Bloom::create(how.at("new")["m"].get<std::uint64_t>(), how["new"]["k"].get<std::uint32_t>());
+  Result<Bloom> made =
+      how.contains("withRate")
+          ? Bloom::with_rate(how["withRate"]["n"].get<std::uint64_t>(), real_of(how["withRate"]["p"]))
+          : Bloom::create(how.at("new")["m"].get<std::uint64_t>(), how["new"]["k"].get<std::uint32_t>());
   if (!made) return error_kind(made.error());
   Bloom& bloom = made.value();
   json positions = json::array();
@@ -79,9 +82,12 @@ json filter(const json& t) {
   }
   json present = json::array();
   for (const json& probe : t["probes"]) present.push_back(bloom.contains(bytes_of(probe)));
-  return {{"m", bloom.m()},           {"k", bloom.k()},
-          {"positions", positions},   {"countOnes", bloom.count_ones()},
-          {"nInserted", bloom.n_inserted()}, {"bytes", hex(bloom.to_bytes())},
+  return {{"m", bloom.m()},
+          {"k", bloom.k()},
+          {"positions", positions},
+          {"countOnes", bloom.count_ones()},
+          {"nInserted", bloom.n_inserted()},
+          {"bytes", hex(bloom.to_bytes())},
           {"present", present}};
 }
 

@@ -22,12 +22,16 @@ namespace {
 
 enum class Bug { None, s01, s02, s03, s04, s05, s06, s07, s08, s09, s10 };
 
-const std::map<Bug, const char*> kBugNames = {
-    {Bug::s01, "s01 flooring m"},          {Bug::s02, "s02 h2 not forced odd"},
-    {Bug::s03, "s03 bits from the MSB"},   {Bug::s04, "s04 truncating k"},
-    {Bug::s05, "s05 union not adding counts"}, {Bug::s06, "s06 fewer than k bits set"},
-    {Bug::s07, "s07 no i*h2 term"},        {Bug::s08, "s08 AND in union"},
-    {Bug::s09, "s09 from_bytes trusting the length"}, {Bug::s10, "s10 FNV-1"}};
+const std::map<Bug, const char*> kBugNames = {{Bug::s01, "s01 flooring m"},
+                                              {Bug::s02, "s02 h2 not forced odd"},
+                                              {Bug::s03, "s03 bits from the MSB"},
+                                              {Bug::s04, "s04 truncating k"},
+                                              {Bug::s05, "s05 union not adding counts"},
+                                              {Bug::s06, "s06 fewer than k bits set"},
+                                              {Bug::s07, "s07 no i*h2 term"},
+                                              {Bug::s08, "s08 AND in union"},
+                                              {Bug::s09, "s09 from_bytes trusting the length"},
+                                              {Bug::s10, "s10 FNV-1"}};
 
 using Bytes = std::vector<std::uint8_t>;
 constexpr double kLn2 = 0.6931471805599453;
@@ -86,7 +90,9 @@ struct Model {
   bool get(const Filter& f, std::uint64_t g) const {
     return ((static_cast<unsigned>(f.bits[g / 8]) >> (bug == Bug::s03 ? 7 - g % 8 : g % 8)) & 1U) != 0;
   }
-  static bool params_ok(std::uint64_t m, std::uint64_t k) { return m >= 1 && m <= (1ULL << 40) && k >= 1 && k <= 65536; }
+  static bool params_ok(std::uint64_t m, std::uint64_t k) {
+    return m >= 1 && m <= (1ULL << 40) && k >= 1 && k <= 65536;
+  }
   std::optional<Filter> make(std::uint64_t m, std::uint32_t k) const {
     if (!params_ok(m, k)) return std::nullopt;
     return Filter{m, k, 0, Bytes((m + 7) / 8)};
@@ -116,11 +122,13 @@ struct Model {
     return v;
   }
   std::optional<Filter> from_bytes(const Bytes& b) const {
-    if (b.size() < 32 || b[0] != 'T' || b[1] != 'L' || b[2] != 'B' || b[3] != 'F' || le(b, 4, 4) != 1) return std::nullopt;
+    if (b.size() < 32 || b[0] != 'T' || b[1] != 'L' || b[2] != 'B' || b[3] != 'F' || le(b, 4, 4) != 1)
+      return std::nullopt;
     const std::uint64_t m = le(b, 8, 8), k = le(b, 16, 4);
     if (!params_ok(m, k) || le(b, 20, 4) != 0) return std::nullopt;
     if (bug != Bug::s09 && b.size() - 32 != (m + 7) / 8) return std::nullopt;
-    if (b.size() > 32 && m % 8 != 0 && b.size() - 32 == (m + 7) / 8 && (b.back() >> (m % 8)) != 0) return std::nullopt;
+    if (b.size() > 32 && m % 8 != 0 && b.size() - 32 == (m + 7) / 8 && (b.back() >> (m % 8)) != 0)
+      return std::nullopt;
     return Filter{m, static_cast<std::uint32_t>(k), le(b, 24, 8), Bytes(b.begin() + 32, b.end())};
   }
   static Bytes to_bytes(const Filter& f) {
@@ -160,7 +168,9 @@ json positions_json(const std::vector<std::uint64_t>& g) { return json(g); }
 // The model's outputs for one test, in the vector file's terms.
 json evaluate(const Model& model, const std::string& type, const json& t) {
   if (type == "Fnv1a64Test") return {{"hash", protocol::write_hash(model.fnv(unhex(t["item"])))}};
-  if (type == "Mix64Test") return {{"output", protocol::write_hash(Model::mix(*protocol::read_hash(t["input"].get<std::string>())))}};
+  if (type == "Mix64Test")
+    return {
+        {"output", protocol::write_hash(Model::mix(*protocol::read_hash(t["input"].get<std::string>())))}};
   if (type == "OptimalMTest") return {{"m", model.opt_m(t["n"], real(t["p"]))}};
   if (type == "OptimalKTest") return {{"k", model.opt_k(t["m"], t["n"])}};
   if (type == "PredictedFpRateTest") return {{"rate", t["rate"]}};  // no planted bug touches it
@@ -174,8 +184,9 @@ json evaluate(const Model& model, const std::string& type, const json& t) {
   }
   if (type == "FilterTest") {
     const json& how = t["construct"];
-    const auto sized = how.contains("withRate") ? model.with_rate(how["withRate"]["n"], real(how["withRate"]["p"]))
-                                                : std::pair<std::uint64_t, std::uint32_t>(how["new"]["m"], how["new"]["k"]);
+    const auto sized = how.contains("withRate")
+                           ? model.with_rate(how["withRate"]["n"], real(how["withRate"]["p"]))
+                           : std::pair<std::uint64_t, std::uint32_t>(how["new"]["m"], how["new"]["k"]);
     auto f = sized ? model.make(sized->first, sized->second) : std::nullopt;
     if (!f) return error("BadParams");
     json seen = json::array();
@@ -185,8 +196,10 @@ json evaluate(const Model& model, const std::string& type, const json& t) {
     }
     json present = json::array();
     for (const auto& probe : t["probes"]) present.push_back(model.contains(*f, unhex(probe)));
-    return {{"m", f->m}, {"k", f->k}, {"positions", seen}, {"countOnes", Model::ones(*f)},
-            {"nInserted", f->n}, {"bytes", hex(Model::to_bytes(*f))}, {"present", present}};
+    return {{"m", f->m},         {"k", f->k},
+            {"positions", seen}, {"countOnes", Model::ones(*f)},
+            {"nInserted", f->n}, {"bytes", hex(Model::to_bytes(*f))},
+            {"present", present}};
   }
   if (type == "UnionTest") {
     auto left = model.from_bytes(unhex(t["left"]));
@@ -235,7 +248,8 @@ int documented_count(Bug bug) {
   std::ifstream in(TLBF_VECTORS_DOC);
   const std::string id = std::string(kBugNames.at(bug)).substr(0, 3);
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("| " + id + " ", 0) == 0) return std::stoi(line.substr(line.rfind('|', line.size() - 2) + 1));
+    if (line.rfind("| " + id + " ", 0) == 0)
+      return std::stoi(line.substr(line.rfind('|', line.size() - 2) + 1));
   }
   return -1;
 }
@@ -243,7 +257,8 @@ int documented_count(Bug bug) {
 TEST_P(EveryPlantedBug, FailsAtLeastOneVector) {
   const auto failing = contradicted(GetParam());
   EXPECT_FALSE(failing.empty()) << kBugNames.at(GetParam()) << " passes every vector";
-  EXPECT_EQ(documented_count(GetParam()), static_cast<int>(failing.size())) << "docs/vectors.md is out of date";
+  EXPECT_EQ(documented_count(GetParam()), static_cast<int>(failing.size()))
+      << "docs/vectors.md is out of date";
   std::string list;
   for (std::size_t i = 0; i < failing.size() && i < 5; ++i) list += " " + failing[i];
   RecordProperty("vectors_failed", static_cast<int>(failing.size()));
@@ -251,9 +266,11 @@ TEST_P(EveryPlantedBug, FailsAtLeastOneVector) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Vectors, EveryPlantedBug,
-                         ::testing::Values(Bug::s01, Bug::s02, Bug::s03, Bug::s04, Bug::s05, Bug::s06, Bug::s07,
-                                           Bug::s08, Bug::s09, Bug::s10),
-                         [](const auto& param_info) { return std::string(kBugNames.at(param_info.param)).substr(0, 3); });
+                         ::testing::Values(Bug::s01, Bug::s02, Bug::s03, Bug::s04, Bug::s05, Bug::s06,
+                                           Bug::s07, Bug::s08, Bug::s09, Bug::s10),
+                         [](const auto& param_info) {
+                           return std::string(kBugNames.at(param_info.param)).substr(0, 3);
+                         });
 
 }  // namespace
 }  // namespace tlbf::vectors

@@ -55,9 +55,12 @@ struct Corruption {
 json& first_test(json& doc) { return doc["testGroups"][0]["tests"][0]; }
 
 const Corruption kCorruptions[] = {
-    {"wrong hash", "tlbf_hash_v1.json", [](json& d) { first_test(d)["hash"] = "0000000000000000"; }, "hash is"},
-    {"wrong m", "tlbf_sizing_v1.json", [](json& d) { first_test(d)["m"] = 19; }, "m is 19, the oracle says 20"},
-    {"valid marked invalid", "tlbf_sizing_v1.json", [](json& d) { first_test(d)["result"] = "invalid"; }, "result is"},
+    {"wrong hash", "tlbf_hash_v1.json", [](json& d) { first_test(d)["hash"] = "0000000000000000"; },
+     "hash is"},
+    {"wrong m", "tlbf_sizing_v1.json", [](json& d) { first_test(d)["m"] = 19; },
+     "m is 19, the oracle says 20"},
+    {"valid marked invalid", "tlbf_sizing_v1.json", [](json& d) { first_test(d)["result"] = "invalid"; },
+     "result is"},
     {"error kind changed", "tlbf_from_bytes_v1.json",
      [](json& d) { d["testGroups"][0]["tests"][10]["errorKind"] = "BadParams"; }, "errorKind is"},
     {"refused file claimed valid", "tlbf_from_bytes_v1.json",
@@ -67,9 +70,10 @@ const Corruption kCorruptions[] = {
        t["m"] = 20;
      },
      "missing errorKind"},
-    {"probe answer flipped", "tlbf_filter_v1.json",
-     [](json& d) { first_test(d)["present"][0] = true; }, "present is"},
-    {"position changed", "tlbf_positions_v1.json", [](json& d) { first_test(d)["positions"][0] = 12; }, "positions is"},
+    {"probe answer flipped", "tlbf_filter_v1.json", [](json& d) { first_test(d)["present"][0] = true; },
+     "present is"},
+    {"position changed", "tlbf_positions_v1.json", [](json& d) { first_test(d)["positions"][0] = 12; },
+     "positions is"},
     {"union bytes changed", "tlbf_union_v1.json", [](json& d) { first_test(d)["bytes"] = "00"; }, "bytes is"},
     {"unknown test property", "tlbf_union_v1.json", [](json& d) { first_test(d)["extra"] = 1; },
      "unknown property extra"},
@@ -80,7 +84,9 @@ const Corruption kCorruptions[] = {
     {"undefined flag", "tlbf_hash_v1.json", [](json& d) { first_test(d)["flags"].push_back("Bogus"); },
      "flag Bogus is not defined"},
     {"unused note", "tlbf_union_v1.json",
-     [](json& d) { d["notes"]["EmptyItem"] = {{"bugType", "EDGE_CASE"}, {"description", "x"}}; },
+     [](json& d) {
+       d["notes"]["EmptyItem"] = {{"bugType", "EDGE_CASE"}, {"description", "x"}};
+     },
      "defined but no test uses it"},
     {"unknown header property", "tlbf_union_v1.json", [](json& d) { d["surprise"] = true; },
      "unknown property surprise"},

@@ -24,8 +24,8 @@ inline Failure failure(std::string why) { return Failure{std::move(why)}; }
 template <typename T>
 class [[nodiscard]] Outcome {
  public:
-  Outcome(T value) : state_(std::in_place_index<0>, std::move(value)) {}   // NOLINT: implicit by design
-  Outcome(Failure f) : state_(std::in_place_index<1>, std::move(f)) {}     // NOLINT: implicit by design
+  Outcome(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Outcome(Failure f) : state_(std::in_place_index<1>, std::move(f)) {}    // NOLINT: implicit by design
 
   bool ok() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }

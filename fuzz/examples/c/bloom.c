@@ -8,17 +8,17 @@
 #define MAX_BITS ((uint64_t)1 << 40)
 #define MAX_K ((uint32_t)1 << 16)
 
-static uint64_t read_le(const uint8_t *p, unsigned width) {
+static uint64_t read_le(const uint8_t* p, unsigned width) {
   uint64_t v = 0;
   for (unsigned i = 0; i < width; ++i) v |= (uint64_t)p[i] << (8 * i);
   return v;
 }
 
-static void write_le(uint8_t *p, uint64_t v, unsigned width) {
+static void write_le(uint8_t* p, uint64_t v, unsigned width) {
   for (unsigned i = 0; i < width; ++i) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static uint64_t fnv1a64(const uint8_t *item, size_t size) {
+static uint64_t fnv1a64(const uint8_t* item, size_t size) {
   uint64_t h = 0xcbf29ce484222325u;
   for (size_t i = 0; i < size; ++i) {
     h ^= item[i];
@@ -35,7 +35,7 @@ static uint64_t mix64(uint64_t z) {
 
 static size_t bytes_for(uint64_t m) { return (size_t)(m / 8 + (m % 8 != 0)); }
 
-int bloom_from_bytes(const uint8_t *data, size_t size, struct bloom *out) {
+int bloom_from_bytes(const uint8_t* data, size_t size, struct bloom* out) {
   if (size < HEADER_LEN || memcmp(data, "TLBF", 4) != 0 || read_le(data + 4, 4) != 1) return -1;
   const uint64_t m = read_le(data + 8, 8);
   const uint64_t k = read_le(data + 16, 4);
@@ -50,7 +50,7 @@ int bloom_from_bytes(const uint8_t *data, size_t size, struct bloom *out) {
 #endif
     if ((data[size - 1] >> first_padding_bit) != 0) return -1;
   }
-  uint8_t *bits = malloc(bytes_for(m));
+  uint8_t* bits = malloc(bytes_for(m));
   if (!bits) return -1;
   memcpy(bits, data + HEADER_LEN, bytes_for(m));
   out->m = m;
@@ -60,7 +60,7 @@ int bloom_from_bytes(const uint8_t *data, size_t size, struct bloom *out) {
   return 0;
 }
 
-size_t bloom_to_bytes(const struct bloom *b, uint8_t *out, size_t capacity) {
+size_t bloom_to_bytes(const struct bloom* b, uint8_t* out, size_t capacity) {
   const size_t size = HEADER_LEN + bytes_for(b->m);
   if (size > capacity) return size;
   memcpy(out, "TLBF", 4);
@@ -73,7 +73,7 @@ size_t bloom_to_bytes(const struct bloom *b, uint8_t *out, size_t capacity) {
   return size;
 }
 
-void bloom_insert(struct bloom *b, const uint8_t *item, size_t size) {
+void bloom_insert(struct bloom* b, const uint8_t* item, size_t size) {
   uint64_t h = fnv1a64(item, size);
   const uint64_t step = mix64(h) | 1;
   for (uint32_t i = 0; i < b->k; ++i, h += step) {
@@ -83,7 +83,7 @@ void bloom_insert(struct bloom *b, const uint8_t *item, size_t size) {
   if (b->n_inserted != UINT64_MAX) ++b->n_inserted;
 }
 
-int bloom_contains(const struct bloom *b, const uint8_t *item, size_t size) {
+int bloom_contains(const struct bloom* b, const uint8_t* item, size_t size) {
   uint64_t h = fnv1a64(item, size);
   const uint64_t step = mix64(h) | 1;
   for (uint32_t i = 0; i < b->k; ++i, h += step) {
@@ -93,20 +93,21 @@ int bloom_contains(const struct bloom *b, const uint8_t *item, size_t size) {
   return 1;
 }
 
-uint64_t bloom_count_ones(const struct bloom *b) {
+uint64_t bloom_count_ones(const struct bloom* b) {
   uint64_t n = 0;
   for (size_t i = 0; i < bytes_for(b->m); ++i) n += (uint64_t)__builtin_popcount(b->bits[i]);
   return n;
 }
 
-int bloom_union(struct bloom *into, const struct bloom *other) {
+int bloom_union(struct bloom* into, const struct bloom* other) {
   if (into->m != other->m || into->k != other->k) return -1;
   for (size_t i = 0; i < bytes_for(into->m); ++i) into->bits[i] |= other->bits[i];
-  into->n_inserted = other->n_inserted > UINT64_MAX - into->n_inserted ? UINT64_MAX : into->n_inserted + other->n_inserted;
+  into->n_inserted =
+      other->n_inserted > UINT64_MAX - into->n_inserted ? UINT64_MAX : into->n_inserted + other->n_inserted;
   return 0;
 }
 
-void bloom_free(struct bloom *b) {
+void bloom_free(struct bloom* b) {
   free(b->bits);
   b->bits = NULL;
 }

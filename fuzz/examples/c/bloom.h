@@ -13,18 +13,18 @@ struct bloom {
   uint64_t m;
   uint32_t k;
   uint64_t n_inserted;
-  uint8_t *bits; /* ceil(m / 8) bytes */
+  uint8_t* bits; /* ceil(m / 8) bytes */
 };
 
 /* 0 and *out filled, or -1 when the bytes are not one TLBF v1 filter. */
-int bloom_from_bytes(const uint8_t *data, size_t size, struct bloom *out);
+int bloom_from_bytes(const uint8_t* data, size_t size, struct bloom* out);
 /* The file's length; writes it into out only when it fits in capacity. */
-size_t bloom_to_bytes(const struct bloom *b, uint8_t *out, size_t capacity);
-void bloom_insert(struct bloom *b, const uint8_t *item, size_t size);
-int bloom_contains(const struct bloom *b, const uint8_t *item, size_t size);
-uint64_t bloom_count_ones(const struct bloom *b);
+size_t bloom_to_bytes(const struct bloom* b, uint8_t* out, size_t capacity);
+void bloom_insert(struct bloom* b, const uint8_t* item, size_t size);
+int bloom_contains(const struct bloom* b, const uint8_t* item, size_t size);
+uint64_t bloom_count_ones(const struct bloom* b);
 /* 0, or -1 (and nothing changed) when m or k differ. */
-int bloom_union(struct bloom *into, const struct bloom *other);
-void bloom_free(struct bloom *b);
+int bloom_union(struct bloom* into, const struct bloom* other);
+void bloom_free(struct bloom* b);
 
 #endif

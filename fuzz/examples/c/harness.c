@@ -7,20 +7,20 @@
 #include "bloom.h"
 #include "tlbf/fuzz.h"
 
-static int contains(void *h, const uint8_t *item, size_t size) { return bloom_contains(h, item, size); }
-static size_t to_bytes(void *h, uint8_t *out, size_t capacity) { return bloom_to_bytes(h, out, capacity); }
-static void insert(void *h, const uint8_t *item, size_t size) { bloom_insert(h, item, size); }
-static uint64_t count_ones(void *h) { return bloom_count_ones(h); }
-static int union_with_self(void *h) { return bloom_union(h, h) == 0 ? TLBF_FUZZ_OK : TLBF_FUZZ_MISMATCH; }
-static void release(void *h) {
+static int contains(void* h, const uint8_t* item, size_t size) { return bloom_contains(h, item, size); }
+static size_t to_bytes(void* h, uint8_t* out, size_t capacity) { return bloom_to_bytes(h, out, capacity); }
+static void insert(void* h, const uint8_t* item, size_t size) { bloom_insert(h, item, size); }
+static uint64_t count_ones(void* h) { return bloom_count_ones(h); }
+static int union_with_self(void* h) { return bloom_union(h, h) == 0 ? TLBF_FUZZ_OK : TLBF_FUZZ_MISMATCH; }
+static void release(void* h) {
   bloom_free(h);
   free(h);
 }
 
-const char *tlbf_fuzz_name(void) { return "example"; }
+const char* tlbf_fuzz_name(void) { return "example"; }
 
-int tlbf_fuzz_from_bytes(const uint8_t *data, size_t size, struct tlbf_fuzz_filter *filter) {
-  struct bloom *b = malloc(sizeof *b);
+int tlbf_fuzz_from_bytes(const uint8_t* data, size_t size, struct tlbf_fuzz_filter* filter) {
+  struct bloom* b = malloc(sizeof *b);
   if (!b) abort();
   if (bloom_from_bytes(data, size, b) != 0) {
     free(b);

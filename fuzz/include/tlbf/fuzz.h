@@ -36,36 +36,36 @@ enum tlbf_fuzz_verdict {
  * checked (the harness says which, once, on stderr); `handle` is passed to
  * every operation as is. */
 struct tlbf_fuzz_filter {
-  void *handle;
+  void* handle;
   /* The header fields as the parser read them. */
   uint64_t m;
   uint32_t k;
   uint64_t n_inserted;
 
   /* Nonzero when every one of the item's k bits is set. */
-  int (*contains)(void *handle, const uint8_t *item, size_t size);
+  int (*contains)(void* handle, const uint8_t* item, size_t size);
   /* Writes the filter's bytes (header and bits) into out when they fit in
    * capacity, and returns their length either way: the harness asks again
    * with a larger buffer when the first was short. */
-  size_t (*to_bytes)(void *handle, uint8_t *out, size_t capacity);
-  void (*insert)(void *handle, const uint8_t *item, size_t size);
-  uint64_t (*count_ones)(void *handle);
+  size_t (*to_bytes)(void* handle, uint8_t* out, size_t capacity);
+  void (*insert)(void* handle, const uint8_t* item, size_t size);
+  uint64_t (*count_ones)(void* handle);
   /* The filter becomes the union of itself with itself: the bits stay and
    * n_inserted doubles (saturating). Returns a tlbf_fuzz_verdict. */
-  int (*union_with_self)(void *handle);
+  int (*union_with_self)(void* handle);
   /* Releases the handle; called once for every accepted input. */
-  void (*free)(void *handle);
+  void (*free)(void* handle);
 };
 
 /* Written by you: parse data[0, size) with your own from_bytes. On
  * acceptance fill *filter and return TLBF_FUZZ_OK; otherwise return the
  * verdict and leave *filter as it is (nothing is freed). */
-int tlbf_fuzz_from_bytes(const uint8_t *data, size_t size, struct tlbf_fuzz_filter *filter);
+int tlbf_fuzz_from_bytes(const uint8_t* data, size_t size, struct tlbf_fuzz_filter* filter);
 
 /* Optional, written by you: a short name for the parser, used in findings'
  * signatures (oracle-vs-NAME-OP-HOW). Without it the harness uses
  * $TLBF_FUZZ_NAME, else "parser". */
-const char *tlbf_fuzz_name(void);
+const char* tlbf_fuzz_name(void);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@ namespace detail {
 // Allocations of at least this many bytes are mapped, not taken from the heap.
 inline constexpr std::size_t kMappedFrom = std::size_t{2} << 20;
 
-void* allocate_zeroed(std::size_t bytes);           // throws std::bad_alloc
+void* allocate_zeroed(std::size_t bytes);  // throws std::bad_alloc
 void release_zeroed(void* p, std::size_t bytes) noexcept;
 
 }  // namespace detail

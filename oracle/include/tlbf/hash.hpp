@@ -18,7 +18,8 @@ std::uint64_t fnv1a64(std::string_view text) noexcept;
 // fnv1a64 of each item: out[i] = fnv1a64(items[i]), out at least as long as
 // items. Faster than one call per item, because the hashes of several items
 // are computed side by side.
-void fnv1a64_many(std::span<const std::span<const std::uint8_t>> items, std::span<std::uint64_t> out) noexcept;
+void fnv1a64_many(std::span<const std::span<const std::uint8_t>> items,
+                  std::span<std::uint64_t> out) noexcept;
 
 // The SplitMix64 finalizer (no increment step): a bijection on 64-bit words,
 // mix64(0) == 0.

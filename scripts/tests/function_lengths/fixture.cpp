@@ -1,7 +1,8 @@
 // The fixture of ctest function_lengths_names_a_long_function: one function
 // of 81 lines among things that look like braces and are not.
 #if defined(SOMETHING)
-#define NOT_A_FUNCTION(x) { (x) }
+#define NOT_A_FUNCTION(x) \
+  { (x) }
 #endif
 #include <string>
 

@@ -24,8 +24,8 @@ struct Adapter {
 // Tried once with `hello` before it is returned: a module that cannot be
 // imported, or lacks a name the adapter calls, is an error here, with the
 // interpreter's message, not a check that fails every case.
-Adapter python_module_adapter(const std::filesystem::path& module, const std::filesystem::path& adapter_script,
-                              std::chrono::milliseconds limit);
+Adapter python_module_adapter(const std::filesystem::path& module,
+                              const std::filesystem::path& adapter_script, std::chrono::milliseconds limit);
 
 // The bundled Rust server (`server_source`, its main.rs) built against the
 // crate in `crate_dir`, whose module `module` has the section-4 API:

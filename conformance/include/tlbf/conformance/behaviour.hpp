@@ -18,8 +18,8 @@ namespace tlbf::conformance {
 // What an interactive case found wrong.
 struct Finding {
   std::string reason;
-  std::optional<Fault> fault;  // when the implementation crashed, hung, ...
-  std::string transcript;      // requests and expected answers that show it, if any
+  std::optional<Fault> fault;    // when the implementation crashed, hung, ...
+  std::string transcript;        // requests and expected answers that show it, if any
   std::string stderr_tail = {};  // of a process the case ran itself (run_alone); else the Session's is shown
 };
 

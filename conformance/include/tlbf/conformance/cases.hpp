@@ -15,9 +15,9 @@ namespace tlbf::conformance {
 // The command groups of docs/protocol.md, section 4: the protocol's command
 // table (tlbf/protocol/commands.hpp) says which command is in which.
 using protocol::Capability;
+using protocol::capability_named;
 using protocol::kAllCapabilities;
 using protocol::to_string;
-using protocol::capability_named;
 // The group a command word belongs to; hello (and unknown words) belong to none.
 std::optional<Capability> capability_of(std::string_view command);
 

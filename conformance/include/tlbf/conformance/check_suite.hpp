@@ -34,8 +34,8 @@ struct CheckSelection {
 };
 
 struct CheckSuite {
-  std::vector<Case> cases;                // in check()'s order: the vectors', then the deterministic ones
-  std::vector<InteractiveCase> behaviour; // run after them
+  std::vector<Case> cases;                 // in check()'s order: the vectors', then the deterministic ones
+  std::vector<InteractiveCase> behaviour;  // run after them
 };
 
 // The cases `selection` chooses, in the order tlbf check runs them; a Failure

@@ -85,14 +85,14 @@ class Judge {
  private:
   // What answers other than the oracle's the request last expected allows.
   struct Latitude {
-    std::string flag;                      // empty: only the oracle's answer is right
-    std::string allows;                    // for reasons: "err BadParams, or ok and a u64"
+    std::string flag;                          // empty: only the oracle's answer is right
+    std::string allows;                        // for reasons: "err BadParams, or ok and a u64"
     std::set<std::string, std::less<>> exact;  // whole answers allowed
     std::set<std::string, std::less<>> err_kinds;
-    bool any_ok_form = false;              // any `ok` answer of the command's form
-    std::string opens;                     // a filter an answer in the zone leaves open
-    bool opens_when_matching = false;      // ... even the oracle's own answer
-    std::size_t longest = 0;               // bytes of the longest allowed answer
+    bool any_ok_form = false;          // any `ok` answer of the command's form
+    std::string opens;                 // a filter an answer in the zone leaves open
+    bool opens_when_matching = false;  // ... even the oracle's own answer
+    std::size_t longest = 0;           // bytes of the longest allowed answer
   };
 
   bool allowed(const Latitude& latitude, std::string_view got) const;

@@ -34,7 +34,7 @@ std::string expected_failures_text(const CheckReport& report);
 std::string group_of(const std::string& name);
 
 struct TextOptions {
-  bool verbose = false;  // also acceptable differences and skipped cases
+  bool verbose = false;      // also acceptable differences and skipped cases
   bool tlbf_profile = true;  // the verdict names TLBF v1; else "behaves as a Bloom filter"
   bool colour = false;
 };

@@ -12,11 +12,11 @@ namespace tlbf::conformance {
 std::string last_lines(const std::string& text, std::size_t count);
 
 struct RunResult {
-  bool started = false;    // false: the command could not be started at all
+  bool started = false;     // false: the command could not be started at all
   std::string start_error;  // why not, when it could not
-  bool timed_out = false;  // killed after the time limit
-  int exit_code = -1;      // when it exited normally
-  int signal = 0;          // when a signal ended it
+  bool timed_out = false;   // killed after the time limit
+  int exit_code = -1;       // when it exited normally
+  int signal = 0;           // when a signal ended it
   std::string out;
   std::string err;
   long max_rss_kib = 0;  // as Ending's

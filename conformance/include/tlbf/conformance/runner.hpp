@@ -43,8 +43,8 @@ struct CaseResult {
   std::string expected;  // its pattern
   std::string got;       // what came back (whole, up to the answer limit)
   std::string stderr_tail;
-  std::string reproduce;   // a shell line that replays the case, when one fits on a line
-  std::string transcript;  // the requests and expected answers that show the failure, whole
+  std::string reproduce;     // a shell line that replays the case, when one fits on a line
+  std::string transcript;    // the requests and expected answers that show the failure, whole
   std::string about = {};    // what the case checks (Case::about)
   std::string oracle = {};   // the oracle's whole answer to `request`, its error's message included
   std::string allowed = {};  // the other answers that request allows (Judge::allows), "" when none

@@ -20,7 +20,8 @@ using Clock = std::chrono::steady_clock;
 using Millis = std::chrono::milliseconds;
 
 enum class FaultKind {
-  NotStarted,      // no process could be made for it (no pipe, no fork): the machine's limits, not the implementation's doing
+  NotStarted,      // no process could be made for it (no pipe, no fork): the machine's limits, not the
+                   // implementation's doing
   Hung,            // no answer within the timeout while requests were outstanding
   Exited,          // exited (or its shell did) with requests unanswered
   Killed,          // killed by a signal with requests unanswered
@@ -107,7 +108,8 @@ class Session {
   virtual bool out_of_time() const = 0;
 
   // Convenience for a single request; "" and a fault when it got no answer.
-  std::pair<std::string, std::optional<Fault>> ask(const std::string& line, std::size_t limit = Request::kDefaultAnswerLimit);
+  std::pair<std::string, std::optional<Fault>> ask(const std::string& line,
+                                                   std::size_t limit = Request::kDefaultAnswerLimit);
 };
 
 // The real Session: `/bin/sh -c command`, started at once. A command that

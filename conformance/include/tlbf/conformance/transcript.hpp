@@ -37,9 +37,9 @@ std::optional<std::string> mismatch(std::string_view pattern, std::string_view r
 
 struct ReplayReport {
   bool passed = false;
-  std::vector<std::string> failures;  // one a line, naming the transcript line
+  std::vector<std::string> failures;    // one a line, naming the transcript line
   std::vector<std::string> acceptable;  // answers that differ where judge.hpp allows it, likewise
-  std::string stderr_tail;            // the implementation's last stderr lines, on failure
+  std::string stderr_tail;              // the implementation's last stderr lines, on failure
 };
 
 // Sends every request of the transcript to one run of `command`, pipelined,

@@ -19,7 +19,7 @@ namespace tlbf::mutants {
 // runs it. The patches, the sanity patch, the chaffs and the wheats all apply
 // to the reference, never to the learner's own code.
 struct Kit {
-  std::string kind;                // "python", "rust"
+  std::string kind;                 // "python", "rust"
   std::filesystem::path reference;  // the course's implementation
   std::string tests_file;           // the file a learner hands in, by name
   std::string tests_into;           // the folder of the reference it goes into ("" the top)
@@ -30,7 +30,7 @@ struct Kit {
   // hidden, and the wheats and chaffs are variants of `served` (its
   // variants_from, with set.wheats and set.chaffs); set.patches is unused.
   std::string serves;
-  ServedSet served;                 // directory and sandbox set per learner
+  ServedSet served;  // directory and sandbox set per learner
 };
 
 // The kit described by `path` (a kit.json, docs/mutants.md, "Kits"); paths in
@@ -39,10 +39,10 @@ Outcome<Kit> read_kit(const std::filesystem::path& path);
 
 // One learner: a folder of the class, and in it the tests file.
 struct Learner {
-  std::string name;                 // the folder's name
+  std::string name;  // the folder's name
   std::filesystem::path folder;
-  std::filesystem::path tests;      // empty when the folder holds none
-  std::string problem;              // why the learner cannot be graded ("" when they can)
+  std::filesystem::path tests;  // empty when the folder holds none
+  std::string problem;          // why the learner cannot be graded ("" when they can)
 };
 
 // Every sub-folder of `class_dir`, in name order. A learner's tests file is
@@ -76,7 +76,17 @@ class ClassSeed {
 };
 
 // One learner's verdict, as the class summary shows it.
-enum class LearnerVerdict { Meets, Short, FailsClean, PassesBroken, Flaky, RejectsCorrect, Ungradable, Harness, NoTests };
+enum class LearnerVerdict {
+  Meets,
+  Short,
+  FailsClean,
+  PassesBroken,
+  Flaky,
+  RejectsCorrect,
+  Ungradable,
+  Harness,
+  NoTests
+};
 std::string_view to_string(LearnerVerdict v);  // "meets", "short", "fails-clean", ...
 LearnerVerdict verdict_of(const Score& score, bool meets);
 
@@ -92,11 +102,11 @@ struct ClassRow {
   std::string verdict;
   int killed = 0, ran = 0;
   double score = 0;
-  std::vector<std::string> survivors;       // graded mutants that survived
+  std::vector<std::string> survivors;  // graded mutants that survived
   int chaffs_killed = 0, chaffs_ran = 0;
   std::vector<std::string> chaffs_missed;
-  std::string reason;                        // why it stopped, when it did
-  std::string report;                        // the learner's page, relative to the summary
+  std::string reason;  // why it stopped, when it did
+  std::string report;  // the learner's page, relative to the summary
 };
 // A failure when `report_json` is no report of tlbf grade.
 Outcome<ClassRow> class_row(const std::string& report_json);

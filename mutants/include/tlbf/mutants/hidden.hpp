@@ -79,7 +79,7 @@ class HiddenServer {
 
   std::string folder_, path_, tlbf_mutant_, choice_;
   std::vector<std::string> program_;  // start_program's, with its first word a path; empty for tlbf_mutant_
-  std::vector<char*> program_argv_;  // program_'s words as execve wants them, null-terminated
+  std::vector<char*> program_argv_;   // program_'s words as execve wants them, null-terminated
   std::string program_folder_;
   int image_ = -1;  // tlbf_mutant_ as an image this user may run and not read (hidden.cpp)
   std::atomic<int> connections_{0};

@@ -20,10 +20,10 @@ struct ReportContext {
   std::vector<std::string> selected;  // the mutants chosen before --shard split them
   std::string shard;                  // "k/n", or empty when the run is not a shard
   bool meets = false;
-  int exit_code = 0;                  // tlbf mutate's
-  std::string version;                // tlbf's
-  int confirm_runs = 1;               // runs of each mutant whose outcomes had to agree
-  std::string sandbox = "off";        // "bubblewrap", "off", or "unavailable: WHY"
+  int exit_code = 0;            // tlbf mutate's
+  std::string version;          // tlbf's
+  int confirm_runs = 1;         // runs of each mutant whose outcomes had to agree
+  std::string sandbox = "off";  // "bubblewrap", "off", or "unavailable: WHY"
   // tlbf grade's: the learner the report is of, the key their grade depends
   // on (grade.hpp), and their verdict; empty for tlbf mutate.
   std::string learner, learner_key, learner_verdict;
@@ -59,10 +59,10 @@ std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<Muta
 
 // The whole verdict of shards' reports.
 struct Merged {
-  Score score;                        // the mutants of every shard, in the order of `selected`
-  ReportContext context;              // threshold, required, suite, mode: the shards'; meets and exit: the whole's
-  std::vector<std::string> missed;    // required mutants that ran and were not killed
-  std::string json;                   // the merged report
+  Score score;            // the mutants of every shard, in the order of `selected`
+  ReportContext context;  // threshold, required, suite, mode: the shards'; meets and exit: the whole's
+  std::vector<std::string> missed;  // required mutants that ran and were not killed
+  std::string json;                 // the merged report
 };
 
 // `reports` are (name for messages, JSON text) pairs, each written by

@@ -12,7 +12,7 @@
 namespace tlbf::mutants {
 
 struct Sandbox {
-  std::vector<std::string> read_only;   // beside the system's folders: toolchains, the programs the suite runs
+  std::vector<std::string> read_only;  // beside the system's folders: toolchains, the programs the suite runs
   std::vector<std::string> read_write;  // the run's own folder
 };
 

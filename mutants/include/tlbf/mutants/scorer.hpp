@@ -117,8 +117,8 @@ struct ServedSet {
   // and tests only the oracle lets every other form survive.
   std::string mutant_patches;
 };
-std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite, const std::string& tlbf_mutant,
-                                          const ServedSet& set);
+std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
+                                          const std::string& tlbf_mutant, const ServedSet& set);
 
 // Patch mode: every DIR/*.patch is a mutant named by the file's stem. A
 // warm-up run builds in a copy of `workdir`; then every graded run gets a
@@ -127,8 +127,9 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
 // `patch -p1`, under a scratch directory removed when the Subjects are
 // destroyed. The sanity check applies `sanity_patch` when one is given.
 // TLBF_MUTANT is set to the id only with `reveal`.
-std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const std::string& patches_dir,
-                                           const std::string& workdir, const std::string& sanity_patch, bool reveal);
+std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite,
+                                           const std::string& patches_dir, const std::string& workdir,
+                                           const std::string& sanity_patch, bool reveal);
 
 // Patch mode with everything a course grades with (docs/mutants.md, "For
 // course authors"): beside the graded patches, chaffs (more patches, reported
@@ -146,26 +147,27 @@ struct PatchSet {
   // copy, the system and the toolchain, and nothing else.
   bool sandbox = false;
 };
-std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set, bool reveal);
+std::unique_ptr<Subjects> patched_subjects(const std::vector<std::string>& suite, const PatchSet& set,
+                                           bool reveal);
 
 // How far a grading has come, for a progress line.
 struct Progress {
   std::string phase;  // "baseline" (clean and wheat runs) or "mutants" (mutants, chaffs, controls)
   int done = 0, total = 0;
   int mutants_done = 0, mutants_total = 0;  // mutants (and chaffs) whose every run has ended
-  int survived = 0;   // of those, the ones that survived so far
-  double elapsed_seconds = 0;  // since the phase began
+  int survived = 0;                         // of those, the ones that survived so far
+  double elapsed_seconds = 0;               // since the phase began
 };
 
 struct ScoreOptions {
-  std::vector<std::string> mutants;      // ids to run, in order
+  std::vector<std::string> mutants;  // ids to run, in order
   int jobs = 2;
-  int baseline_runs = 3;                 // clean runs; a suite that passes some and fails some is flaky
+  int baseline_runs = 3;  // clean runs; a suite that passes some and fails some is flaky
   // Clean runs hidden at random places among the mutants' runs. A suite that
   // counts its runs or watches the clock (fail everything after the baseline)
   // fails one of them and is reported flaky rather than graded.
   int control_runs = 2;
-  double timeout_factor = 5.0;           // a mutant's run may take this times the slowest baseline run,
+  double timeout_factor = 5.0;  // a mutant's run may take this times the slowest baseline run,
   std::chrono::milliseconds timeout_floor{10'000};  // and at least this long
   // The bound of the runs before the mutants (the warm-up, the slots'
   // warming, the baseline), which have no earlier run to be measured by.
@@ -173,13 +175,12 @@ struct ScoreOptions {
   // Runs of each mutant (and chaff): its outcome counts only when all agree,
   // else the grading is flaky. 1 takes a single run's word for it.
   int confirm_runs = 2;
-  std::vector<std::string> chaffs;       // chaff ids to run, reported apart from the score
-  std::vector<std::string> wheats;       // wheat ids, each run `baseline_runs` times beside the clean runs
+  std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
+  std::vector<std::string> wheats;  // wheat ids, each run `baseline_runs` times beside the clean runs
   // Called after every run of the baseline and of the mutants' phase ends,
   // from the thread that ran it, never from two threads at once.
   std::function<void(const Progress&)> progress;
 };
-
 
 // What a mutant's (or chaff's) runs made of it; a conformance check's
 // verdicts are conformance::Verdict.
@@ -196,7 +197,7 @@ enum class Stop {
   kPassesBroken,
   kFlaky,
   kRejectsCorrect,  // the suite fails a correct variant (a wheat)
-  kUngradable,      // a run could not happen as planned (a patch that does not apply, a suite that cannot start)
+  kUngradable,  // a run could not happen as planned (a patch that does not apply, a suite that cannot start)
 };
 using enum Stop;
 // "harness-error", "fails-clean", ...: the learner verdicts' words; "" for kNotStopped.
@@ -214,7 +215,7 @@ struct MutantRun {
   // kHarness or kFlaky when the run's failure was not the mutant's doing
   // (ServingRecord): the whole grading then stops with that code.
   Stop stops_grading_with = kNotStopped;
-  std::string output;  // the suite's output (printable), kept to show two runs that disagree
+  std::string output;    // the suite's output (printable), kept to show two runs that disagree
   int confirmed_by = 1;  // runs whose outcomes agreed
 };
 
@@ -229,19 +230,19 @@ struct WheatRuns {
 struct Score {
   Stop stopped = kNotStopped;
   std::string stop_reason;
-  std::string baseline_output;   // a failing clean run's output (kFailsClean, kFlaky)
-  std::string passing_output;    // a passing clean run's output (kFlaky)
+  std::string baseline_output;  // a failing clean run's output (kFailsClean, kFlaky)
+  std::string passing_output;   // a passing clean run's output (kFlaky)
   int baseline_runs = 0, baseline_passes = 0;
   int control_runs = 0, control_passes = 0;  // the clean runs among the mutants'
-  double warm_up_seconds = 0;    // the ungraded run that builds (patch mode), 0 when there is none
-  double baseline_seconds = 0;   // the slowest clean run
+  double warm_up_seconds = 0;          // the ungraded run that builds (patch mode), 0 when there is none
+  double baseline_seconds = 0;         // the slowest clean run
   std::chrono::milliseconds limit{0};  // each mutant run's bound
-  double mutants_seconds = 0;  // wall time of all the mutant runs
+  double mutants_seconds = 0;          // wall time of all the mutant runs
   std::vector<MutantRun> runs;
   std::vector<MutantRun> chaff_runs;  // apart from the score
   std::vector<WheatRuns> wheats;
 
-  int killed() const;  // timeouts included
+  int killed() const;    // timeouts included
   double score() const;  // killed / runs, 0 when none ran
   int chaffs_killed() const;
 };
@@ -250,7 +251,8 @@ struct Score {
 // name the subject or share a build (TLBF_IMPL, TLBF_MUTANT, CARGO_TARGET_DIR,
 // CARGO_BUILD_TARGET_DIR), then given TLBF_IMPL = `impl` unless it is empty
 // and TLBF_MUTANT = `mutant` unless it is empty.
-std::string suite_command(const std::vector<std::string>& suite, const std::string& impl, const std::string& mutant);
+std::string suite_command(const std::vector<std::string>& suite, const std::string& impl,
+                          const std::string& mutant);
 
 // A word as /bin/sh reads it: as it is when it holds only characters the shell
 // leaves alone, else single-quoted (what Python's shlex.quote does).

@@ -29,7 +29,7 @@ enum class Arg {
 // "Capabilities"). hello belongs to none: every implementation answers it.
 enum class Capability { Hashing, Sizing, Filter, Bytes, Union };
 inline constexpr Capability kAllCapabilities[] = {Capability::Hashing, Capability::Sizing, Capability::Filter,
-                                                   Capability::Bytes, Capability::Union};
+                                                  Capability::Bytes, Capability::Union};
 std::string_view to_string(Capability c);
 std::optional<Capability> capability_named(std::string_view name);
 
@@ -59,9 +59,13 @@ enum class Effect {
 
 struct Command {
   // Every field, none defaulted: a row added without one does not compile.
-  Command(std::string_view word_, std::vector<Arg> args_, std::optional<Capability> capability_, Answer answer_,
-          Effect effect_, std::vector<std::string_view> probes_)
-      : word(word_), args(std::move(args_)), capability(capability_), answer(answer_), effect(effect_),
+  Command(std::string_view word_, std::vector<Arg> args_, std::optional<Capability> capability_,
+          Answer answer_, Effect effect_, std::vector<std::string_view> probes_)
+      : word(word_),
+        args(std::move(args_)),
+        capability(capability_),
+        answer(answer_),
+        effect(effect_),
         probes(std::move(probes_)) {}
 
   std::string_view word;
