@@ -7,37 +7,10 @@
 #include <string_view>
 
 #include "tlbf/conformance/readable.hpp"
+#include "tlbf/markup.hpp"
 
 namespace tlbf::conformance {
 namespace {
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        // XML 1.0 cannot carry most control characters, even escaped.
-        // Bytes past ASCII may not be UTF-8, which XML requires.
-        out += ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ||
-                static_cast<unsigned char>(c) > 0x7e)
-                   ? '?'
-                   : c;
-    }
-  }
-  return out;
-}
 
 std::string paint(const std::string& text, const char* code, bool colour) {
   return colour ? std::string("\033[") + code + "m" + text + "\033[0m" : text;
@@ -267,65 +240,6 @@ ParityCells parity_cells(const std::vector<CheckReport>& reports) {
   return matrix;
 }
 
-// Text made safe to place between tags or in a quoted attribute: markup
-// characters escaped; control bytes but newline and tab, and bytes that are
-// not UTF-8, replaced by U+FFFD (an implementation can write anything).
-std::string html_escape(std::string_view text) {
-  std::string out;
-  const auto bad = [&] { out += "\xEF\xBF\xBD"; };
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '&':
-          out += "&amp;";
-          break;
-        case '<':
-          out += "&lt;";
-          break;
-        case '>':
-          out += "&gt;";
-          break;
-        case '"':
-          out += "&quot;";
-          break;
-        case '\'':
-          out += "&#39;";
-          break;
-        default:
-          if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-            bad();
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-      ++i;
-      continue;
-    }
-    // A well-formed UTF-8 sequence (no overlong forms, no surrogates, at most U+10FFFF) is kept whole.
-    const std::size_t length = c >= 0xC2 && c <= 0xDF   ? 2
-                               : c >= 0xE0 && c <= 0xEF ? 3
-                               : c >= 0xF0 && c <= 0xF4 ? 4
-                                                        : 0;
-    bool ok = length > 0 && i + length <= text.size();
-    for (std::size_t k = 1; ok && k < length; ++k)
-      ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-    if (ok && length >= 3) {
-      const auto second = static_cast<unsigned char>(text[i + 1]);
-      ok = !(c == 0xE0 && second < 0xA0) && !(c == 0xED && second > 0x9F) && !(c == 0xF0 && second < 0x90) &&
-           !(c == 0xF4 && second > 0x8F);
-    }
-    if (ok) {
-      out.append(text.substr(i, length));
-      i += length;
-    } else {
-      bad();
-      ++i;
-    }
-  }
-  return out;
-}
-
 const char* const kHtmlStyle = R"css(
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
@@ -350,10 +264,10 @@ std::string group_anchor(std::size_t impl, std::size_t group) {
 }
 
 void html_case(std::string& out, const CaseResult& r) {
-  out += "<div class=\"case\"><h5><code>" + html_escape(r.name) + "</code></h5>\n<p>" +
-         html_escape(r.reason) + "</p>\n<dl>";
+  out += "<div class=\"case\"><h5><code>" + escape_html(r.name) + "</code></h5>\n<p>" +
+         escape_html(r.reason) + "</p>\n<dl>";
   const auto row = [&](const char* title, const std::string& value) {
-    out += "<dt>" + std::string(title) + "</dt><dd><code>" + html_escape(value) + "</code></dd>";
+    out += "<dt>" + std::string(title) + "</dt><dd><code>" + escape_html(value) + "</code></dd>";
   };
   if (!r.about.empty()) row("checks", r.about);
   if (!r.request.empty()) {
@@ -364,7 +278,7 @@ void html_case(std::string& out, const CaseResult& r) {
   if (!r.oracle.empty() && r.oracle != r.expected) row("oracle", readable(r.oracle));
   if (!r.allowed.empty()) row("allowed", r.allowed);
   if (!r.stderr_tail.empty()) {
-    out += "<dt>stderr (last lines)</dt><dd><pre>" + html_escape(r.stderr_tail) + "</pre></dd>";
+    out += "<dt>stderr (last lines)</dt><dd><pre>" + escape_html(r.stderr_tail) + "</pre></dd>";
   }
   if (!reproduce_of(r).empty()) row("reproduce", reproduce_of(r));
   out += "</dl></div>\n";
@@ -375,11 +289,11 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
   const CapabilityLists lists = capability_lists(report);
   out += "<section id=\"" + impl_anchor(index) + "\">\n<h2>" +
          (several ? "#" + std::to_string(index + 1) + ": " : std::string()) + "<span class=\"command\">" +
-         html_escape(report.command) + "</span></h2>\n";
+         escape_html(report.command) + "</span></h2>\n";
   out += "<p class=\"verdict " + std::string(report.conforms() ? "ok" : "bad") +
-         "\">verdict: " + html_escape(verdict_words(report, tlbf, lists)) + " " + counts_words(report) +
+         "\">verdict: " + escape_html(verdict_words(report, tlbf, lists)) + " " + counts_words(report) +
          "</p>\n<ul>\n";
-  if (!report.hello.empty()) out += "<li>hello: <code>" + html_escape(report.hello) + "</code></li>\n";
+  if (!report.hello.empty()) out += "<li>hello: <code>" + escape_html(report.hello) + "</code></li>\n";
   out += "<li>capabilities checked:" + checked_text(report, lists) + "</li>\n";
   if (!lists.missing.empty())
     out += "<li>NOT offered, though required (not checked, not passed):" + lists.missing + "</li>\n";
@@ -387,10 +301,10 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
     out += "<li>left out (--capabilities; not checked, not passed):" + lists.left_out + "</li>\n";
   if (report.restarts > 0) out += "<li>restarts: " + std::to_string(report.restarts) + "</li>\n";
   if (!report.session_problem.empty())
-    out += "<li>session problem: " + html_escape(report.session_problem) + "</li>\n";
+    out += "<li>session problem: " + escape_html(report.session_problem) + "</li>\n";
   const GroupCounts groups = group_counts(report);
   if (!report.stopped_because.empty())
-    out += "<li>NOT RUN: " + html_escape(not_run_text(report, groups)) + "</li>\n";
+    out += "<li>NOT RUN: " + escape_html(not_run_text(report, groups)) + "</li>\n";
   out += "</ul>\n";
   // The failures first, then the table of groups (each failing group linked to its failures).
   std::string table = "<h3>Groups</h3>\n<table><tr><th>group</th>";
@@ -411,8 +325,8 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
     const bool failing = count(Outcome::Failed) + count(Outcome::NotRun) > 0;
     table +=
         "<tr><td>" +
-        (failing ? "<a href=\"#" + group_anchor(index, place(group)) + "\">" + html_escape(group) + "</a>"
-                 : html_escape(group)) +
+        (failing ? "<a href=\"#" + group_anchor(index, place(group)) + "\">" + escape_html(group) + "</a>"
+                 : escape_html(group)) +
         "</td>";
     for (const auto& [o, title] : group_columns()) {
       const bool bad = (o == Outcome::Failed || o == Outcome::NotRun) && count(o) > 0;
@@ -433,12 +347,12 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
     const int n = not_run == counts.end() ? 0 : not_run->second;
     if (f + n == 0) continue;
     out +=
-        "<section id=\"" + group_anchor(index, place(group)) + "\">\n<h4>" + html_escape(group) + "</h4>\n";
+        "<section id=\"" + group_anchor(index, place(group)) + "\">\n<h4>" + escape_html(group) + "</h4>\n";
     for (const auto& r : report.results) {
       if (r.outcome == Outcome::Failed && group_of(r.name) == group) html_case(out, r);
     }
     if (n > 0)
-      out += "<p>" + std::to_string(n) + " cases not run, because " + html_escape(report.stopped_because) +
+      out += "<p>" + std::to_string(n) + " cases not run, because " + escape_html(report.stopped_because) +
              "</p>\n";
     out += "</section>\n";
   }
@@ -456,7 +370,7 @@ void html_parity(std::string& out, const std::vector<CheckReport>& reports, cons
   out += "</tr>\n";
   std::size_t g = 0;
   for (const auto& [group, cells] : matrix) {
-    out += "<tr><td>" + html_escape(group) + "</td>";
+    out += "<tr><td>" + escape_html(group) + "</td>";
     for (std::size_t i = 0; i < cells.size(); ++i) {
       const auto [passed, run] = cells[i];
       const std::string text = run == 0 ? "-" : std::to_string(passed) + "/" + std::to_string(run);
@@ -471,7 +385,7 @@ void html_parity(std::string& out, const std::vector<CheckReport>& reports, cons
   }
   out += "</table>\n<ol>";
   for (const auto& r : reports)
-    out += "<li><span class=\"command\">" + html_escape(r.command) + "</span></li>";
+    out += "<li><span class=\"command\">" + escape_html(r.command) + "</span></li>";
   out += "</ol>\n</section>\n";
 }
 }  // namespace
@@ -679,8 +593,8 @@ std::string html_report(const std::vector<CheckReport>& reports, bool tlbf_profi
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
       "'unsafe-inline'\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tlbf check: " +
-      html_escape(summary) + "</title>\n<style>" + kHtmlStyle +
-      "</style>\n</head>\n<body>\n<h1>tlbf check: " + html_escape(summary) + "</h1>\n";
+      escape_html(summary) + "</title>\n<style>" + kHtmlStyle +
+      "</style>\n</head>\n<body>\n<h1>tlbf check: " + escape_html(summary) + "</h1>\n";
   if (reports.size() > 1) html_parity(out, reports, matrix);
   for (std::size_t i = 0; i < reports.size(); ++i)
     html_implementation(out, reports[i], i, reports.size() > 1, all_groups, tlbf_profile);
@@ -737,31 +651,31 @@ std::string to_junit(const CheckReport& report) {
   std::ostringstream out;
   const int failures = report.count(Outcome::Failed) + (report.session_problem.empty() ? 0 : 1);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-      << "<testsuite name=\"tlbf check " << xml_escape(report.command) << "\" tests=\""
+      << "<testsuite name=\"tlbf check " << escape_xml_ascii(report.command) << "\" tests=\""
       << report.results.size() + 1 << "\" failures=\"" << failures << "\" skipped=\""
       << report.count(Outcome::Skipped) << "\">\n";
   for (const auto& r : report.results) {
     const auto cut = r.name.rfind('/');
     std::string classname = r.name.substr(0, cut);
     for (char& c : classname) c = c == '/' ? '.' : c;
-    out << " <testcase classname=\"" << xml_escape(classname) << "\" name=\""
-        << xml_escape(r.name.substr(cut + 1)) << "\"";
+    out << " <testcase classname=\"" << escape_xml_ascii(classname) << "\" name=\""
+        << escape_xml_ascii(r.name.substr(cut + 1)) << "\"";
     if (r.outcome == Outcome::Passed) {
       out << "/>\n";
       continue;
     }
     out << ">";
     if (r.outcome == Outcome::Failed) {
-      out << "<failure message=\"" << xml_escape(r.reason) << "\">"
-          << xml_escape("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected +
-                        "\ngot: " + r.got + "\noracle: " + r.oracle +
-                        (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) + "\nreproduce: " + r.reproduce +
-                        "\nstderr:\n" + r.stderr_tail)
+      out << "<failure message=\"" << escape_xml_ascii(r.reason) << "\">"
+          << escape_xml_ascii("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected +
+                              "\ngot: " + r.got + "\noracle: " + r.oracle +
+                              (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) +
+                              "\nreproduce: " + r.reproduce + "\nstderr:\n" + r.stderr_tail)
           << "</failure>";
     } else if (r.outcome == Outcome::Skipped) {
-      out << "<skipped message=\"" << xml_escape(r.reason) << "\"/>";
+      out << "<skipped message=\"" << escape_xml_ascii(r.reason) << "\"/>";
     } else {
-      out << "<system-out>" << xml_escape("acceptable difference: " + r.reason) << "</system-out>";
+      out << "<system-out>" << escape_xml_ascii("acceptable difference: " + r.reason) << "</system-out>";
     }
     out << "</testcase>\n";
   }
@@ -770,7 +684,7 @@ std::string to_junit(const CheckReport& report) {
   if (report.session_problem.empty()) {
     out << "/>\n";
   } else {
-    out << "><failure message=\"" << xml_escape(report.session_problem) << "\"/></testcase>\n";
+    out << "><failure message=\"" << escape_xml_ascii(report.session_problem) << "\"/></testcase>\n";
   }
   out << "</testsuite>\n</testsuites>\n";
   return out.str();

@@ -13,6 +13,7 @@
 #include "private_folder.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/hash.hpp"
+#include "tlbf/markup.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -410,7 +411,7 @@ std::string class_summary_html(const std::vector<ClassRow>& rows, const std::str
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
       "'unsafe-inline'\">\n"
       "<title>tlbf grade: " +
-      html_escaped(kind) +
+      escape_html(kind) +
       " class</title>\n<style>\n"
       "body { font-family: system-ui, sans-serif; margin: 2em; }\n"
       "table { border-collapse: collapse; }\n"
@@ -419,10 +420,9 @@ std::string class_summary_html(const std::vector<ClassRow>& rows, const std::str
       ".stopped { background: #fdf0c4; }\n"
       ".banner { font-size: 1.2em; margin-bottom: 1em; }\n"
       "</style>\n</head>\n<body>\n<h1>tlbf grade: a class of " +
-      std::to_string(rows.size()) + " (" + html_escaped(kind) +
-      ")</h1>\n<p class=\"banner\" id=\"summary\">" + std::to_string(meeting) + " of " +
-      std::to_string(rows.size()) + " meet the bar: score at least " + bar + " and every required mutant (" +
-      html_escaped(joined(required)) +
+      std::to_string(rows.size()) + " (" + escape_html(kind) + ")</h1>\n<p class=\"banner\" id=\"summary\">" +
+      std::to_string(meeting) + " of " + std::to_string(rows.size()) + " meet the bar: score at least " +
+      bar + " and every required mutant (" + escape_html(joined(required)) +
       ") killed.</p>\n"
       "<table id=\"learners\">\n<tr><th>learner</th><th>verdict</th><th>score</th><th>survivors</th>"
       "<th>chaffs caught</th><th>chaffs missed</th><th>why it stopped</th></tr>\n";
@@ -431,14 +431,14 @@ std::string class_summary_html(const std::vector<ClassRow>& rows, const std::str
     char score[64];
     std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
     const std::string name =
-        r.report.empty() ? html_escaped(r.name)
-                         : "<a href=\"" + html_escaped(r.report) + "\">" + html_escaped(r.name) + "</a>";
-    page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + html_escaped(r.verdict) + "</td><td>" +
-            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + html_escaped(joined(r.survivors)) +
+        r.report.empty() ? escape_html(r.name)
+                         : "<a href=\"" + escape_html(r.report) + "\">" + escape_html(r.name) + "</a>";
+    page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + escape_html(r.verdict) + "</td><td>" +
+            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + escape_html(joined(r.survivors)) +
             "</td><td>" +
             (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
-            "</td><td>" + html_escaped(joined(r.chaffs_missed)) + "</td><td>" +
-            html_escaped(r.reason.substr(0, 400)) + "</td></tr>\n";
+            "</td><td>" + escape_html(joined(r.chaffs_missed)) + "</td><td>" +
+            escape_html(r.reason.substr(0, 400)) + "</td></tr>\n";
   }
   page += "</table>\n</body>\n</html>\n";
   return page;

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "tlbf/markup.hpp"
+
 namespace tlbf::mutants {
 namespace {
 
@@ -223,32 +225,6 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
          "\n";
 }
 
-std::string html_escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 namespace {
 
 std::string joined(const Json& list) {
@@ -280,21 +256,21 @@ std::string verdict_banner(const Json& report) {
   }
   std::string out = "<section id=\"tlbf-verdict\" class=\"" + css + "\">\n";
   if (config.value("learner", Json()).is_object()) {
-    out += "<p class=\"learner\">Learner: <b>" +
-           html_escaped(config["learner"].value("name", std::string())) + "</b></p>\n";
+    out += "<p class=\"learner\">Learner: <b>" + escape_html(config["learner"].value("name", std::string())) +
+           "</b></p>\n";
   }
-  out += "<p class=\"verdict\">" + html_escaped(verdict) + "</p>\n<ul>\n";
+  out += "<p class=\"verdict\">" + escape_html(verdict) + "</p>\n<ul>\n";
   const Json required = config.value("require", Json::array());
   std::string survived_required;
   for (const auto& s : config.value("survivors", Json::array())) {
     for (const auto& r : required)
       survived_required += r == s.value("id", Json()) ? " " + r.get<std::string>() : "";
   }
-  out += "<li>Required mutants: " + html_escaped(joined(required)) +
-         (survived_required.empty() ? "" : "; <b>not killed:" + html_escaped(survived_required) + "</b>") +
+  out += "<li>Required mutants: " + escape_html(joined(required)) +
+         (survived_required.empty() ? "" : "; <b>not killed:" + escape_html(survived_required) + "</b>") +
          "</li>\n";
-  out += "<li>Suite: <code>" + html_escaped(joined(config.value("suite", Json::array()))) +
-         "</code> (sandbox: " + html_escaped(config.value("sandbox", std::string("off"))) + ")</li>\n";
+  out += "<li>Suite: <code>" + escape_html(joined(config.value("suite", Json::array()))) +
+         "</code> (sandbox: " + escape_html(config.value("sandbox", std::string("off"))) + ")</li>\n";
   const Json wheats = config.value("wheats", Json::array());
   if (!wheats.empty()) {
     std::string list;
@@ -302,7 +278,7 @@ std::string verdict_banner(const Json& report) {
       list += (list.empty() ? "" : ", ") + w.value("id", std::string()) + " " +
               std::to_string(w.value("passes", 0)) + "/" + std::to_string(w.value("runs", 0));
     }
-    out += "<li>Correct variants passed (wheats): " + html_escaped(list) + "</li>\n";
+    out += "<li>Correct variants passed (wheats): " + escape_html(list) + "</li>\n";
   }
   const Json chaffs = config.value("chaffs", Json());
   if (chaffs.is_object()) {
@@ -310,7 +286,7 @@ std::string verdict_banner(const Json& report) {
            " of " + std::to_string(chaffs.value("ran", 0)) + " caught" +
            (chaffs.value("missed", Json::array()).empty()
                 ? ""
-                : "; missed: " + html_escaped(joined(chaffs["missed"]))) +
+                : "; missed: " + escape_html(joined(chaffs["missed"]))) +
            "</li>\n";
   }
   out += "</ul>\n";
@@ -319,14 +295,14 @@ std::string verdict_banner(const Json& report) {
   int shown = 0;
   for (const auto& s : config.value("survivors", Json::array())) {
     out += std::string("<details class=\"survivor\"") + (shown++ < 3 ? " open" : "") +
-           "><summary><b>MISSED " + html_escaped(s.value("id", std::string())) + "</b> " +
-           html_escaped(s.value("file", std::string())) + ":" + std::to_string(s.value("line", 0)) + " " +
-           html_escaped(s.value("description", std::string())) + "</summary>\n<pre>" +
-           html_escaped(s.value("diff", std::string())) + "</pre></details>\n";
+           "><summary><b>MISSED " + escape_html(s.value("id", std::string())) + "</b> " +
+           escape_html(s.value("file", std::string())) + ":" + std::to_string(s.value("line", 0)) + " " +
+           escape_html(s.value("description", std::string())) + "</summary>\n<pre>" +
+           escape_html(s.value("diff", std::string())) + "</pre></details>\n";
   }
   if (!stopped.is_null() && stopped.contains("failingOutput")) {
     out += "<details><summary>The suite's output on the failing run</summary><pre>" +
-           html_escaped(stopped.value("failingOutput", std::string())) + "</pre></details>\n";
+           escape_html(stopped.value("failingOutput", std::string())) + "</pre></details>\n";
   }
   return out + "</section>\n";
 }

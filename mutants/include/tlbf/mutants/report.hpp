@@ -45,9 +45,6 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
 // can carry safely.
 Outcome<std::string> mutation_report_html(const std::string& report_json, const std::string& viewer_js);
 
-// `text` safe inside HTML, as element text or a quoted attribute.
-std::string html_escaped(const std::string& text);
-
 // A surviving mutant as a learner reads it: what the bug is and where, in
 // the code the suite tested, with its diff.
 struct Survivor {
