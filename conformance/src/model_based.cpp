@@ -153,14 +153,27 @@ std::string gen_m() {
 
 // The requests gen_request() chooses from, each made only when chosen: the
 // order of the offers and of the draws is what makes a seed repeat a run.
+// An offer names its command by the table's word (protocol/commands.hpp) and
+// makes only the arguments, and it is offered when the model offers the
+// command's group: the word a request starts with and the capability it needs
+// both come from the table. words_sent_at_random() lists the words offered, so
+// that a test finds a command of the table the sequences never send.
 struct Offers {
   const Model& m;
   const std::string& f;
   const std::string& g;
-  std::vector<std::function<std::string()>> choices;
+  struct Offer {
+    std::string_view word;
+    std::function<std::string()> arguments;
+  };
+  std::vector<Offer> choices;
+  std::vector<std::string_view> words;  // every word offered, whether its group is offered or not
 
-  void offer(Capability c, std::function<std::string()> make) {
-    if (m.offered.count(c)) choices.push_back(std::move(make));
+  void offer(std::string_view word, std::function<std::string()> arguments) {
+    words.push_back(word);
+    const protocol::Command* command = protocol::command_named(word);
+    if (command != nullptr && command->capability && m.offered.count(*command->capability))
+      choices.push_back({word, std::move(arguments)});
   }
 };
 
@@ -168,54 +181,49 @@ void offer_filter_requests(Offers& o) {
   const Model& m = o.m;
   const std::string& f = o.f;
   const std::string& g = o.g;
-  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
-  using C = Capability;
   // Parameters often come from small sets, so that two filters often match
   // and unions have something to merge.
-  offer(C::Filter, [&] {
+  o.offer("with_rate", [&] {
     const int n =
         uniform<int>(0, 2) == 0 ? *rc::gen::elementOf(std::vector<int>{1, 4, 10, 100}) : uniform<int>(0, 300);
-    return "with_rate " + f + " " + std::to_string(n) + " " + gen_rate();
+    return f + " " + std::to_string(n) + " " + gen_rate();
   });
-  offer(C::Filter, [&] {
+  o.offer("new", [&] {
     // m small enough to allocate: the edges of m are for positions_for.
     if (uniform<int>(0, 2) == 0) {
-      return "new " + f + " " + std::to_string(*rc::gen::elementOf(std::vector<int>{8, 20, 64})) + " " +
+      return f + " " + std::to_string(*rc::gen::elementOf(std::vector<int>{8, 20, 64})) + " " +
              std::to_string(*rc::gen::elementOf(std::vector<int>{1, 3}));
     }
-    return "new " + f + " " + std::to_string(uniform<int>(0, 3000)) + " " +
-           std::to_string(uniform<int>(0, 20));
+    return f + " " + std::to_string(uniform<int>(0, 3000)) + " " + std::to_string(uniform<int>(0, 20));
   });
-  offer(C::Filter, [&] {
+  o.offer("new", [&] {
     // A filter of F's own m and k: unions of two such merge real bits.
     protocol::OracleSession copy = m.session;
     const std::string info = copy.handle(with_prefix("info " + f, m.prefix));
-    if (info.rfind("ok ", 0) != 0) return "new " + g + " 20 3";
+    if (info.rfind("ok ", 0) != 0) return g + " 20 3";
     std::istringstream words(info.substr(3));
     std::string bits, k;
     words >> bits >> k;
-    return "new " + g + " " + bits + " " + k;
+    return g + " " + bits + " " + k;
   });
   for (int weight = 0; weight < 3; ++weight) {
-    offer(C::Filter, [&] { return "insert " + f + " " + gen_item(); });
-    offer(C::Filter, [&] { return "contains " + f + " " + gen_item(); });
+    o.offer("insert", [&] { return f + " " + gen_item(); });
+    o.offer("contains", [&] { return f + " " + gen_item(); });
   }
-  offer(C::Filter, [&] { return "count_ones " + f; });  // what a run did shows in what it reads
-  offer(C::Filter, [&] { return "positions " + f + " " + gen_item(); });
-  offer(C::Filter, [&] { return "count_ones " + f; });
-  offer(C::Filter, [&] { return "info " + f; });
-  offer(C::Filter, [&] { return "info " + g; });
-  offer(C::Filter, [&] { return "drop " + f; });
+  o.offer("count_ones", [&] { return f; });  // what a run did shows in what it reads
+  o.offer("positions", [&] { return f + " " + gen_item(); });
+  o.offer("count_ones", [&] { return f; });
+  o.offer("info", [&] { return f; });
+  o.offer("info", [&] { return g; });
+  o.offer("drop", [&] { return f; });
 }
 
 void offer_byte_requests(Offers& o) {
   const Model& m = o.m;
   const std::string& f = o.f;
   const std::string& g = o.g;
-  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
-  using C = Capability;
-  offer(C::Bytes, [&] { return "to_bytes " + f; });
-  offer(C::Bytes, [&] {
+  o.offer("to_bytes", [&] { return f; });
+  o.offer("from_bytes", [&] {
     // The model's own bytes of some filter, often damaged by one byte.
     protocol::OracleSession copy = m.session;
     const std::string answer = copy.handle(with_prefix("to_bytes " + g, m.prefix));
@@ -234,7 +242,7 @@ void offer_byte_requests(Offers& o) {
       default:
         break;
     }
-    return "from_bytes " + f + " " + hex_word(bytes);
+    return f + " " + hex_word(bytes);
   });
 }
 
@@ -242,10 +250,8 @@ void offer_union_requests(Offers& o) {
   const Model& m = o.m;
   const std::string& f = o.f;
   const std::string& g = o.g;
-  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
-  using C = Capability;
-  for (int weight = 0; weight < 3; ++weight) offer(C::Union, [&] { return "union " + f + " " + g; });
-  offer(C::Union, [&] {
+  for (int weight = 0; weight < 3; ++weight) o.offer("union", [&] { return f + " " + g; });
+  o.offer("union", [&] {
     // F with another filter of its shape where there is one: the union that
     // merges bits, where a wrong operation (AND, XOR) shows.
     protocol::OracleSession copy = m.session;
@@ -259,24 +265,19 @@ void offer_union_requests(Offers& o) {
         partners.push_back(std::string(kPrefixSlot) + other);
       }
     }
-    return "union " + f + " " + (partners.empty() ? g : *rc::gen::elementOf(partners));
+    return f + " " + (partners.empty() ? g : *rc::gen::elementOf(partners));
   });
 }
 
 void offer_hashing_and_sizing_requests(Offers& o) {
-  const auto offer = [&o](Capability c, std::function<std::string()> make) { o.offer(c, std::move(make)); };
-  using C = Capability;
-  offer(C::Hashing, [&] { return "fnv1a64 " + gen_item(); });
-  offer(C::Hashing, [&] { return "mix64 " + protocol::write_hash(*rc::gen::arbitrary<std::uint64_t>()); });
-  offer(C::Hashing, [&] {
-    return "positions_for " + gen_m() + " " + std::to_string(uniform<int>(0, 70)) + " " + gen_item();
-  });
-  offer(C::Sizing,
-        [&] { return "optimal_m " + std::to_string(uniform<int>(0, 1000000)) + " " + gen_rate(); });
-  offer(C::Sizing, [&] { return "optimal_k " + gen_m() + " " + std::to_string(uniform<int>(0, 1000)); });
-  offer(C::Sizing, [&] {
-    return "predicted_fp_rate " + gen_m() + " " + std::to_string(uniform<int>(0, 30)) + " " +
-           std::to_string(uniform<int>(0, 5000));
+  o.offer("fnv1a64", [&] { return gen_item(); });
+  o.offer("mix64", [&] { return protocol::write_hash(*rc::gen::arbitrary<std::uint64_t>()); });
+  o.offer("positions_for",
+          [&] { return gen_m() + " " + std::to_string(uniform<int>(0, 70)) + " " + gen_item(); });
+  o.offer("optimal_m", [&] { return std::to_string(uniform<int>(0, 1000000)) + " " + gen_rate(); });
+  o.offer("optimal_k", [&] { return gen_m() + " " + std::to_string(uniform<int>(0, 1000)); });
+  o.offer("predicted_fp_rate", [&] {
+    return gen_m() + " " + std::to_string(uniform<int>(0, 30)) + " " + std::to_string(uniform<int>(0, 5000));
   });
 }
 
@@ -290,12 +291,30 @@ std::string gen_request(const Model& m) {
   };
   const std::string f = name();
   const std::string g = name();
-  Offers o{m, f, g, {}};
+  Offers o{m, f, g, {}, {}};
   offer_filter_requests(o);
   offer_byte_requests(o);
   offer_union_requests(o);
   offer_hashing_and_sizing_requests(o);
-  return o.choices[uniform<std::size_t>(0, o.choices.size())]();
+  const Offers::Offer& chosen = o.choices[uniform<std::size_t>(0, o.choices.size())];
+  return std::string(chosen.word) + " " + chosen.arguments();
+}
+
+// Every word gen_request() may send when every group is offered, once each, in the order offered.
+std::vector<std::string_view> words_offered() {
+  const Model m{"",
+                protocol::OracleSession(),
+                {std::begin(protocol::kAllCapabilities), std::end(protocol::kAllCapabilities)}};
+  const std::string f = std::string(kPrefixSlot) + "f0", g = std::string(kPrefixSlot) + "f1";
+  Offers o{m, f, g, {}, {}};
+  offer_filter_requests(o);
+  offer_byte_requests(o);
+  offer_union_requests(o);
+  offer_hashing_and_sizing_requests(o);
+  std::vector<std::string_view> once;
+  for (std::string_view word : o.words)
+    if (std::find(once.begin(), once.end(), word) == once.end()) once.push_back(word);
+  return once;
 }
 
 struct RandomRequest : rc::state::Command<Model, Sut> {
@@ -558,6 +577,8 @@ std::optional<Finding> run_model(Session& session, const std::set<Capability>& o
 }
 
 }  // namespace
+
+std::vector<std::string_view> words_sent_at_random() { return words_offered(); }
 
 InteractiveCase model_based_case(std::uint64_t seed, int runs) {
   // Every capability's requests are drawn only if offered, so it needs none.

@@ -9,12 +9,14 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "live_processes.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
+#include "tlbf/protocol/commands.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
 namespace tlbf::conformance {
@@ -279,6 +281,18 @@ TEST(ModelBased, BundledImplementationsAgreeWithTheOracle) {
     const CheckReport r = check(impl, {}, ample(), {model_based_case(7, 100)});
     EXPECT_TRUE(r.conforms()) << impl << ": " << (r.results.empty() ? "" : r.results[0].reason);
   }
+}
+
+// A command added to the protocol's table is one the random sequences must
+// send too: every word of the table but hello (sent once, at the start of a
+// session), and nothing outside it.
+TEST(ModelBased, SendsEveryCommandOfTheTable) {
+  std::set<std::string_view> table;
+  for (const auto& command : tlbf::protocol::commands())
+    if (command.word != "hello") table.insert(command.word);
+  const std::vector<std::string_view> sent = words_sent_at_random();
+  EXPECT_EQ(std::set<std::string_view>(sent.begin(), sent.end()), table);
+  EXPECT_EQ(sent.size(), table.size()) << "a word listed twice";
 }
 
 class ModelBasedFinds : public ::testing::TestWithParam<const char*> {};

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tlbf/conformance/cases.hpp"
@@ -67,5 +68,11 @@ std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed);
 // shrunk, replayed in a fresh process, and reported as a transcript. The same
 // seed gives the same run.
 InteractiveCase model_based_case(std::uint64_t seed, int runs);
+
+// The command words those sequences send when every capability is offered,
+// once each. Each request's word and the capability it needs come from the
+// protocol's command table; a command of the table missing here is one the
+// random sequences never try (conformance/tests/check_test.cpp compares them).
+std::vector<std::string_view> words_sent_at_random();
 
 }  // namespace tlbf::conformance

@@ -2,8 +2,9 @@
 // each: what everything that speaks, judges or generates the protocol derives
 // from. The oracle's session dispatches by it, the conformance cases take
 // their capabilities from it, the judge its answer forms and its rules for
-// filters whose state is open, the random sequences their bookkeeping, and the
-// capability probes their requests.
+// filters whose state is open, the random sequences their bookkeeping and the
+// word and capability of each request, and the capability probes their
+// requests.
 #pragma once
 
 #include <optional>
