@@ -30,7 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using conformance::CheckReport;
-constexpr std::string_view kCommand = "tlbf check";
+constexpr std::string_view kCheckCommand = "tlbf check";
 
 struct CheckOptions {
   std::vector<std::string> impls;
@@ -105,7 +105,7 @@ Outcome<std::vector<vectors::VectorFile>> load_vectors(const std::string& dir) {
   auto folder = vectors::load_folder(dir);
   if (folder.problems.empty()) return std::move(folder.files);
   std::string why;
-  for (const auto& problem : folder.problems) why += problem + "\n" + std::string(kCommand) + ": ";
+  for (const auto& problem : folder.problems) why += problem + "\n" + std::string(kCheckCommand) + ": ";
   return failure(why + "the vector files in " + dir + " fail the lint; not checking with them");
 }
 
@@ -138,7 +138,7 @@ int run_transcripts(const CheckOptions& opt) {
     if (!bytes) return kIo;
     std::string error;
     auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path, &error);
-    if (!t) return fail_with(kUsage, kCommand, failure(path + ":" + error));
+    if (!t) return fail_with(kUsage, kCheckCommand, failure(path + ":" + error));
     transcripts.push_back(std::move(*t));
   }
   bool all_passed = true;
@@ -157,14 +157,10 @@ bool runs_nothing(const std::string& command) {
   return command.find_first_not_of(" \t\n") == std::string::npos;
 }
 
-#if !defined(TLBF_ADAPTERS_FROM_BINDIR)
-#error "cli/CMakeLists.txt defines TLBF_ADAPTERS_FROM_BINDIR"
-#endif
-
 // An adapter's file: beside tlbf in the build tree (a link to conformance/adapters), in share/tlbf/adapters
 // once installed.
 std::optional<fs::path> adapter_file(const std::string& relative) {
-  for (const auto& candidate : installed_file_candidates("adapters", TLBF_ADAPTERS_FROM_BINDIR)) {
+  for (const auto& candidate : adapter_folder_candidates()) {
     std::error_code ec;
     if (fs::is_regular_file(candidate / relative, ec)) return candidate / relative;
   }
@@ -194,7 +190,7 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
     const auto server = adapter_file("rust/main.rs");
     if (!server)
       return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
-    std::cerr << kCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
+    std::cerr << kCheckCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
     const auto a =
         conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
     if (!a.error.empty()) return adapter_failure(a);
@@ -335,7 +331,7 @@ int check_implementations(const CheckOptions& opt, const conformance::CheckSuite
   for (const auto& impl : opt.impls) {
     CheckReport report = check_one(impl, suite, runner, selected_by);
     if (const auto verdict = reached_a_verdict(report, impl); !verdict.ok()) {
-      return fail_with(kCannotRun, kCommand, verdict.failure());
+      return fail_with(kCannotRun, kCheckCommand, verdict.failure());
     }
     std::cout << conformance::text_report(report, {opt.verbose, opt.profile == "tlbf", use_colour()});
     if (opt.impls.size() > 1) std::cout << "\n";
@@ -360,32 +356,32 @@ int check_implementations(const CheckOptions& opt, const conformance::CheckSuite
 
 int run_check(CheckOptions opt) {
   if (const auto usable = commands_are_usable(opt); !usable.ok()) {
-    return fail_with(kUsage, kCommand, usable.failure());
+    return fail_with(kUsage, kCheckCommand, usable.failure());
   }
   if (const auto added = add_adapters(opt); !added.ok())
-    return fail_with(kCannotRun, kCommand, added.failure());
+    return fail_with(kCannotRun, kCheckCommand, added.failure());
   if (opt.impls.empty()) {
     auto impl = default_implementation();
-    if (!impl.ok()) return fail_with(kUsage, kCommand, impl.failure());
+    if (!impl.ok()) return fail_with(kUsage, kCheckCommand, impl.failure());
     opt.impls.push_back(std::move(impl.value()));
   }
   if (!opt.transcripts.empty()) {
     // A replay has no groups, capabilities or verdict to draw: not silently no page.
     if (!opt.html_file.empty()) {
-      return fail_with(kUsage, kCommand,
+      return fail_with(kUsage, kCheckCommand,
                        failure("--html reports a check; --transcript only replays (its report is the text)"));
     }
     return run_transcripts(opt);
   }
   auto files = load_vectors(opt.vectors_dir);
-  if (!files.ok()) return fail_with(kUsage, kCommand, files.failure());
+  if (!files.ok()) return fail_with(kUsage, kCheckCommand, files.failure());
   const conformance::CheckSelection selection{opt.profile, opt.seed, opt.runs,
                                               opt.filter,  opt.skip, std::move(files.value())};
   const auto suite = conformance::select_check_cases(selection);
-  if (!suite.ok()) return fail_with(kUsage, kCommand, suite.failure());
+  if (!suite.ok()) return fail_with(kUsage, kCheckCommand, suite.failure());
   if (opt.list) return list_cases(suite.value());
   if (const auto fit = expected_options_fit(opt); !fit.ok())
-    return fail_with(kUsage, kCommand, fit.failure());
+    return fail_with(kUsage, kCheckCommand, fit.failure());
   std::set<std::string> expected;
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
@@ -393,7 +389,7 @@ int run_check(CheckOptions opt) {
     expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
   }
   const auto runner = runner_options(opt, suite.value());
-  if (!runner.ok()) return fail_with(kUsage, kCommand, runner.failure());
+  if (!runner.ok()) return fail_with(kUsage, kCheckCommand, runner.failure());
   return check_implementations(opt, suite.value(), runner.value(), conformance::selected_by(selection),
                                expected);
 }

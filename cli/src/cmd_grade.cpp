@@ -27,10 +27,6 @@
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/grade.hpp"
 
-#if !defined(TLBF_KITS_FROM_BINDIR)
-#error "cli/CMakeLists.txt defines TLBF_KITS_FROM_BINDIR"
-#endif
-
 namespace tlbf::cli {
 namespace {
 
@@ -66,7 +62,7 @@ std::vector<std::string> split_ids(const std::string& text) {
 
 // The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade once installed.
 std::optional<fs::path> bundled_kit(const std::string& kind) {
-  for (const auto& candidate : installed_file_candidates("grade-kits", TLBF_KITS_FROM_BINDIR)) {
+  for (const auto& candidate : kit_folder_candidates()) {
     std::error_code ec;
     if (fs::is_regular_file(candidate / kind / "kit.json", ec)) return candidate / kind / "kit.json";
   }
@@ -126,7 +122,7 @@ struct ClassRun {
   std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
 };
 
-constexpr std::string_view kCommand = "tlbf grade";
+constexpr std::string_view kGradeCommand = "tlbf grade";
 using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 
 // The learner's copy of the reference (in `workdir`) with the kit's mutants, patched or served.
@@ -335,34 +331,35 @@ int run_grade(const GradeOptions& opt) {
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::error_code ec;
   if (!fs::is_directory(opt.class_dir, ec)) {
-    return fail_with(kUsage, kCommand,
+    return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' is not a folder (one sub-folder per learner)"));
   }
   const auto kit_path = kit_path_of(opt);
-  if (!kit_path.ok()) return fail_with(kUsage, kCommand, kit_path.failure());
+  if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
   const auto read = mutants::read_kit(kit_path.value());
-  if (!read.ok()) return fail_with(kUsage, kCommand, read.failure());
+  if (!read.ok()) return fail_with(kUsage, kGradeCommand, read.failure());
   const mutants::Kit& kit = read.value();
   ClassRun run{opt, kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
   run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
   if (const auto offers = kit_offers(kit, run.required); !offers.ok()) {
-    return fail_with(kUsage, kCommand, offers.failure());
+    return fail_with(kUsage, kGradeCommand, offers.failure());
   }
   if (!kit.serves.empty()) {
     auto tlbf_mutant = runnable_mutant_binary();
-    if (!tlbf_mutant.ok()) return fail_with(kUsage, kCommand, tlbf_mutant.failure());
+    if (!tlbf_mutant.ok()) return fail_with(kUsage, kGradeCommand, tlbf_mutant.failure());
     run.tlbf_mutant = std::move(tlbf_mutant.value());
   }
   const auto learners = mutants::find_learners(opt.class_dir, kit.tests_file);
   if (learners.empty()) {
-    return fail_with(kUsage, kCommand,
+    return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
                              kit.tests_file));
   }
   const fs::path learners_dir = fs::path(opt.out) / "learners";
   fs::create_directories(learners_dir, ec);
   if (ec)
-    return fail_with(kIo, kCommand, failure("cannot make " + learners_dir.string() + ": " + ec.message()));
+    return fail_with(kIo, kGradeCommand,
+                     failure("cannot make " + learners_dir.string() + ": " + ec.message()));
   if (!load_viewer("tlbf grade", run.viewer_js)) {
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
@@ -372,7 +369,7 @@ int run_grade(const GradeOptions& opt) {
             << "; warming the reference\n";
   const auto setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
   const auto seeded = mutants::ClassSeed::make(kit, setup_limit);
-  if (!seeded.ok()) return fail_with(kUsage, kCommand, seeded.failure());
+  if (!seeded.ok()) return fail_with(kUsage, kGradeCommand, seeded.failure());
   const auto& seed = seeded.value();
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
   const auto rows = grade_class(run, *seed, learners);

@@ -69,7 +69,7 @@ bool contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-constexpr std::string_view kCommand = "tlbf mutate";
+constexpr std::string_view kMutateCommand = "tlbf mutate";
 using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 
 // Patch mode's subjects: the patches, each applied to a copy of --workdir.
@@ -223,20 +223,20 @@ int run_mutate(const MutateOptions& opt) {
   // Patch mode is sandboxed unless told not to; served mode when asked.
   const std::string sandbox = sandbox_state(!opt.no_sandbox && (opt.sandbox || !opt.patches.empty()));
   if (opt.patches.empty() != opt.workdir.empty()) {
-    return fail_with(kUsage, kCommand, failure("--patches and --workdir go together"));
+    return fail_with(kUsage, kMutateCommand, failure("--patches and --workdir go together"));
   }
   std::string viewer_js;
   if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
   if (opt.patches.empty() && (!opt.chaffs.empty() || !opt.wheats.empty())) {
-    return fail_with(kUsage, kCommand,
+    return fail_with(kUsage, kMutateCommand,
                      failure("--chaffs and --wheats are for patch mode (--patches, --workdir)"));
   }
   const bool sandboxed = sandbox == "bubblewrap";
   auto subjects =
       opt.patches.empty() ? served_mode_subjects(opt, sandboxed) : patch_mode_subjects(opt, sandboxed);
-  if (!subjects.ok()) return fail_with(kUsage, kCommand, subjects.failure());
+  if (!subjects.ok()) return fail_with(kUsage, kMutateCommand, subjects.failure());
   const auto plan = plan_mutants(opt, *subjects.value());
-  if (!plan.ok()) return fail_with(kUsage, kCommand, plan.failure());
+  if (!plan.ok()) return fail_with(kUsage, kMutateCommand, plan.failure());
   mutants::Subjects& graded = *subjects.value();
   const auto score = score_mutants(opt, graded, plan->ids);
   const auto [context, missed] = judge(opt, plan.value(), sandbox, score);

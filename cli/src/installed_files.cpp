@@ -11,8 +11,13 @@
 // The install layout's paths from the folder of tlbf to tlbf-mutant and to the
 // viewer, set by cli/CMakeLists.txt from GNUInstallDirs: relative (such as
 // "../libexec/tlbf/tlbf-mutant") unless the install folders are absolute.
-#if !defined(TLBF_MUTANT_FROM_BINDIR) || !defined(TLBF_VIEWER_FROM_BINDIR)
-#error "cli/CMakeLists.txt defines TLBF_MUTANT_FROM_BINDIR and TLBF_VIEWER_FROM_BINDIR"
+// Only this source has them, so that the command's other sources can be
+// compiled together (cli/CMakeLists.txt: a source with definitions of its own
+// is left out of a unity build).
+#if !defined(TLBF_MUTANT_FROM_BINDIR) || !defined(TLBF_VIEWER_FROM_BINDIR) || \
+    !defined(TLBF_ADAPTERS_FROM_BINDIR) || !defined(TLBF_KITS_FROM_BINDIR)
+#error \
+    "cli/CMakeLists.txt defines TLBF_MUTANT_FROM_BINDIR, TLBF_VIEWER_FROM_BINDIR, TLBF_ADAPTERS_FROM_BINDIR, TLBF_KITS_FROM_BINDIR"
 #endif
 
 namespace tlbf::cli {
@@ -26,6 +31,14 @@ std::vector<std::filesystem::path> installed_file_candidates(std::string_view be
   if (ec) return {};
   const auto dir = self.parent_path();
   return {dir / beside, (dir / from_bindir).lexically_normal()};
+}
+
+std::vector<std::filesystem::path> adapter_folder_candidates() {
+  return installed_file_candidates("adapters", TLBF_ADAPTERS_FROM_BINDIR);
+}
+
+std::vector<std::filesystem::path> kit_folder_candidates() {
+  return installed_file_candidates("grade-kits", TLBF_KITS_FROM_BINDIR);
 }
 
 std::vector<std::filesystem::path> mutant_binary_candidates() {

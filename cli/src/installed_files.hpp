@@ -1,5 +1,6 @@
 // Where tlbf finds the files it ships with (tlbf-mutant, the viewer of
-// `tlbf mutate --html`), in the build tree and in an installed one.
+// `tlbf mutate --html`, the adapters of tlbf check, the kits of tlbf grade),
+// in the build tree and in an installed one.
 #pragma once
 
 #include <filesystem>
@@ -15,5 +16,11 @@ namespace tlbf::cli {
 // nothing about which exist.
 std::vector<std::filesystem::path> installed_file_candidates(std::string_view beside,
                                                              std::string_view from_bindir);
+
+// The folders that may hold tlbf check's adapters (--rust-crate, --python-module).
+std::vector<std::filesystem::path> adapter_folder_candidates();
+
+// The folders that may hold tlbf grade's bundled kits, a sub-folder a kind.
+std::vector<std::filesystem::path> kit_folder_candidates();
 
 }  // namespace tlbf::cli
