@@ -281,6 +281,13 @@ void offer_hashing_and_sizing_requests(Offers& o) {
   });
 }
 
+void offer_every_request(Offers& o) {
+  offer_filter_requests(o);
+  offer_byte_requests(o);
+  offer_union_requests(o);
+  offer_hashing_and_sizing_requests(o);
+}
+
 // One request for the current model, over the capabilities it offers.
 std::string gen_request(const Model& m) {
   // Two names, mostly of filters that exist.
@@ -292,30 +299,27 @@ std::string gen_request(const Model& m) {
   const std::string f = name();
   const std::string g = name();
   Offers o{m, f, g, {}, {}};
-  offer_filter_requests(o);
-  offer_byte_requests(o);
-  offer_union_requests(o);
-  offer_hashing_and_sizing_requests(o);
+  offer_every_request(o);
   const Offers::Offer& chosen = o.choices[uniform<std::size_t>(0, o.choices.size())];
   return std::string(chosen.word) + " " + chosen.arguments();
 }
 
-// Every word gen_request() may send when every group is offered, once each, in the order offered.
-std::vector<std::string_view> words_offered() {
+}  // namespace
+
+std::vector<std::string_view> words_sent_at_random() {
   const Model m{"",
                 protocol::OracleSession(),
                 {std::begin(protocol::kAllCapabilities), std::end(protocol::kAllCapabilities)}};
   const std::string f = std::string(kPrefixSlot) + "f0", g = std::string(kPrefixSlot) + "f1";
   Offers o{m, f, g, {}, {}};
-  offer_filter_requests(o);
-  offer_byte_requests(o);
-  offer_union_requests(o);
-  offer_hashing_and_sizing_requests(o);
+  offer_every_request(o);
   std::vector<std::string_view> once;
   for (std::string_view word : o.words)
     if (std::find(once.begin(), once.end(), word) == once.end()) once.push_back(word);
   return once;
 }
+
+namespace {
 
 struct RandomRequest : rc::state::Command<Model, Sut> {
   std::string line;
@@ -577,8 +581,6 @@ std::optional<Finding> run_model(Session& session, const std::set<Capability>& o
 }
 
 }  // namespace
-
-std::vector<std::string_view> words_sent_at_random() { return words_offered(); }
 
 InteractiveCase model_based_case(std::uint64_t seed, int runs) {
   // Every capability's requests are drawn only if offered, so it needs none.
