@@ -331,6 +331,45 @@ bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score
   return true;
 }
 
+// Why a suite failed a wheat, recorded in `score`. Only a wheat it fails in
+// every run, and again when run with nothing beside it, is rejected: a suite
+// that fails a correct variant by luck, or only when its runs share the
+// machine (a fixed port), is flaky, as its clean runs would have shown had
+// the collisions fallen on them.
+bool wheat_failed(Subjects& subjects, const ScoreOptions& options, Score& score, const WheatRuns& w) {
+  score.baseline_output = w.output;
+  const std::string failed = std::to_string(w.runs - w.passes) + " of " + std::to_string(w.runs) + " runs";
+  if (w.passes > 0) {
+    return stop(score, kFlaky,
+                "the suite is flaky: it failed the correct variant '" + w.id + "' in " + failed +
+                    " and passed it in the others, so whether it rejects a correct implementation is luck;"
+                    " seed its random tests and retry; first failing lines:\n" +
+                    w.evidence);
+  }
+  if (options.jobs > 1) {
+    const Ran alone = run_and_finish(subjects, subjects.wheat(w.id), options.setup_limit);
+    if (!alone.error.empty() || !alone.serving.harness_fault.empty()) {
+      return stop(score, kHarness,
+                  "the run of the correct variant '" + w.id + "' alone could not happen: " + alone.error +
+                      alone.serving.harness_fault);
+    }
+    if (alone.result.exited_cleanly()) {
+      return stop(score, kFlaky,
+                  "the suite is flaky: it failed the correct variant '" + w.id + "' in " + failed + " (" +
+                      std::to_string(options.jobs) +
+                      " at a time), then passed it run alone, so two of its runs cannot share the machine"
+                      " (a fixed port, file or timing budget); first failing lines:\n" +
+                      w.evidence);
+    }
+  }
+  return stop(score, kRejectsCorrect,
+              "fails the correct variant '" + w.id + "' (" + failed +
+                  (options.jobs > 1 ? ", and again run alone" : "") +
+                  "): the suite rejects a correct implementation, so it tests something the documents leave "
+                  "open, or recognises the reference by its source; first failing lines:\n" +
+                  w.evidence);
+}
+
 // The clean runs and every wheat's, shuffled together and run `jobs` at a
 // time, as the mutants' runs will be: a suite that fails only when its runs
 // share the machine fails here, before it is graded.
@@ -400,15 +439,7 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
             "share the machine (no fixed ports, files or timing budgets), then retry");
   }
   for (const WheatRuns& w : score.wheats) {
-    if (w.passes == w.runs) continue;
-    score.baseline_output = w.output;
-    return stop(
-        score, kRejectsCorrect,
-        "fails the correct variant '" + w.id + "' (" + std::to_string(w.runs - w.passes) + " of " +
-            std::to_string(w.runs) +
-            " runs): the suite rejects a correct implementation, so it tests something the documents leave "
-            "open, or recognises the reference by its source; first failing lines:\n" +
-            w.evidence);
+    if (w.passes < w.runs) return wheat_failed(subjects, options, score, w);
   }
   return true;
 }

@@ -255,11 +255,51 @@ TEST(Scorer, ASuiteThatFailsAWheatRejectsACorrectImplementationAndGetsNoScore) {
   const Score score = score_suite(subjects, options_for(subjects));
   EXPECT_EQ(score.stopped, kRejectsCorrect) << score.stop_reason;
   EXPECT_NE(score.stop_reason.find("'rewritten'"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("and again run alone"), std::string::npos) << score.stop_reason;
   EXPECT_NE(score.stop_reason.find("test_source_hash"), std::string::npos) << score.stop_reason;
   EXPECT_TRUE(score.runs.empty());
   ASSERT_EQ(score.wheats.size(), 2U);
   EXPECT_EQ(score.wheats[0].passes, 3);
   EXPECT_EQ(score.wheats[1].passes, 0);
+}
+
+TEST(Scorer, ASuiteThatFailsAWheatInSomeRunsOnlyIsFlakyNotRejectingIt) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  subjects.wheats = {"lenient"};
+  // Fails the wheat's first run only (mkdir succeeds once, even for two runs at once).
+  subjects.commands["lenient"] =
+      "if mkdir " + scratch.file("ran") + " 2>/dev/null; then echo lost; exit 1; fi";
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("'lenient' in 1 of 3 runs"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("lost"), std::string::npos) << score.stop_reason;
+}
+
+TEST(Scorer, ASuiteThatFailsAWheatOnlyBesideOtherRunsIsFlaky) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  subjects.wheats = {"lenient"};
+  // Fails the wheat's three graded runs, passes the fourth: the run alone.
+  const std::string a = scratch.file("a"), b = scratch.file("b"), c = scratch.file("c");
+  subjects.commands["lenient"] = "if mkdir " + a + " 2>/dev/null || mkdir " + b + " 2>/dev/null || mkdir " +
+                                 c + " 2>/dev/null; then exit 1; fi";
+  const Score beside = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(beside.stopped, kFlaky) << beside.stop_reason;
+  EXPECT_NE(beside.stop_reason.find("then passed it run alone"), std::string::npos) << beside.stop_reason;
+}
+
+TEST(Scorer, AtOneJobAWheatFailedInEveryRunIsRejectedWithoutARunAlone) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  subjects.wheats = {"lenient"};
+  const std::string a = scratch.file("a"), b = scratch.file("b"), c = scratch.file("c");
+  subjects.commands["lenient"] = "if mkdir " + a + " 2>/dev/null || mkdir " + b + " 2>/dev/null || mkdir " +
+                                 c + " 2>/dev/null; then exit 1; fi";
+  ScoreOptions options = options_for(subjects);
+  options.jobs = 1;
+  const Score score = score_suite(subjects, options);
+  EXPECT_EQ(score.stopped, kRejectsCorrect) << score.stop_reason;
 }
 
 TEST(Scorer, ABaselineThatFailsOnlyWhenTwoRunsShareTheMachineIsFlaky) {
