@@ -96,7 +96,9 @@ class RustCrate(Scratch):
         self.assertEqual(two.returncode, 0, two.stdout + two.stderr)
         self.assertIn("score: 10/10 = 1.00", two.stdout)
         self.assertIn("it fails with the sanity patch", two.stdout)
-        one = self.rust(CRATE, "-j", "1")
+        # One run a mutant at -j1: the verdicts compared are the suite's, which is
+        # seeded; the second, confirming run is the -j2 grading's (and Scorer.*'s) to test.
+        one = self.rust(CRATE, "-j", "1", "--confirm-runs", "1")
         self.assertEqual(one.returncode, 0, one.stdout + one.stderr)
         self.assertEqual(verdicts(one.stdout), verdicts(two.stdout))
         self.assertEqual(verdicts(two.stdout), {m: "killed" for m in ALL})
