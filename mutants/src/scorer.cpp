@@ -307,7 +307,7 @@ bool stop(Score& score, Stop why, std::string reason) {
   return false;
 }
 
-// The ungraded runs that build what the suite builds, once, then in each slot.
+// The ungraded runs that build what the suite builds, once, then in each job folder.
 bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
   const auto warm = subjects.warm_up();
   if (!warm) return true;
@@ -319,14 +319,16 @@ bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score
   (void)run(*warm, options.setup_limit);  // not graded: the clean runs below say whether the suite passes
   subjects.warmed(*warm);
   const std::size_t later_runs = options.mutants.size() + options.chaffs.size() + options.wheats.size();
-  const auto slots = subjects.slots(std::clamp(static_cast<int>(later_runs), 1, std::max(1, options.jobs)));
-  in_parallel(slots.size(), static_cast<int>(slots.size()), [&](std::size_t i) {
-    if (slots[i].error.empty()) (void)run(slots[i], options.setup_limit);
+  const auto folders =
+      subjects.job_folders(std::clamp(static_cast<int>(later_runs), 1, std::max(1, options.jobs)));
+  in_parallel(folders.size(), static_cast<int>(folders.size()), [&](std::size_t i) {
+    if (folders[i].error.empty()) (void)run(folders[i], options.setup_limit);
   });
-  for (const auto& slot : slots) {
-    if (!slot.error.empty()) return stop(score, kHarness, "a slot could not be prepared: " + slot.error);
+  for (const auto& folder : folders) {
+    if (!folder.error.empty())
+      return stop(score, kHarness, "a job folder could not be prepared: " + folder.error);
   }
-  subjects.slots_warmed();
+  subjects.job_folders_warmed();
   score.warm_up_seconds = seconds_since(start);
   return true;
 }

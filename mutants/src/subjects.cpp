@@ -64,23 +64,24 @@ std::string slurp(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// A build product that no graded run rewrites, so that all runs of a slot
+// A build product that no graded run rewrites, so that all runs of a job folder
 // can share one copy of it: a Rust library of a dependency (target/*/deps/
-// *.rlib or *.rmeta) that the slot's warming run did not rebuild. That run
-// rebuilt whatever depends on a file a patch changes (slots() touches them),
+// *.rlib or *.rmeta) that the job folder's warming run did not rebuild. That run
+// rebuilt whatever depends on a file a patch changes (job_folders() touches them),
 // so what it left alone no patch rebuilds; rustc replaces a library it
 // rebuilds (a new file renamed over the old) rather than writing into it.
-bool shared_product(const fs::directory_entry& file, fs::file_time_type slot_warmed_from) {
+bool shared_product(const fs::directory_entry& file, fs::file_time_type job_folders_warmed_from) {
   const auto ext = file.path().extension();
   std::error_code ec;
   return (ext == ".rlib" || ext == ".rmeta") && file.path().parent_path().filename() == "deps" &&
-         file.last_write_time(ec) < slot_warmed_from && !ec;
+         file.last_write_time(ec) < job_folders_warmed_from && !ec;
 }
 
 // cp -a for what a build reads (files with their modes and modification
 // times, symbolic links as links, folders), except that shared products are
 // hard links to the seed's.
-Outcome<Done> copy_tree(const fs::path& from, const fs::path& to, fs::file_time_type slot_warmed_from) {
+Outcome<Done> copy_tree(const fs::path& from, const fs::path& to,
+                        fs::file_time_type job_folders_warmed_from) {
   std::error_code ec;
   std::vector<std::pair<fs::path, fs::file_time_type>> folders{{to, fs::last_write_time(from, ec)}};
   fs::create_directory(to, from, ec);
@@ -92,7 +93,7 @@ Outcome<Done> copy_tree(const fs::path& from, const fs::path& to, fs::file_time_
     } else if (it->is_directory()) {
       fs::create_directory(target, it->path(), ec);
       if (!ec) folders.emplace_back(target, it->last_write_time());
-    } else if (shared_product(*it, slot_warmed_from)) {
+    } else if (shared_product(*it, job_folders_warmed_from)) {
       fs::create_hard_link(it->path(), target, ec);
     } else {
       fs::copy_file(it->path(), target, ec);
@@ -265,12 +266,12 @@ class Patched final : public Subjects {
   }
   void finish(const SuiteRun& run) override {
     std::error_code ec;
-    if (run.slot >= 0) {
-      // The slot's folder moved aside at once, and removed while the next run goes on.
+    if (run.job_folder >= 0) {
+      // The job folder moved aside at once, and removed while the next run goes on.
       const fs::path aside = scratch_ / ("removing-" + std::to_string(++runs_));
       fs::rename(run.directory, aside, ec);
       if (!ec) {
-        std::lock_guard<std::mutex> lock(slots_mutex_);
+        std::lock_guard<std::mutex> lock(job_folders_mutex_);
         removals_.emplace_back([aside] {
           std::error_code ignored;
           fs::remove_all(aside, ignored);
@@ -278,34 +279,34 @@ class Patched final : public Subjects {
       }
     }
     if (!run.directory.empty()) fs::remove_all(run.directory, ec);
-    if (run.slot >= 0) {
-      std::lock_guard<std::mutex> lock(slots_mutex_);
-      slot_free_[static_cast<std::size_t>(run.slot)] = true;
+    if (run.job_folder >= 0) {
+      std::lock_guard<std::mutex> lock(job_folders_mutex_);
+      job_folder_free_[static_cast<std::size_t>(run.job_folder)] = true;
     }
   }
-  // Slot k's runs happen in scratch/run-k, each a fresh copy of scratch/seed-k:
+  // Job folder k's runs happen in scratch/run-k, each a fresh copy of scratch/seed-k:
   // the warmed copy, warmed once more at scratch/run-k and moved aside.
   // The files the patches change are made afresh in each (prepare), newer
   // than the seed, so that its warming run rebuilds what depends on them
   // there: a copy that was only moved looks up to date, and its first
   // patched run would rebuild from scratch.
-  std::vector<SuiteRun> slots(int n) override {
+  std::vector<SuiteRun> job_folders(int n) override {
     std::vector<SuiteRun> out;
-    slot_warmed_from_ = fs::file_time_type::clock::now();
-    for (int k = 0; k < n; ++k) out.push_back(prepare(slot_folder(k).filename().string(), {}));
+    job_folders_warmed_from_ = fs::file_time_type::clock::now();
+    for (int k = 0; k < n; ++k) out.push_back(prepare(job_folder_path(k).filename().string(), {}));
     return out;
   }
-  void slots_warmed() override {
+  void job_folders_warmed() override {
     std::vector<bool> free;
     for (int k = 0;; ++k) {
       std::error_code ec;
-      if (!fs::is_directory(slot_folder(k))) break;
-      fs::rename(slot_folder(k), slot_seed(k), ec);
-      if (ec) return;  // no slots: runs get folders of their own
+      if (!fs::is_directory(job_folder_path(k))) break;
+      fs::rename(job_folder_path(k), job_folder_seed(k), ec);
+      if (ec) return;  // no job folders: runs get folders of their own
       free.push_back(true);
     }
-    std::lock_guard<std::mutex> lock(slots_mutex_);
-    slot_free_ = free;
+    std::lock_guard<std::mutex> lock(job_folders_mutex_);
+    job_folder_free_ = free;
   }
   Place place(const std::string& id) const override {
     Place p = describe_patch(slurp(patch_of(id)), workdir_);
@@ -373,16 +374,16 @@ class Patched final : public Subjects {
     return chaffs_.empty() || fs::exists(graded, ec) ? graded : chaffs_ / (id + ".patch");
   }
 
-  fs::path slot_folder(int k) const { return scratch_ / ("run-" + std::to_string(k + 1)); }
-  fs::path slot_seed(int k) const { return scratch_ / ("seed-" + std::to_string(k + 1)); }
+  fs::path job_folder_path(int k) const { return scratch_ / ("run-" + std::to_string(k + 1)); }
+  fs::path job_folder_seed(int k) const { return scratch_ / ("seed-" + std::to_string(k + 1)); }
 
-  // A free slot, now taken; -1 before the slots are warmed. The scorer runs
-  // at most as many runs at once as there are slots.
-  int take_slot() {
-    std::lock_guard<std::mutex> lock(slots_mutex_);
-    for (std::size_t k = 0; k < slot_free_.size(); ++k) {
-      if (slot_free_[k]) {
-        slot_free_[k] = false;
+  // A free job folder, now taken; -1 before the job folders are warmed. The scorer runs
+  // at most as many runs at once as there are job folders.
+  int take_job_folder() {
+    std::lock_guard<std::mutex> lock(job_folders_mutex_);
+    for (std::size_t k = 0; k < job_folder_free_.size(); ++k) {
+      if (job_folder_free_[k]) {
+        job_folder_free_[k] = false;
         return static_cast<int>(k);
       }
     }
@@ -396,13 +397,13 @@ class Patched final : public Subjects {
   std::string unique(const std::string& name) { return name + "-" + random_name(); }
 
   // A fresh copy of the seed (the work directory, or once warmed the warm-up's
-  // copy of it), patched; `name` is the copy's folder. Once the slots are
-  // warmed, a free slot's seed copied to the slot's folder instead. cp -a keeps the
+  // copy of it), patched; `name` is the copy's folder. Once the job folders are
+  // warmed, a free job folder's seed copied to the job folder instead. cp -a keeps the
   // modification times, so a build tool sees only the patched file as newer
   // than its products; --reflink shares the blocks where the file system can
   // copy on write. Hard links for everything would not do: cargo rewrites some
   // of its files in place (fingerprints), which would change every run's copy
-  // at once; a slot's copies link only the products no run rewrites (copy_tree).
+  // at once; a job folder's copies link only the products no run rewrites (copy_tree).
   SuiteRun prepare(const std::string& name, const Change& change) {
     const fs::path& patch = change.patch;
     SuiteRun run;
@@ -411,15 +412,16 @@ class Patched final : public Subjects {
       return run;
     }
     fs::path from = seed_, copy = scratch_ / name;
-    run.slot = take_slot();
-    if (run.slot >= 0) {
-      from = slot_seed(run.slot);
-      copy = slot_folder(run.slot);
+    run.job_folder = take_job_folder();
+    if (run.job_folder >= 0) {
+      from = job_folder_seed(run.job_folder);
+      copy = job_folder_path(run.job_folder);
       std::error_code ec;
-      fs::remove_all(copy, ec);  // what a process of the slot's last run may have written after it ended
+      fs::remove_all(copy,
+                     ec);  // what a process of the job folder's last run may have written after it ended
     }
-    if (run.slot >= 0) {
-      if (const auto copied = copy_tree(from, copy, slot_warmed_from_); !copied.ok()) {
+    if (run.job_folder >= 0) {
+      if (const auto copied = copy_tree(from, copy, job_folders_warmed_from_); !copied.ok()) {
         run.error = "cannot copy " + from.string() + ": " + copied.why();
         return run;
       }
@@ -510,10 +512,10 @@ class Patched final : public Subjects {
   fs::path disguised_;                  // the disguised wheat's files, "" when there is none
   std::set<std::string> patched_;       // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};
-  std::mutex slots_mutex_;
-  std::vector<bool> slot_free_;          // by slot; empty until the slots are warmed
-  fs::file_time_type slot_warmed_from_;  // what the slots' warming runs wrote is newer
-  std::vector<std::thread> removals_;    // of slot folders moved aside
+  std::mutex job_folders_mutex_;
+  std::vector<bool> job_folder_free_;           // by job folder; empty until the job folders are warmed
+  fs::file_time_type job_folders_warmed_from_;  // what the job folders' warming runs wrote is newer
+  std::vector<std::thread> removals_;           // of job folders moved aside
 };
 
 class Served final : public Subjects {

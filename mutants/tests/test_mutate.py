@@ -216,7 +216,7 @@ sys.exit(0 if len(answers) == len(requests) and answers[0] == b"ok af63dc4c8601e
         r = self.mutate("--no-sandbox", "-j", "2", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         seen = read(log).split()
-        # The warm-up and the slots' warming runs (ungraded) come first; then 3 clean runs, and 10 mutants
+        # The warm-up and the job folders' warming runs (ungraded) come first; then 3 clean runs, and 10 mutants
         # twice each with 2 clean control runs among them.
         graded = seen[-25:]
         self.assertEqual(len(set(graded)), 1, seen)
@@ -278,7 +278,7 @@ class Flakiness(Scratch):
         self.assertNotIn("score:", r.stdout)
 
     def test_counting_is_caught_in_patch_mode_too(self):
-        # Patch mode adds a warm-up run and a slot's warming run before the graded ones: a suite
+        # Patch mode adds a warm-up run and a job folder's warming run before the graded ones: a suite
         # that knows this would count 5 and fail after; the controls catch it the same way.
         counter = os.path.join(self.dir, "runs")
         suite = ('n=$(cat %s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s; '

@@ -18,7 +18,7 @@ struct SuiteRun {
   std::string command;
   std::string directory;
   std::string error;
-  int slot = -1;  // the slot (below) whose folder it runs in, given back by finish(); -1 for none
+  int job_folder = -1;  // the job folder (below) it runs in, given back by finish(); -1 for none
 };
 
 // Where a mutant sits, for reports: the file, its text, the lines (1-based,
@@ -63,15 +63,15 @@ class Subjects {
   // so that all graded runs, the clean ones included, start alike.
   virtual std::optional<SuiteRun> warm_up() { return std::nullopt; }
   virtual void warmed(const SuiteRun&) {}
-  // Slots: after the warm-up, `n` folders (one per job) in which every later
+  // Job folders: after the warm-up, `n` folders (one per job) in which every later
   // run happens, each used by one run at a time. A build tool that caches by
   // absolute path (rustc's incremental cache, a CMake build tree) finds its
-  // cache valid only at the path it was built at, so each slot is warmed once
-  // where its runs will be: slots(n) gives the runs that warm them (their
-  // outcome is not graded), slots_warmed() is called when they have ended.
+  // cache valid only at the path it was built at, so each job folder is warmed once
+  // where its runs will be: job_folders(n) gives the runs that warm them (their
+  // outcome is not graded), job_folders_warmed() is called when they have ended.
   // None (the default): runs get folders of their own.
-  virtual std::vector<SuiteRun> slots(int /*n*/) { return {}; }
-  virtual void slots_warmed() {}
+  virtual std::vector<SuiteRun> job_folders(int /*n*/) { return {}; }
+  virtual void job_folders_warmed() {}
   // Correct variants of the implementation (wheats): every suite must pass
   // each of them, as it passes the clean one. A suite that fails one tests
   // something the documents leave open, or recognises the reference by its
@@ -169,7 +169,7 @@ struct ScoreOptions {
   int control_runs = 2;
   double timeout_factor = 5.0;  // a mutant's run may take this times the slowest baseline run,
   std::chrono::milliseconds timeout_floor{10'000};  // and at least this long
-  // The bound of the runs before the mutants (the warm-up, the slots'
+  // The bound of the runs before the mutants (the warm-up, the job folders'
   // warming, the baseline), which have no earlier run to be measured by.
   std::chrono::milliseconds setup_limit{std::chrono::minutes(30)};
   // Runs of each mutant (and chaff): its outcome counts only when all agree,
