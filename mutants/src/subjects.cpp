@@ -417,10 +417,7 @@ class Patched final : public Subjects {
       from = job_folder_seed(run.job_folder);
       copy = job_folder_path(run.job_folder);
       std::error_code ec;
-      fs::remove_all(copy,
-                     ec);  // what a process of the job folder's last run may have written after it ended
-    }
-    if (run.job_folder >= 0) {
+      fs::remove_all(copy, ec);  // what a process of its last run may have written after it ended
       if (const auto copied = copy_tree(from, copy, job_folders_warmed_from_); !copied.ok()) {
         run.error = "cannot copy " + from.string() + ": " + copied.why();
         return run;
