@@ -136,10 +136,9 @@ int run_transcripts(const CheckOptions& opt) {
   for (const auto& path : opt.transcripts) {
     const auto bytes = read_file(path);
     if (!bytes) return kIo;
-    std::string error;
-    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path, &error);
-    if (!t) return fail_with(kUsage, kCheckCommand, failure(path + ":" + error));
-    transcripts.push_back(std::move(*t));
+    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path);
+    if (!t) return fail_with(kUsage, kCheckCommand, t.failure_in(path + ":"));
+    transcripts.push_back(std::move(t.value()));
   }
   bool all_passed = true;
   for (const auto& impl : opt.impls) {
