@@ -19,7 +19,6 @@
 #include "tlbf/conformance/adapters.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
-#include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"
@@ -166,11 +165,6 @@ std::optional<fs::path> adapter_file(const std::string& relative) {
   return std::nullopt;
 }
 
-// An adapter that could not be made: its error, and below it what it printed (a build's output).
-Failure adapter_failure(const conformance::Adapter& a) {
-  return failure(a.detail.empty() ? a.error : a.error + "\n" + conformance::readable_lines(a.detail, 4000));
-}
-
 // --rust-crate and --python-module: each becomes an --impl, a protocol server over the learner's code.
 Outcome<Done> add_adapters(CheckOptions& opt) {
   for (const auto& module : opt.python_modules) {
@@ -179,10 +173,9 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
       return failure(
           "cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)");
     }
-    const auto a =
-        conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
-    if (!a.error.empty()) return adapter_failure(a);
-    opt.impls.push_back(a.command);
+    auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
+    if (!a) return a.failure();
+    opt.impls.push_back(std::move(a.value()));
   }
   const auto limit = std::chrono::milliseconds(std::max<long>(opt.timeout_ms, 600'000));
   for (const auto& crate : opt.rust_crates) {
@@ -190,10 +183,10 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
     if (!server)
       return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
     std::cerr << kCheckCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
-    const auto a =
+    auto a =
         conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
-    if (!a.error.empty()) return adapter_failure(a);
-    opt.impls.push_back(a.command);
+    if (!a) return a.failure();
+    opt.impls.push_back(std::move(a.value()));
   }
   return done();
 }
