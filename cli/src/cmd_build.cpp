@@ -28,8 +28,9 @@ int run_build(const BuildOptions& opt) {
     return kRefused;
   }
   Bloom& filter = made.value();
-  Input input(opt.input);
-  if (!input.ok()) return kIo;
+  auto opened = Input::open(opt.input);
+  if (!opened) return fail_with(kIo, kFileSpeaker, opened.failure());
+  Input& input = opened.value();
   Throughput throughput("tlbf build", ::isatty(2) == 1);
   const bool read_all =
       for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
@@ -44,8 +45,10 @@ int run_build(const BuildOptions& opt) {
               << " items in a filter designed for n = " << opt.n
               << "; its false-positive rate will be above p = " << opt.p << "\n";
   }
-  return write_file(opt.output, filter.header(), filter.bits()) ? kOk
-                                                                : kIo;  // to_bytes, without a second copy
+  // to_bytes, without a second copy
+  if (auto written = write_file(opt.output, filter.header(), filter.bits()); !written)
+    return fail_with(kIo, kFileSpeaker, written.failure());
+  return kOk;
 }
 
 }  // namespace

@@ -19,7 +19,6 @@
 #include "tlbf/conformance/adapters.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
-#include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"
@@ -135,11 +134,10 @@ int run_transcripts(const CheckOptions& opt) {
   std::vector<conformance::Transcript> transcripts;
   for (const auto& path : opt.transcripts) {
     const auto bytes = read_file(path);
-    if (!bytes) return kIo;
-    std::string error;
-    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path, &error);
-    if (!t) return fail_with(kUsage, kCheckCommand, failure(path + ":" + error));
-    transcripts.push_back(std::move(*t));
+    if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
+    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path);
+    if (!t) return fail_with(kUsage, kCheckCommand, t.failure_in(path + ":"));
+    transcripts.push_back(std::move(t.value()));
   }
   bool all_passed = true;
   for (const auto& impl : opt.impls) {
@@ -167,11 +165,6 @@ std::optional<fs::path> adapter_file(const std::string& relative) {
   return std::nullopt;
 }
 
-// An adapter that could not be made: its error, and below it what it printed (a build's output).
-Failure adapter_failure(const conformance::Adapter& a) {
-  return failure(a.detail.empty() ? a.error : a.error + "\n" + conformance::readable_lines(a.detail, 4000));
-}
-
 // --rust-crate and --python-module: each becomes an --impl, a protocol server over the learner's code.
 Outcome<Done> add_adapters(CheckOptions& opt) {
   for (const auto& module : opt.python_modules) {
@@ -180,10 +173,9 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
       return failure(
           "cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)");
     }
-    const auto a =
-        conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
-    if (!a.error.empty()) return adapter_failure(a);
-    opt.impls.push_back(a.command);
+    auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
+    if (!a) return a.failure();
+    opt.impls.push_back(std::move(a.value()));
   }
   const auto limit = std::chrono::milliseconds(std::max<long>(opt.timeout_ms, 600'000));
   for (const auto& crate : opt.rust_crates) {
@@ -191,10 +183,10 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
     if (!server)
       return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
     std::cerr << kCheckCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
-    const auto a =
+    auto a =
         conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
-    if (!a.error.empty()) return adapter_failure(a);
-    opt.impls.push_back(a.command);
+    if (!a) return a.failure();
+    opt.impls.push_back(std::move(a.value()));
   }
   return done();
 }
@@ -306,8 +298,8 @@ bool print_expected_verdict(const CheckReport& report, const CheckOptions& opt,
   return as_expected;
 }
 
-// --json and --html, over every report; false, having said why, when one cannot be written.
-bool write_check_reports(const CheckOptions& opt, const std::vector<CheckReport>& reports) {
+// --json and --html, over every report; a Failure when one cannot be written.
+Outcome<Done> write_check_reports(const CheckOptions& opt, const std::vector<CheckReport>& reports) {
   if (!opt.json_file.empty()) {
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
     for (const auto& report : reports) all.push_back(conformance::to_json(report));
@@ -315,10 +307,10 @@ bool write_check_reports(const CheckOptions& opt, const std::vector<CheckReport>
     const auto& one_or_all = reports.size() == 1 ? all[0] : all;
     const std::string text =
         one_or_all.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-    if (!write_file(opt.json_file, text)) return false;
+    if (auto written = write_file(opt.json_file, text); !written) return written;
   }
-  return opt.html_file.empty() ||
-         write_file(opt.html_file, conformance::html_report(reports, opt.profile == "tlbf"));
+  if (opt.html_file.empty()) return done();
+  return write_file(opt.html_file, conformance::html_report(reports, opt.profile == "tlbf"));
 }
 
 // Checks each implementation in turn and prints its report, then writes the
@@ -337,7 +329,8 @@ int check_implementations(const CheckOptions& opt, const conformance::CheckSuite
     if (opt.impls.size() > 1) std::cout << "\n";
     bool conforms = report.conforms();
     if (opt.update_expected) {
-      if (!write_file(opt.expected_file, conformance::expected_failures_text(report))) return kIo;
+      if (auto written = write_file(opt.expected_file, conformance::expected_failures_text(report)); !written)
+        return fail_with(kIo, kFileSpeaker, written.failure());
       std::cout << "wrote " << report.count(conformance::Outcome::Failed) << " expected failures to "
                 << opt.expected_file << "\n";
       conforms = report.speaks_protocol && report.session_problem.empty();
@@ -346,11 +339,15 @@ int check_implementations(const CheckOptions& opt, const conformance::CheckSuite
     }
     all_conform = all_conform && conforms;
     const bool junit = !opt.junit_file.empty() && opt.impls.size() == 1;
-    if (junit && !write_file(opt.junit_file, conformance::to_junit(report))) return kIo;
+    if (junit) {
+      if (auto written = write_file(opt.junit_file, conformance::to_junit(report)); !written)
+        return fail_with(kIo, kFileSpeaker, written.failure());
+    }
     reports.push_back(std::move(report));
   }
   if (reports.size() > 1) std::cout << conformance::parity_matrix(reports, opt.verbose);
-  if (!write_check_reports(opt, reports)) return kIo;
+  if (auto written = write_check_reports(opt, reports); !written)
+    return fail_with(kIo, kFileSpeaker, written.failure());
   return all_conform ? kOk : kRefused;
 }
 
@@ -385,7 +382,7 @@ int run_check(CheckOptions opt) {
   std::set<std::string> expected;
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
-    if (!bytes) return kIo;
+    if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
     expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
   }
   const auto runner = runner_options(opt, suite.value());

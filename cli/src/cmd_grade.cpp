@@ -374,12 +374,14 @@ int run_grade(const GradeOptions& opt) {
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
   const auto rows = grade_class(run, *seed, learners);
   const std::string kind = kit.kind;
-  if (!write_file((fs::path(opt.out) / "class.json").string(),
-                  mutants::class_summary_json(rows, kind, opt.threshold, run.required)) ||
-      !write_file((fs::path(opt.out) / "class.html").string(),
-                  mutants::class_summary_html(rows, kind, opt.threshold, run.required))) {
-    return kIo;
-  }
+  if (auto written = write_file((fs::path(opt.out) / "class.json").string(),
+                                mutants::class_summary_json(rows, kind, opt.threshold, run.required));
+      !written)
+    return fail_with(kIo, kFileSpeaker, written.failure());
+  if (auto written = write_file((fs::path(opt.out) / "class.html").string(),
+                                mutants::class_summary_html(rows, kind, opt.threshold, run.required));
+      !written)
+    return fail_with(kIo, kFileSpeaker, written.failure());
   print_class_summary(rows, opt);
   return run.harness_failed ? kCannotRun : kOk;
 }

@@ -64,7 +64,7 @@ void print_json(const std::string& file, std::uint64_t size, const Bloom* filter
 
 int run_inspect(const InspectOptions& opt) {
   auto file = read_filter_file(opt.file);
-  if (!file) return kIo;
+  if (!file) return fail_with(kIo, kFileSpeaker, file.failure());
   const std::uint64_t size = file->size;
   const auto loaded =
       file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));

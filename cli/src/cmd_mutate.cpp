@@ -266,6 +266,7 @@ int run_merge(const MutateOptions& opt) {
   for (const auto& file : opt.merge) {
     const auto bytes = read_file(file);
     if (!bytes) {
+      fail_with(kIo, kFileSpeaker, bytes.failure());
       std::cerr << "tlbf mutate: cannot read '" << file << "'\n";
       return kIo;
     }

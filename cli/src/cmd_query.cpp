@@ -24,15 +24,16 @@ constexpr std::string_view kPresent = "present\n", kAbsent = "absent\n";
 
 int run_query(const QueryOptions& opt) {
   auto file = read_filter_file(opt.filter);
-  if (!file) return kIo;
+  if (!file) return fail_with(kIo, kFileSpeaker, file.failure());
   const auto loaded =
       file->refused ? Result<Bloom>(*file->refused) : Bloom::from_bytes(std::move(file->bytes));
   if (!loaded) {
     std::cerr << "tlbf query: " << opt.filter << " is refused: " << loaded.error().describe() << "\n";
     return kRefused;
   }
-  Input input(opt.input);
-  if (!input.ok()) return kIo;
+  auto opened = Input::open(opt.input);
+  if (!opened) return fail_with(kIo, kFileSpeaker, opened.failure());
+  Input& input = opened.value();
   const Bloom& filter = loaded.value();
   Throughput throughput("tlbf query", ::isatty(2) == 1);
   const auto answers = std::make_unique<bool[]>(kBatchItems);

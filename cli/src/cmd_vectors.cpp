@@ -24,7 +24,8 @@ int run_generate(const std::string& out_dir) {
   for (const auto& file : vectors::generate()) {
     const std::string text = vectors::serialize(file.doc);
     const std::string path = (fs::path(out_dir) / file.name).string();
-    if (!write_file(path, text)) return kIo;
+    if (auto written = write_file(path, text); !written)
+      return fail_with(kIo, kFileSpeaker, written.failure());
     std::cout << path << ": " << file.doc["numberOfTests"] << " tests\n";
   }
   return kOk;

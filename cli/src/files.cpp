@@ -17,36 +17,29 @@
 namespace tlbf::cli {
 namespace {
 
-void complain(const char* verb, const std::string& path) {
-  std::cerr << "tlbf: cannot " << verb << " " << path << ": " << std::strerror(errno) << "\n";
+Failure cannot(const char* verb, const std::string& path) {
+  return failure(std::string("cannot ") + verb + " " + path + ": " + std::strerror(errno));
 }
 
-// The file, opened for reading, or nullopt after printing why not.
-std::optional<std::ifstream> open_for_reading(const std::string& path) {
+// The file, opened for reading, or why not.
+Outcome<std::ifstream> open_for_reading(const std::string& path) {
   std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    std::cerr << "tlbf: cannot read " << path << ": it is a directory\n";
-    return std::nullopt;
-  }
+  if (std::filesystem::is_directory(path, ignored))
+    return failure("cannot read " + path + ": it is a directory");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    complain("open", path);
-    return std::nullopt;
-  }
+  if (!in) return cannot("open", path);
   return in;
 }
 
 }  // namespace
 
-std::optional<std::vector<std::uint8_t>> read_file(const std::string& path) {
+Outcome<std::vector<std::uint8_t>> read_file(const std::string& path) {
   auto in = open_for_reading(path);
-  if (!in) return std::nullopt;
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(*in)), std::istreambuf_iterator<char>());
-  if (in->bad()) {
-    complain("read", path);
-    return std::nullopt;
-  }
+  if (!in) return in.failure();
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in.value())),
+                                  std::istreambuf_iterator<char>());
+  if (in->bad()) return cannot("read", path);
   return bytes;
 }
 
@@ -63,18 +56,15 @@ bool read_more(std::istream& in, BitArray& bytes, std::uint64_t count) {
 
 }  // namespace
 
-std::optional<FilterFile> read_filter_file(const std::string& path) {
+Outcome<FilterFile> read_filter_file(const std::string& path) {
   auto in = open_for_reading(path);
-  if (!in) return std::nullopt;
+  if (!in) return in.failure();
   std::error_code ec;
   const bool regular = std::filesystem::is_regular_file(path, ec);
   const std::uintmax_t stat_size = regular ? std::filesystem::file_size(path, ec) : 0;
   FilterFile file;
   errno = 0;
-  if (!read_more(*in, file.bytes, HEADER_LEN)) {
-    complain("read", path);
-    return std::nullopt;
-  }
+  if (!read_more(in.value(), file.bytes, HEADER_LEN)) return cannot("read", path);
   if (regular && !ec) {
     file.size = stat_size;
   } else {
@@ -82,10 +72,7 @@ std::optional<FilterFile> read_filter_file(const std::string& path) {
     // asks for, and one byte more, which is enough to refuse it as too long.
     file.size = file.bytes.size();
     if (const auto want = Bloom::file_size_from_header(file.bytes); want && file.size == HEADER_LEN) {
-      if (!read_more(*in, file.bytes, want.value() + 1 - HEADER_LEN)) {
-        complain("read", path);
-        return std::nullopt;
-      }
+      if (!read_more(in.value(), file.bytes, want.value() + 1 - HEADER_LEN)) return cannot("read", path);
       file.size = file.bytes.size();
     }
   }
@@ -94,18 +81,14 @@ std::optional<FilterFile> read_filter_file(const std::string& path) {
     return file;
   }
   // The length is right: the rest of the file is the bit array, as long as the header says.
-  if (file.bytes.size() < file.size && !read_more(*in, file.bytes, file.size - file.bytes.size())) {
-    complain("read", path);
-    return std::nullopt;
-  }
-  if (file.bytes.size() != file.size || in->peek() != std::char_traits<char>::eof()) {
-    std::cerr << "tlbf: cannot read " << path << ": it changed size while being read\n";
-    return std::nullopt;
-  }
+  if (file.bytes.size() < file.size && !read_more(in.value(), file.bytes, file.size - file.bytes.size()))
+    return cannot("read", path);
+  if (file.bytes.size() != file.size || in->peek() != std::char_traits<char>::eof())
+    return failure("cannot read " + path + ": it changed size while being read");
   return file;
 }
 
-bool write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
+Outcome<Done> write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
   return write_file(path, bytes, {});
 }
 
@@ -124,33 +107,27 @@ bool write_all(int fd, std::span<const std::uint8_t> bytes) {
 
 // Standard output, or a file that is not a regular one (a device, a pipe):
 // written in place, since there is nothing to rename over.
-bool write_in_place(const std::string& path, std::span<const std::uint8_t> first,
-                    std::span<const std::uint8_t> second) {
+Outcome<Done> write_in_place(const std::string& path, std::span<const std::uint8_t> first,
+                             std::span<const std::uint8_t> second) {
   errno = 0;
   std::ofstream file;
   std::ostream* out = &std::cout;
   if (path != "-") {
     file.open(path, std::ios::binary);
-    if (!file) {
-      complain("open", path);
-      return false;
-    }
+    if (!file) return cannot("open", path);
     out = &file;
   }
   out->write(reinterpret_cast<const char*>(first.data()), static_cast<std::streamsize>(first.size()));
   out->write(reinterpret_cast<const char*>(second.data()), static_cast<std::streamsize>(second.size()));
   out->flush();
-  if (!*out) {
-    complain("write", path);
-    return false;
-  }
-  return true;
+  if (!*out) return cannot("write", path);
+  return done();
 }
 
 }  // namespace
 
-bool write_file(const std::string& path, std::span<const std::uint8_t> first,
-                std::span<const std::uint8_t> second) {
+Outcome<Done> write_file(const std::string& path, std::span<const std::uint8_t> first,
+                         std::span<const std::uint8_t> second) {
   namespace fs = std::filesystem;
   std::error_code not_there;
   const fs::file_status status = fs::status(path, not_there);  // through symbolic links
@@ -159,18 +136,12 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> first,
   // A link to a regular file is kept, and its target replaced.
   std::error_code ec;
   const fs::path target = fs::exists(status) ? fs::canonical(path, ec) : fs::path(path);
-  if (ec) {
-    complain("open", path);
-    return false;
-  }
+  if (ec) return cannot("open", path);
   std::string temporary =
       (target.parent_path() / ("." + target.filename().string() + ".tlbf-XXXXXX")).string();
   errno = 0;
   const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) {
-    complain("open", path);
-    return false;
-  }
+  if (fd < 0) return cannot("open", path);
   // mkstemp makes it 0600: give it the mode of the file it replaces, or what
   // the umask lets through, as open(2) would.
   mode_t mode = static_cast<mode_t>(status.permissions() & fs::perms::mask);
@@ -183,22 +154,23 @@ bool write_file(const std::string& path, std::span<const std::uint8_t> first,
   int why = ok ? 0 : errno;
   if (::close(fd) != 0 && ok) ok = false, why = errno;
   if (ok && ::rename(temporary.c_str(), target.c_str()) != 0) ok = false, why = errno;
-  if (ok) return true;
+  if (ok) return done();
   ::unlink(temporary.c_str());
   errno = why;
-  complain("write", path);
-  return false;
+  return cannot("write", path);
 }
 
-bool write_file(const std::string& path, std::string_view text) {
+Outcome<Done> write_file(const std::string& path, std::string_view text) {
   return write_file(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
-Input::Input(const std::string& path) : from_stdin_(path == "-"), ok_(true) {
-  if (from_stdin_) return;
+Outcome<Input> Input::open(const std::string& path) {
+  Input input(path == "-");
+  if (input.from_stdin_) return input;
   auto opened = open_for_reading(path);
-  ok_ = opened.has_value();
-  if (ok_) file_ = std::move(*opened);
+  if (!opened) return opened.failure();
+  input.file_ = std::move(opened.value());
+  return input;
 }
 
 std::istream& Input::stream() noexcept { return from_stdin_ ? std::cin : file_; }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "commands.hpp"
 #include "files.hpp"
 #include "report_viewer.hpp"
 #include "tlbf/mutants/sandbox.hpp"
@@ -130,7 +131,10 @@ bool load_viewer(const char* command, std::string& js) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
     const auto bytes = read_file(candidate.string());
-    if (!bytes) return false;
+    if (!bytes) {
+      fail_with(kIo, kFileSpeaker, bytes.failure());
+      return false;
+    }
     js.assign(bytes->begin(), bytes->end());
     return true;
   }
@@ -142,14 +146,23 @@ bool load_viewer(const char* command, std::string& js) {
 
 bool write_reports(const char* command, const std::string& json_path, const std::string& html_path,
                    const std::string& json, const std::string& viewer_js) {
-  if (!json_path.empty() && !write_file(json_path, json)) return false;
+  if (!json_path.empty()) {
+    if (auto written = write_file(json_path, json); !written) {
+      fail_with(kIo, kFileSpeaker, written.failure());
+      return false;
+    }
+  }
   if (html_path.empty()) return true;
   const auto page = mutants::mutation_report_html(json, viewer_js);
   if (!page.ok()) {
     std::cerr << command << ": --html: " << page.why() << "\n";
     return false;
   }
-  return write_file(html_path, page.value());
+  if (auto written = write_file(html_path, page.value()); !written) {
+    fail_with(kIo, kFileSpeaker, written.failure());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace tlbf::cli

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tlbf/conformance/child.hpp"
+#include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/hash.hpp"
 
@@ -74,14 +75,20 @@ std::string find_cargo() {
   return "";
 }
 
-// Asks the server `hello`; "" when it answers ok, else what went wrong.
-std::string first_answer_problem(const std::string& command, std::chrono::milliseconds limit,
-                                 std::string& detail) {
+// `why`, and below it what a program printed (a build's output, an
+// interpreter's message), when it printed anything.
+tlbf::Failure with_output(const std::string& why, const std::string& output) {
+  return tlbf::failure(output.empty() ? why : why + "\n" + readable_lines(output, 4000));
+}
+
+// Asks the server `hello`: done when it answers ok, else a Failure that says
+// what went wrong, with its last lines of output below.
+tlbf::Outcome<tlbf::Done> answers_hello(const std::string& command, std::chrono::milliseconds limit) {
   const RunResult r = run_with_input(command, "hello\n", limit);
-  if (r.started && !r.timed_out && r.out.rfind("ok ", 0) == 0) return "";
-  detail = last_lines(r.err.empty() ? r.out : r.err, 12);
-  if (!r.started) return "cannot start it: " + r.start_error;
-  return "it did not answer hello (" + r.how_it_ended() + ")";
+  if (r.started && !r.timed_out && r.out.rfind("ok ", 0) == 0) return tlbf::done();
+  const std::string output = last_lines(r.err.empty() ? r.out : r.err, 12);
+  if (!r.started) return with_output("cannot start it: " + r.start_error, output);
+  return with_output("it did not answer hello (" + r.how_it_ended() + ")", output);
 }
 
 }  // namespace
@@ -96,44 +103,33 @@ fs::path adapter_cache() {
   return fs::path(folder.empty() ? "/tmp" : folder) / ".cache" / "tlbf";
 }
 
-Adapter python_module_adapter(const fs::path& module, const fs::path& adapter_script,
-                              std::chrono::milliseconds limit) {
-  Adapter a;
+tlbf::Outcome<std::string> python_module_adapter(const fs::path& module, const fs::path& adapter_script,
+                                                 std::chrono::milliseconds limit) {
   std::error_code ec;
-  if (!fs::is_regular_file(module, ec)) {
-    a.error = "--python-module '" + module.string() + "' is not a file";
-    return a;
-  }
-  if (!fs::is_regular_file(adapter_script, ec)) {
-    a.error = "cannot find the Python adapter " + adapter_script.string();
-    return a;
-  }
+  if (!fs::is_regular_file(module, ec))
+    return tlbf::failure("--python-module '" + module.string() + "' is not a file");
+  if (!fs::is_regular_file(adapter_script, ec))
+    return tlbf::failure("cannot find the Python adapter " + adapter_script.string());
   const std::string command = "python3 " + shell_quote(fs::absolute(adapter_script).string()) + " " +
                               shell_quote(fs::absolute(module).string());
-  const std::string problem = first_answer_problem(command, limit, a.detail);
-  if (!problem.empty()) {
-    a.error = "the Python adapter over " + module.string() + " does not serve: " + problem;
-    return a;
-  }
-  a.command = command;
-  return a;
+  if (auto served = answers_hello(command, limit); !served)
+    return served.failure_in("the Python adapter over " + module.string() + " does not serve: ");
+  return command;
 }
 
-Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
-                           const fs::path& server_source, const fs::path& cache,
-                           std::chrono::milliseconds limit) {
-  Adapter a;
+tlbf::Outcome<std::string> rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
+                                              const fs::path& server_source, const fs::path& cache,
+                                              std::chrono::milliseconds limit) {
   std::error_code ec;
   const fs::path crate = fs::weakly_canonical(fs::absolute(crate_dir), ec);
   const std::string manifest = slurp(crate / "Cargo.toml");
-  if (manifest.empty()) {
-    a.error = "--rust-crate '" + crate_dir.string() + "' has no Cargo.toml (give the crate's folder)";
-    return a;
-  }
+  if (manifest.empty())
+    return tlbf::failure("--rust-crate '" + crate_dir.string() +
+                         "' has no Cargo.toml (give the crate's folder)");
   const std::string package = manifest_value(manifest, "package", "name");
   if (package.empty()) {
-    a.error = crate.string() + "/Cargo.toml names no [package] (a workspace? give the member crate's folder)";
-    return a;
+    return tlbf::failure(crate.string() +
+                         "/Cargo.toml names no [package] (a workspace? give the member crate's folder)");
   }
   std::string lib = manifest_value(manifest, "lib", "name");
   if (lib.empty()) {
@@ -149,23 +145,17 @@ Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
   std::string server = slurp(server_source);
   const std::string use = "use tl_ds::bloom::{";
   const std::size_t at = server.find(use);
-  if (at == std::string::npos) {
-    a.error = "cannot read the Rust adapter's template " + server_source.string();
-    return a;
-  }
+  if (at == std::string::npos)
+    return tlbf::failure("cannot read the Rust adapter's template " + server_source.string());
   server.replace(at, use.size(), "use learner::" + (inside.empty() ? "" : inside + "::") + "{");
   const std::string cargo = find_cargo();
   if (cargo.empty()) {
-    a.error =
-        "cannot find cargo (on PATH or in ~/.cargo/bin): --rust-crate builds a server against the crate";
-    return a;
+    return tlbf::failure(
+        "cannot find cargo (on PATH or in ~/.cargo/bin): --rust-crate builds a server against the crate");
   }
   const fs::path folder = cache / "rust-adapter" / hex_key(crate.string() + "\n" + inside);
   fs::create_directories(folder / "src", ec);
-  if (ec) {
-    a.error = "cannot make " + (folder / "src").string() + ": " + ec.message();
-    return a;
-  }
+  if (ec) return tlbf::failure("cannot make " + (folder / "src").string() + ": " + ec.message());
   // The dependency renamed: `learner` whatever the crate's library is called.
   const std::string toml =
       "[package]\nname = \"tlbf-adapter\"\nversion = \"1.0.0\"\nedition = \"2021\"\npublish = false\n\n"
@@ -173,27 +163,22 @@ Adapter rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
       package + "\", path = \"" + crate.string() + "\" }\n\n[workspace]\n";
   if (!write_if_changed(folder / "Cargo.toml", toml) ||
       !write_if_changed(folder / "src" / "main.rs", server)) {
-    a.error = "cannot write the adapter's sources in " + folder.string();
-    return a;
+    return tlbf::failure("cannot write the adapter's sources in " + folder.string());
   }
   const RunResult built = run_with_input("cd " + shell_quote(folder.string()) + " && CARGO_TARGET_DIR=" +
                                              shell_quote((folder / "target").string()) + " " +
                                              shell_quote(cargo) + " build --release --offline --quiet 2>&1",
                                          "", limit);
   if (!built.exited_cleanly()) {
-    a.error = "cannot build the Rust adapter against " + crate.string() + " (module " +
-              (inside.empty() ? lib : lib + "::" + inside) + "): cargo build " + built.how_it_ended();
-    a.detail = last_lines(built.out + built.err, 25);
-    return a;
+    return with_output("cannot build the Rust adapter against " + crate.string() + " (module " +
+                           (inside.empty() ? lib : lib + "::" + inside) + "): cargo build " +
+                           built.how_it_ended(),
+                       last_lines(built.out + built.err, 25));
   }
   const std::string command = shell_quote((folder / "target" / "release" / "tlbf-adapter").string());
-  const std::string problem = first_answer_problem(command, limit, a.detail);
-  if (!problem.empty()) {
-    a.error = "the Rust adapter over " + crate.string() + " does not serve: " + problem;
-    return a;
-  }
-  a.command = command;
-  return a;
+  if (auto served = answers_hello(command, limit); !served)
+    return served.failure_in("the Rust adapter over " + crate.string() + " does not serve: ");
+  return command;
 }
 
 }  // namespace tlbf::conformance

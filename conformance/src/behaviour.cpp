@@ -63,15 +63,19 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
+// What a behavioural check returns: done, or a Failure that says what the
+// implementation got wrong (the case reports it as its finding).
+using Check = tlbf::Outcome<tlbf::Done>;
+
 // Sends requests that must all be answered `want`; names the first that is not.
-std::optional<std::string> expect_all(Talk& send, const std::vector<std::string>& requests,
-                                      const std::string& want) {
+Check expect_all(Talk& send, const std::vector<std::string>& requests, const std::string& want) {
   const auto got = send(requests);
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (got[i] != want)
-      return readable(requests[i], 80) + " was answered " + readable(got[i], 80) + ", want '" + want + "'";
+      return tlbf::failure(readable(requests[i], 80) + " was answered " + readable(got[i], 80) + ", want '" +
+                           want + "'");
   }
-  return std::nullopt;
+  return tlbf::done();
 }
 
 // "ok A B C" -> {A, B, C} as integers; nullopt if it is not that shape.
@@ -86,29 +90,29 @@ std::optional<std::vector<std::uint64_t>> numbers(const std::string& response, s
   return out;
 }
 
-// A filter sized for n items at 1%, filled: returns nullopt or what failed.
-std::optional<std::string> fill(Talk& send, const std::string& name, int n,
-                                const std::vector<std::string>& contents) {
-  if (auto bad = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok"))
-    return bad;
+// A filter sized for n items at 1%, filled: done, or what failed.
+Check fill(Talk& send, const std::string& name, int n, const std::vector<std::string>& contents) {
+  if (auto made = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok"); !made)
+    return made;
   return expect_all(send, each("insert " + name + " ", contents), "ok");
 }
 
 // Fills `from` with `contents`, loads its to_bytes into `to`, and checks
 // that `to` tells the same and still holds every item.
-std::optional<std::string> round_trip(Talk& send, const std::string& from, const std::string& to, int n,
-                                      const std::string& rate, const std::vector<std::string>& contents) {
-  if (auto bad = expect_all(send, {"with_rate " + from + " " + std::to_string(n) + " " + rate}, "ok"))
-    return bad;
-  if (auto bad = expect_all(send, each("insert " + from + " ", contents), "ok")) return bad;
+Check round_trip(Talk& send, const std::string& from, const std::string& to, int n, const std::string& rate,
+                 const std::vector<std::string>& contents) {
+  if (auto made = expect_all(send, {"with_rate " + from + " " + std::to_string(n) + " " + rate}, "ok"); !made)
+    return made;
+  if (auto filled = expect_all(send, each("insert " + from + " ", contents), "ok"); !filled) return filled;
   const auto bytes = send({"to_bytes " + from, "info " + from});
-  if (bytes[0].rfind("ok ", 0) != 0) return "to_bytes " + from + " was answered " + readable(bytes[0], 80);
-  if (auto bad = expect_all(send, {"from_bytes " + to + " " + bytes[0].substr(3)}, "ok")) {
-    return "its own to_bytes of " + from + " did not load: " + *bad;
-  }
-  if (auto bad = expect_all(send, {"info " + to}, bytes[1])) return "after the round trip: " + *bad;
-  if (auto bad = expect_all(send, {"to_bytes " + to}, bytes[0]))
-    return "a second round trip changed the bytes of " + from;
+  if (bytes[0].rfind("ok ", 0) != 0)
+    return tlbf::failure("to_bytes " + from + " was answered " + readable(bytes[0], 80));
+  if (auto loaded = expect_all(send, {"from_bytes " + to + " " + bytes[0].substr(3)}, "ok"); !loaded)
+    return loaded.failure_in("its own to_bytes of " + from + " did not load: ");
+  if (auto same = expect_all(send, {"info " + to}, bytes[1]); !same)
+    return same.failure_in("after the round trip: ");
+  if (!expect_all(send, {"to_bytes " + to}, bytes[0]))
+    return tlbf::failure("a second round trip changed the bytes of " + from);
   return expect_all(send, each("contains " + to + " ", contents), "ok true");
 }
 
@@ -127,29 +131,29 @@ std::vector<std::string> Talk::operator()(const std::vector<std::string>& reques
 }
 
 std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_talk(
-    std::function<std::optional<std::string>(Talk&)> body) {
+    std::function<tlbf::Outcome<tlbf::Done>(Talk&)> body) {
   return [body = std::move(body)](Session& session, const std::set<Capability>&) -> std::optional<Finding> {
     Talk talk(session);
-    const auto why = body(talk);
+    const auto checked = body(talk);
     if (talk.fault()) return Finding{talk.fault()->detail, talk.fault(), {}};
-    if (why) return Finding{*why, std::nullopt, {}};
+    if (!checked) return Finding{checked.why(), std::nullopt, {}};
     return std::nullopt;
   };
 }
 
 namespace {
 
-std::optional<std::string> no_false_negatives_direct(Talk& send, std::uint64_t seed) {
+Check no_false_negatives_direct(Talk& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const auto members = items(rng, kItems, "member");
-  if (auto bad = fill(send, "f", kItems, members)) return bad;
+  if (auto filled = fill(send, "f", kItems, members); !filled) return filled;
   return expect_all(send, each("contains f ", members), "ok true");
 }
 
-std::optional<std::string> no_false_negatives_after_round_trip(Talk& send, std::uint64_t seed) {
+Check no_false_negatives_after_round_trip(Talk& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 1);
   const auto members = items(rng, kItems, "member");
-  if (auto bad = round_trip(send, "f", "g", kItems, "0.01", members)) return bad;
+  if (auto kept = round_trip(send, "f", "g", kItems, "0.01", members); !kept) return kept;
   // A small filter with every bit set: a bit order that sets the
   // padding bits of the last byte (bit 7 numbered as bit 0) then
   // fails to load for certain, not only when an item happens to
@@ -158,62 +162,63 @@ std::optional<std::string> no_false_negatives_after_round_trip(Talk& send, std::
   return round_trip(send, "s", "t", 10, "0.5", saturating);
 }
 
-std::optional<std::string> no_false_negatives_in_a_union(Talk& send, std::uint64_t seed) {
+Check no_false_negatives_in_a_union(Talk& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 2);
   const auto left = items(rng, kItems, "left");
   const auto right = items(rng, kItems, "right");
-  if (auto bad = fill(send, "a", kItems, left)) return bad;
-  if (auto bad = fill(send, "b", kItems, right)) return bad;
-  if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
+  if (auto filled = fill(send, "a", kItems, left); !filled) return filled;
+  if (auto filled = fill(send, "b", kItems, right); !filled) return filled;
+  if (auto merged = expect_all(send, {"union a b"}, "ok"); !merged) return merged;
   return expect_all(send, each("contains a ", concat(left, right)), "ok true");
 }
 
-std::optional<std::string> union_is_the_filter_of_both_sets(Talk& send, std::uint64_t seed) {
+Check union_is_the_filter_of_both_sets(Talk& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 3);
   const auto left = items(rng, 700, "left");
   const auto right = items(rng, 300, "right");
-  if (auto bad = fill(send, "a", 1000, left)) return bad;
-  if (auto bad = fill(send, "b", 1000, right)) return bad;
-  if (auto bad = fill(send, "both", 1000, concat(left, right))) return bad;
-  if (auto bad = expect_all(send, {"union a b"}, "ok")) return bad;
+  if (auto filled = fill(send, "a", 1000, left); !filled) return filled;
+  if (auto filled = fill(send, "b", 1000, right); !filled) return filled;
+  if (auto filled = fill(send, "both", 1000, concat(left, right)); !filled) return filled;
+  if (auto merged = expect_all(send, {"union a b"}, "ok"); !merged) return merged;
   const auto got = send({"info a", "count_ones a", "count_ones both", "to_bytes a", "to_bytes both"});
   const auto a = numbers(got[0], 3);
-  if (!a) return "info a was answered " + readable(got[0], 80);
+  if (!a) return tlbf::failure("info a was answered " + readable(got[0], 80));
   if ((*a)[2] != 1000)
-    return "the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000";
+    return tlbf::failure("the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000");
   if (got[1] != got[2])
-    return "count_ones of the union is " + readable(got[1], 80) + ", of one filter of both sets " +
-           readable(got[2], 80);
+    return tlbf::failure("count_ones of the union is " + readable(got[1], 80) +
+                         ", of one filter of both sets " + readable(got[2], 80));
   // Where the filter offers its bytes, they must be equal too (the
   // counts are, so the headers are): the same bits, not just as many.
   if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4])
-    return "the union's bytes differ from those of one filter of both sets";
-  return std::optional<std::string>();
+    return tlbf::failure("the union's bytes differ from those of one filter of both sets");
+  return tlbf::done();
 }
 
-std::optional<std::string> union_refuses_different_m_or_k(Talk& send) {
+Check union_refuses_different_m_or_k(Talk& send) {
   const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
   if (made[0] != "ok" || made[1] != "ok")
-    return "new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80);
+    return tlbf::failure("new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80));
   const auto merged = send({"union a b"});
   if (merged[0].rfind("err Mismatch", 0) != 0) {
-    return "a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80);
+    return tlbf::failure("a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80));
   }
   if (made[2] == "ok") {  // a design with a fixed k may refuse k = 4; then there is nothing to merge
     const auto got = send({"union a c"});
     if (got[0].rfind("err Mismatch", 0) != 0)
-      return "a union of k = 3 and k = 4 was answered " + readable(got[0], 80);
+      return tlbf::failure("a union of k = 3 and k = 4 was answered " + readable(got[0], 80));
   }
-  return std::nullopt;
+  return tlbf::done();
 }
 
-std::optional<std::string> fp_rate_within_three_sigma(Talk& send, std::uint64_t seed) {
+Check fp_rate_within_three_sigma(Talk& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 4);
-  if (auto bad = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return bad;
+  if (auto filled = fill(send, "f", kDesignN, items(rng, kDesignN, "in")); !filled) return filled;
   const auto shape = send({"info f", "count_ones f"});
   const auto info = numbers(shape[0], 3), ones = numbers(shape[1], 1);
   if (!info || !ones || (*info)[0] == 0)
-    return "info and count_ones were answered " + readable(shape[0], 80) + ", " + readable(shape[1], 80);
+    return tlbf::failure("info and count_ones were answered " + readable(shape[0], 80) + ", " +
+                         readable(shape[1], 80));
   const double m = static_cast<double>((*info)[0]), k = static_cast<double>((*info)[1]);
   // Sent in slices, so that the memory of one serves the next:
   // made all at once, 100,000 requests and their answers cost
@@ -225,7 +230,7 @@ std::optional<std::string> fp_rate_within_three_sigma(Talk& send, std::uint64_t 
       if (a == "ok true")
         ++positives;
       else if (a != "ok false")
-        return "contains was answered " + readable(a, 80);
+        return tlbf::failure("contains was answered " + readable(a, 80));
     }
   }
   // Each probe of a fresh item hits a set bit with probability f,
@@ -238,13 +243,13 @@ std::optional<std::string> fp_rate_within_three_sigma(Talk& send, std::uint64_t 
     why << positives << " false positives in " << kFresh << " fresh items; with m = " << m << ", k = " << k
         << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " of them, +- " << 3 * sd
         << " (3 sd)";
-    return why.str();
+    return tlbf::failure(why.str());
   }
   if (positives >= 0.02 * kFresh) {
     why << positives << " false positives in " << kFresh << " fresh items: 2% or more at a 1% design";
-    return why.str();
+    return tlbf::failure(why.str());
   }
-  return std::nullopt;
+  return tlbf::done();
 }
 
 }  // namespace

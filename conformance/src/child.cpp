@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <utility>
 
 #include "live_children.hpp"
 #include "watchdog.hpp"
@@ -38,11 +39,10 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
-std::unique_ptr<Child> Child::start(const std::string& command, std::string* why) {
+tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command) {
   watchdog::start_once();
-  const auto fail = [why](const char* what, int error) {
-    if (why) *why = std::string(what) + ": " + std::strerror(error);
-    return nullptr;
+  const auto fail = [](const char* what, int error) {
+    return tlbf::failure(std::string(what) + ": " + std::strerror(error));
   };
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return fail("cannot make a pipe", errno);
@@ -99,7 +99,7 @@ std::unique_ptr<Child> Child::start(const std::string& command, std::string* why
   set_nonblocking(child->in_);
   set_nonblocking(child->out_);
   set_nonblocking(child->err_);
-  return child;
+  return tlbf::Outcome<std::unique_ptr<Child>>(std::move(child));
 }
 
 Child::~Child() { finish(true); }

@@ -73,17 +73,16 @@ std::size_t positions_length(std::uint64_t m, std::uint64_t k) {
 
 }  // namespace
 
-std::optional<std::string> unprintable_in(std::string_view answer) {
+std::optional<Difference> unprintable_in(std::string_view answer) {
   for (std::size_t i = 0; i < answer.size(); ++i) {
     const auto byte = static_cast<unsigned char>(answer[i]);
     if (byte >= 0x20 && byte <= 0x7e) continue;
     static constexpr char kHex[] = "0123456789abcdef";
     const std::string shown = {'0', 'x', kHex[byte >> 4], kHex[byte & 15]};
-    return "byte " + std::to_string(i + 1) + " of the answer, " + shown +
-           ", is not printable ASCII (every byte of a response, an error's message included, is 0x20 to "
-           "0x7e, and "
-           "no \\r is written: docs/protocol.md, sections 1 and 3): got " +
-           readable(answer, 200);
+    return Difference{"byte " + std::to_string(i + 1) + " of the answer, " + shown +
+                      ", is not printable ASCII (every byte of a response, an error's message included, is "
+                      "0x20 to 0x7e, and no \\r is written: docs/protocol.md, sections 1 and 3): got " +
+                      readable(answer, 200)};
   }
   return std::nullopt;
 }
@@ -262,13 +261,13 @@ bool Judge::allowed(const Latitude& l, std::string_view got) const {
 
 Judgement Judge::judge(std::string_view got) {
   // Not a response line at all: no latitude makes it acceptable.
-  if (auto why = unprintable_in(got)) return {Verdict::Mismatch, {}, std::move(*why)};
+  if (auto why = unprintable_in(got)) return {Verdict::Mismatch, {}, std::move(why->what)};
   const auto w = words_of(request_);
   const bool matches = !mismatch(pattern_, got).has_value();
   Judgement out;
   if (!matches) {
     out.verdict = Verdict::Mismatch;
-    out.reason = *mismatch(pattern_, got);
+    out.reason = mismatch(pattern_, got)->what;
   }
   std::string opened_by;  // the flag that leaves a filter of this request open
   const std::string_view command = w ? (*w)[0] : std::string_view{};

@@ -864,7 +864,7 @@ InteractiveCase end_of_input_case() {
     } else if (newline + 1 != r.out.size()) {
       f.reason = sent + "it wrote more than one line: " + readable(r.out, 200);
     } else if (const auto why = mismatch("ok 1 *", std::string_view(r.out).substr(0, newline))) {
-      f.reason = sent + "its answer is wrong: " + *why;
+      f.reason = sent + "its answer is wrong: " + why->what;
     }
     if (!r.exited_cleanly()) {
       f.reason += (f.reason.empty() ? sent + "it answered, but then ended with " : "; then it ended with ") +

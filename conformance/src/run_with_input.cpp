@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <memory>
+#include <utility>
 
 #include "tlbf/conformance/child.hpp"
 
@@ -96,8 +98,12 @@ RunResult run_with_input(const std::string& command, const std::string& input,
                          std::chrono::milliseconds limit, std::size_t keep) {
   RunResult result;
   Kept out(keep / 2), err(keep / 2);
-  const auto child = Child::start(command, &result.start_error);
-  if (!child) return result;
+  auto started = Child::start(command);
+  if (!started) {
+    result.start_error = started.why();
+    return result;
+  }
+  const std::unique_ptr<Child> child = std::move(started.value());
   result.started = true;
   const auto deadline = Clock::now() + limit;
   std::size_t written = 0;

@@ -71,7 +71,8 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
     const bool acceptable = judgement.verdict == Verdict::Acceptable;
     if (acceptable && r.outcome == Outcome::Tolerated) continue;  // the first one is reported
     r.outcome = acceptable ? Outcome::Tolerated : Outcome::Failed;
-    r.reason = *why + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
+    r.reason =
+        why->what + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
     if (acceptable) r.reason += "; acceptable: " + judgement.reason;
     r.request = c.steps[i].request;
     r.expected = c.steps[i].pattern;
@@ -540,7 +541,7 @@ CheckReport check(Session& session, const std::string& command, std::vector<Case
   report.command = command;
   Run run(session, command, options, report);
   if (!run.probe()) {
-    session.finish();
+    (void)session.finish();  // the probe's finding is the report
     return report;
   }
   run.run_cases(cases);
@@ -548,9 +549,9 @@ CheckReport check(Session& session, const std::string& command, std::vector<Case
   report.results.insert(report.results.begin(), run.capability_results_.begin(),
                         run.capability_results_.end());
   if (report.stopped_because.empty()) {
-    report.session_problem = session.finish().value_or("");
+    if (auto ended = session.finish(); !ended) report.session_problem = ended.why();
   } else {
-    session.finish();
+    (void)session.finish();  // the reason it stopped is the report
   }
   report.restarts = session.restarts();
   // A daemon the implementation left in a session of its own must not live

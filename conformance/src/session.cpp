@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <utility>
 
 #include "tlbf/conformance/child.hpp"
 #include "tlbf/conformance/run_with_input.hpp"
@@ -40,7 +41,7 @@ class ChildSession final : public Session {
 
   Answers exchange(std::span<const Request> requests, Pace pace) override;
   std::optional<Fault> restart(Why why) override;
-  std::optional<std::string> finish() override;
+  tlbf::Outcome<tlbf::Done> finish() override;
   bool alive() const override { return child_ != nullptr; }
   int restarts() const override { return restarts_; }
   std::string stderr_tail() const override { return readable_lines(last_lines(stderr_, 10)); }
@@ -90,8 +91,9 @@ class ChildSession final : public Session {
 };
 
 void ChildSession::launch() {
-  launch_error_.clear();
-  child_ = Child::start(command_, &launch_error_);
+  auto started = Child::start(command_);
+  launch_error_ = started ? std::string() : started.why();
+  child_ = started ? std::move(started.value()) : nullptr;
   started_at_ = Clock::now();
   answered_ = false;
   input_broken_ = false;
@@ -367,8 +369,8 @@ std::optional<Fault> ChildSession::restart(Why why) {
   return std::nullopt;
 }
 
-std::optional<std::string> ChildSession::finish() {
-  if (!child_) return std::nullopt;  // it is gone already, and that was reported as a fault
+tlbf::Outcome<tlbf::Done> ChildSession::finish() {
+  if (!child_) return tlbf::done();  // it is gone already, and that was reported as a fault
   child_->close_input();
   const Millis limit = ever_answered_ ? timeout_now() : budget_.first_answer;
   const auto deadline = std::min(Clock::now() + limit, deadline_);
@@ -400,11 +402,12 @@ std::optional<std::string> ChildSession::finish() {
   }
   const Ending e = child_->finish(true);
   child_.reset();
-  if (!exited) return "did not exit within " + ms_text(limit) + " of the end of its input";
-  if (!partial_.empty()) return "wrote output that answers no request: " + readable(partial_, 80);
+  if (!exited) return tlbf::failure("did not exit within " + ms_text(limit) + " of the end of its input");
+  if (!partial_.empty())
+    return tlbf::failure("wrote output that answers no request: " + readable(partial_, 80));
   if (e.signal != 0 || e.exit_code != 0)
-    return "at the end of its input it " + ending_text(e) + " (want status 0)";
-  return std::nullopt;
+    return tlbf::failure("at the end of its input it " + ending_text(e) + " (want status 0)");
+  return tlbf::done();
 }
 
 }  // namespace

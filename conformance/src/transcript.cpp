@@ -23,14 +23,11 @@ bool reals_agree(double want, double got) {
 
 }  // namespace
 
-std::optional<Transcript> parse_transcript(std::string_view text, std::string name, std::string* error) {
+tlbf::Outcome<Transcript> parse_transcript(std::string_view text, std::string name) {
   Transcript transcript{std::move(name), {}};
   bool awaiting_response = false;
   int number = 0;
-  auto fail = [&](const std::string& why) {
-    if (error) *error = std::to_string(number) + ": " + why;
-    return std::nullopt;
-  };
+  auto fail = [&](const std::string& why) { return tlbf::failure(std::to_string(number) + ": " + why); };
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -79,31 +76,33 @@ std::vector<std::string_view> split_on_spaces(std::string_view text) {
   return words;
 }
 
-std::optional<std::string> mismatch(std::string_view pattern, std::string_view response) {
+std::optional<Difference> mismatch(std::string_view pattern, std::string_view response) {
   if (auto why = unprintable_in(response)) return why;
   const auto want = split_on_spaces(pattern);
   const auto got = split_on_spaces(response);
   if (want.size() == 2 && want[0] == "err") {
     if (got.size() >= 2 && got[0] == "err" && got[1] == want[1]) return std::nullopt;
-    return "expected err " + std::string(want[1]) + ", got " + readable(response, 200);
+    return Difference{"expected err " + std::string(want[1]) + ", got " + readable(response, 200)};
   }
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (want[i] == "*" && i + 1 == want.size()) return std::nullopt;
     if (i >= got.size())
-      return "expected " + readable(pattern, 200) + ", got " + readable(response, 200) + " (too few words)";
+      return Difference{"expected " + readable(pattern, 200) + ", got " + readable(response, 200) +
+                        " (too few words)"};
     if (!want[i].empty() && want[i][0] == '~') {
       const auto expected = protocol::read_real(want[i].substr(1));
       const auto actual = protocol::read_real(got[i]);
       if (expected && actual && reals_agree(*expected, *actual)) continue;
-      return "word " + std::to_string(i + 1) + ": expected a real near " + std::string(want[i].substr(1)) +
-             ", got " + readable(got[i], 200);
+      return Difference{"word " + std::to_string(i + 1) + ": expected a real near " +
+                        std::string(want[i].substr(1)) + ", got " + readable(got[i], 200)};
     }
     if (want[i] != got[i]) {
-      return "expected " + readable(pattern, 200) + ", got " + readable(response, 200);
+      return Difference{"expected " + readable(pattern, 200) + ", got " + readable(response, 200)};
     }
   }
   if (got.size() != want.size()) {
-    return "expected " + readable(pattern, 200) + ", got " + readable(response, 200) + " (extra words)";
+    return Difference{"expected " + readable(pattern, 200) + ", got " + readable(response, 200) +
+                      " (extra words)"};
   }
   return std::nullopt;
 }
@@ -139,19 +138,19 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
     const auto why = mismatch(e.pattern, answers.lines[i]);
     if (!why) continue;
     const std::string where =
-        transcript.name + ":" + std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why;
+        transcript.name + ":" + std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + why->what;
     if (judgement.verdict == Verdict::Acceptable) {
       report.acceptable.push_back(where + "; acceptable: " + judgement.reason);
     } else {
-      fail(std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + *why);
+      fail(std::to_string(e.line) + ": " + readable(e.request, 120) + ": " + why->what);
     }
   }
   if (answers.fault) {
     const Exchange& e = transcript.exchanges[answers.lines.size()];
     fail(std::to_string(e.line) + ": no answer to " + readable(e.request, 120) + ": the implementation " +
          answers.fault->detail);
-  } else if (auto problem = session->finish()) {
-    fail(" the implementation " + *problem);
+  } else if (auto ended = session->finish(); !ended) {
+    fail(" the implementation " + ended.why());
   }
   report.passed = report.failures.empty();
   if (!report.passed) report.stderr_tail = session->stderr_tail();

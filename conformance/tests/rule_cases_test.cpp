@@ -19,7 +19,7 @@ std::string first_miss(const Case& c) {
   protocol::OracleSession oracle;
   for (const auto& step : c.steps) {
     const std::string got = oracle.handle(step.request);
-    if (auto why = mismatch(step.pattern, got)) return step.request.substr(0, 80) + ": " + *why;
+    if (auto why = mismatch(step.pattern, got)) return step.request.substr(0, 80) + ": " + why->what;
   }
   return "";
 }

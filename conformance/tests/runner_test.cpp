@@ -62,9 +62,9 @@ class FakeSession final : public Session {
     requests_sent_ = 0;
     return std::nullopt;
   }
-  std::optional<std::string> finish() override {
+  tlbf::Outcome<tlbf::Done> finish() override {
     alive_ = false;
-    return std::nullopt;
+    return tlbf::done();
   }
   bool alive() const override { return alive_; }
   int restarts() const override { return restarts_; }

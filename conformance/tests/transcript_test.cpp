@@ -22,10 +22,9 @@ Budget quick_budget() {
 using namespace std::chrono_literals;
 
 Transcript parse(std::string_view text) {
-  std::string error;
-  auto t = parse_transcript(text, "t", &error);
-  if (!t) throw std::runtime_error(error);
-  return *t;
+  auto t = parse_transcript(text, "t");
+  if (!t) throw std::runtime_error(t.why());
+  return t.value();
 }
 
 const char* const kTwoRequests = "> hello\n< ok 1 *\n> fnv1a64 -\n< ok cbf29ce484222325\n";
@@ -43,9 +42,9 @@ TEST(TranscriptParse, ReadsRequestsResponsesAndRawBytes) {
 TEST(TranscriptParse, RefusesMalformedTranscripts) {
   for (const char* bad :
        {"> a\n> b\n< ok\n", "< ok\n", "> a\n", "hello\n", ">x 0a\n< ok\n", ">x zz\n< ok\n"}) {
-    std::string error;
-    EXPECT_FALSE(parse_transcript(bad, "t", &error).has_value()) << bad;
-    EXPECT_FALSE(error.empty());
+    const auto t = parse_transcript(bad, "t");
+    ASSERT_FALSE(t.ok()) << bad;
+    EXPECT_FALSE(t.why().empty());
   }
 }
 

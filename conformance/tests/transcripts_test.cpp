@@ -22,10 +22,9 @@ std::string slurp(const fs::path& path) {
 }
 
 Transcript must_parse(const std::string& text, const std::string& name) {
-  std::string error;
-  auto t = parse_transcript(text, name, &error);
-  if (!t) throw std::runtime_error(name + ":" + error);
-  return *t;
+  auto t = parse_transcript(text, name);
+  if (!t) throw std::runtime_error(name + ":" + t.why());
+  return t.value();
 }
 
 std::vector<Transcript> all_transcripts() {

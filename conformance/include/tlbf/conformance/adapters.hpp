@@ -7,25 +7,23 @@
 #include <filesystem>
 #include <string>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::conformance {
 
 // What an adapter gives: the shell command line of a protocol server whose
-// every answer comes from the learner's code, or why there is none. `error`
-// set means `command` is empty; `detail` is what to show under the error (a
-// compiler's or an interpreter's last lines).
-struct Adapter {
-  std::string command;
-  std::string error;
-  std::string detail;
-};
+// every answer comes from the learner's code, or a Failure that says why there
+// is none, with what to show under it (a compiler's or an interpreter's last
+// lines) on the lines after the first.
 
 // `python3 ADAPTER MODULE`, where ADAPTER is tlbf_adapter.py (the protocol
 // layer of the bundled Python implementation over the module's functions).
 // Tried once with `hello` before it is returned: a module that cannot be
 // imported, or lacks a name the adapter calls, is an error here, with the
 // interpreter's message, not a check that fails every case.
-Adapter python_module_adapter(const std::filesystem::path& module,
-                              const std::filesystem::path& adapter_script, std::chrono::milliseconds limit);
+tlbf::Outcome<std::string> python_module_adapter(const std::filesystem::path& module,
+                                                 const std::filesystem::path& adapter_script,
+                                                 std::chrono::milliseconds limit);
 
 // The bundled Rust server (`server_source`, its main.rs) built against the
 // crate in `crate_dir`, whose module `module` has the section-4 API:
@@ -34,9 +32,11 @@ Adapter python_module_adapter(const std::filesystem::path& module,
 // Built with `cargo build --release --offline` in a folder of `cache` named
 // after the crate's path and the module, so a second check rebuilds only
 // what changed. An error carries cargo's last lines.
-Adapter rust_crate_adapter(const std::filesystem::path& crate_dir, const std::string& module,
-                           const std::filesystem::path& server_source, const std::filesystem::path& cache,
-                           std::chrono::milliseconds limit);
+tlbf::Outcome<std::string> rust_crate_adapter(const std::filesystem::path& crate_dir,
+                                              const std::string& module,
+                                              const std::filesystem::path& server_source,
+                                              const std::filesystem::path& cache,
+                                              std::chrono::milliseconds limit);
 
 // Where adapters' builds go: $XDG_CACHE_HOME/tlbf, else ~/.cache/tlbf.
 std::filesystem::path adapter_cache();

@@ -13,6 +13,7 @@
 
 #include "tlbf/conformance/cases.hpp"
 #include "tlbf/conformance/session.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::conformance {
 
@@ -52,9 +53,10 @@ class Talk {
   std::optional<Fault> fault_;
 };
 
-// A case whose whole conversation is through a Talk; `body` says what was wrong.
+// A case whose whole conversation is through a Talk; `body` is done, or a
+// Failure whose words say what the implementation got wrong.
 std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_talk(
-    std::function<std::optional<std::string>(Talk&)> body);
+    std::function<tlbf::Outcome<tlbf::Done>(Talk&)> body);
 
 // No false negatives (directly, after a byte round trip, in a union), the
 // false-positive count within three standard deviations of N f^k and below 2%

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::conformance {
 
 // How a child process ended.
@@ -27,10 +29,9 @@ struct Ending {
 // included (docs/check.md, "No process outlives the run").
 class Child {
  public:
-  // nullptr when the command cannot be started at all (no pipe or no
-  // process to be had: the machine's limits, never the command's doing),
-  // with `why` set when given.
-  static std::unique_ptr<Child> start(const std::string& command, std::string* why = nullptr);
+  // A Failure when the command cannot be started at all (no pipe or no
+  // process to be had: the machine's limits, never the command's doing).
+  static tlbf::Outcome<std::unique_ptr<Child>> start(const std::string& command);
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;

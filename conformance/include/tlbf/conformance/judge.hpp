@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/conformance/difference.hpp"
 #include "tlbf/protocol/session.hpp"
 
 namespace tlbf::conformance {
@@ -109,12 +110,14 @@ class Judge {
   Latitude latitude_;
 };
 
-// Why `answer` cannot be a response line for its bytes alone, or nullopt.
+// Why `answer` cannot be a response line for its bytes alone, or nullopt. A
+// finding about the implementation, so a Difference and not a Failure
+// (difference.hpp).
 // Every byte of a response is printable ASCII, 0x20 to 0x7e: its values are,
 // an error's MESSAGE is (docs/protocol.md, section 3), and no "\r" is
 // written (section 1). No answer with another byte is right or acceptable,
 // whatever its words: mismatch() (transcript.hpp) and Judge::judge refuse it.
-std::optional<std::string> unprintable_in(std::string_view answer);
+std::optional<Difference> unprintable_in(std::string_view answer);
 
 // The pattern a response must match to be the oracle's `answer` to `request`.
 std::string pattern_for(std::string_view request, std::string_view answer);

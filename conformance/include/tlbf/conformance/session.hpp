@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::conformance {
 
 using Clock = std::chrono::steady_clock;
@@ -92,9 +94,9 @@ class Session {
   enum class Why { AfterFault, Fresh };
   // Ends the current process, if any, and starts a fresh one.
   virtual std::optional<Fault> restart(Why why = Why::AfterFault) = 0;
-  // Closes the input of the current process and says what went wrong at the
-  // end (a bad exit, output that answers nothing, no exit), if anything.
-  virtual std::optional<std::string> finish() = 0;
+  // Closes the input of the current process; a Failure says what went wrong
+  // at the end (a bad exit, output that answers nothing, no exit).
+  virtual tlbf::Outcome<tlbf::Done> finish() = 0;
 
   virtual bool alive() const = 0;
   virtual int restarts() const = 0;  // after faults only

@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/conformance/difference.hpp"
 #include "tlbf/conformance/session.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::conformance {
 
@@ -23,17 +25,19 @@ struct Transcript {
   std::vector<Exchange> exchanges;
 };
 
-// Parses transcript text. On a malformed transcript returns nullopt and sets
-// *error to "LINE: what is wrong".
-std::optional<Transcript> parse_transcript(std::string_view text, std::string name, std::string* error);
+// Parses transcript text. A malformed transcript is a Failure whose words are
+// "LINE: what is wrong".
+tlbf::Outcome<Transcript> parse_transcript(std::string_view text, std::string name);
 
 // The words of a line split at every single space, empty words included, as
 // patterns and responses are compared.
 std::vector<std::string_view> split_on_spaces(std::string_view text);
 
-// nullopt when `response` matches `pattern`, else why not. A response with a
-// byte outside printable ASCII matches no pattern (judge.hpp, unprintable_in).
-std::optional<std::string> mismatch(std::string_view pattern, std::string_view response);
+// nullopt when `response` matches `pattern`, else how it differs. A response
+// with a byte outside printable ASCII matches no pattern (judge.hpp,
+// unprintable_in). A Difference, not a Failure: what it finds is a fact about
+// the implementation under test, to judge and report (difference.hpp).
+std::optional<Difference> mismatch(std::string_view pattern, std::string_view response);
 
 struct ReplayReport {
   bool passed = false;
