@@ -18,7 +18,8 @@ namespace tlbf::cli {
 namespace {
 
 Failure cannot(const char* verb, const std::string& path) {
-  return failure(std::string("cannot ") + verb + " " + path + ": " + std::strerror(errno));
+  const int error = errno;  // before the allocations below, which may set it
+  return failure(std::string("cannot ") + verb + " " + path + ": " + std::strerror(error));
 }
 
 // The file, opened for reading, or why not.
