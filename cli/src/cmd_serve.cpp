@@ -12,7 +12,7 @@
 #include "mutant_binary.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/protocol/serve.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 
 namespace tlbf::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/rule_cases.hpp"
 #include "tlbf/protocol/commands.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 
 namespace tlbf::conformance {
 namespace {

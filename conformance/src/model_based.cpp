@@ -17,7 +17,7 @@
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/hex.hpp"
 #include "tlbf/protocol/commands.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::conformance {

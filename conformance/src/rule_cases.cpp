@@ -16,7 +16,7 @@
 #include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::conformance {

@@ -8,7 +8,7 @@
 
 #include "tlbf/conformance/rule_cases.hpp"
 #include "tlbf/conformance/transcript.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::conformance {

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "tlbf/conformance/runner.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
 namespace tlbf::conformance {

@@ -29,7 +29,7 @@
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/session.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 
 namespace {
 

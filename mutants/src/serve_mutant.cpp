@@ -21,7 +21,7 @@
 #include "tlbf/mutant_switch.hpp"
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/protocol/serve.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 
 #include <array>
 #include <functional>

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "tlbf/conformance/difference.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 
 namespace tlbf::conformance {
 

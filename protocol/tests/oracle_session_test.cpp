@@ -10,7 +10,7 @@
 #include <string>
 
 #include "tlbf/protocol/commands.hpp"
-#include "tlbf/protocol/session.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::protocol {
