@@ -68,7 +68,7 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 using Check = tlbf::Outcome<tlbf::Done>;
 
 // Sends requests that must all be answered `want`; names the first that is not.
-Check expect_all(Talk& send, const std::vector<std::string>& requests, const std::string& want) {
+Check expect_all(Conversation& send, const std::vector<std::string>& requests, const std::string& want) {
   const auto got = send(requests);
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (got[i] != want)
@@ -91,7 +91,7 @@ std::optional<std::vector<std::uint64_t>> numbers(const std::string& response, s
 }
 
 // A filter sized for n items at 1%, filled: done, or what failed.
-Check fill(Talk& send, const std::string& name, int n, const std::vector<std::string>& contents) {
+Check fill(Conversation& send, const std::string& name, int n, const std::vector<std::string>& contents) {
   if (auto made = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok"); !made)
     return made;
   return expect_all(send, each("insert " + name + " ", contents), "ok");
@@ -99,8 +99,8 @@ Check fill(Talk& send, const std::string& name, int n, const std::vector<std::st
 
 // Fills `from` with `contents`, loads its to_bytes into `to`, and checks
 // that `to` tells the same and still holds every item.
-Check round_trip(Talk& send, const std::string& from, const std::string& to, int n, const std::string& rate,
-                 const std::vector<std::string>& contents) {
+Check round_trip(Conversation& send, const std::string& from, const std::string& to, int n,
+                 const std::string& rate, const std::vector<std::string>& contents) {
   if (auto made = expect_all(send, {"with_rate " + from + " " + std::to_string(n) + " " + rate}, "ok"); !made)
     return made;
   if (auto filled = expect_all(send, each("insert " + from + " ", contents), "ok"); !filled) return filled;
@@ -118,7 +118,7 @@ Check round_trip(Talk& send, const std::string& from, const std::string& to, int
 
 }  // namespace
 
-std::vector<std::string> Talk::operator()(const std::vector<std::string>& requests) {
+std::vector<std::string> Conversation::operator()(const std::vector<std::string>& requests) {
   if (!fault_) {
     std::vector<Request> batch;
     batch.reserve(requests.size());
@@ -130,10 +130,10 @@ std::vector<std::string> Talk::operator()(const std::vector<std::string>& reques
   return std::vector<std::string>(requests.size());
 }
 
-std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_talk(
-    std::function<tlbf::Outcome<tlbf::Done>(Talk&)> body) {
+std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_conversation(
+    std::function<tlbf::Outcome<tlbf::Done>(Conversation&)> body) {
   return [body = std::move(body)](Session& session, const std::set<Capability>&) -> std::optional<Finding> {
-    Talk talk(session);
+    Conversation talk(session);
     const auto checked = body(talk);
     if (talk.fault()) return Finding{talk.fault()->detail, talk.fault(), {}};
     if (!checked) return Finding{checked.why(), std::nullopt, {}};
@@ -143,14 +143,14 @@ std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_
 
 namespace {
 
-Check no_false_negatives_direct(Talk& send, std::uint64_t seed) {
+Check no_false_negatives_direct(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const auto members = items(rng, kItems, "member");
   if (auto filled = fill(send, "f", kItems, members); !filled) return filled;
   return expect_all(send, each("contains f ", members), "ok true");
 }
 
-Check no_false_negatives_after_round_trip(Talk& send, std::uint64_t seed) {
+Check no_false_negatives_after_round_trip(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 1);
   const auto members = items(rng, kItems, "member");
   if (auto kept = round_trip(send, "f", "g", kItems, "0.01", members); !kept) return kept;
@@ -162,7 +162,7 @@ Check no_false_negatives_after_round_trip(Talk& send, std::uint64_t seed) {
   return round_trip(send, "s", "t", 10, "0.5", saturating);
 }
 
-Check no_false_negatives_in_a_union(Talk& send, std::uint64_t seed) {
+Check no_false_negatives_in_a_union(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 2);
   const auto left = items(rng, kItems, "left");
   const auto right = items(rng, kItems, "right");
@@ -172,7 +172,7 @@ Check no_false_negatives_in_a_union(Talk& send, std::uint64_t seed) {
   return expect_all(send, each("contains a ", concat(left, right)), "ok true");
 }
 
-Check union_is_the_filter_of_both_sets(Talk& send, std::uint64_t seed) {
+Check union_is_the_filter_of_both_sets(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 3);
   const auto left = items(rng, 700, "left");
   const auto right = items(rng, 300, "right");
@@ -195,7 +195,7 @@ Check union_is_the_filter_of_both_sets(Talk& send, std::uint64_t seed) {
   return tlbf::done();
 }
 
-Check union_refuses_different_m_or_k(Talk& send) {
+Check union_refuses_different_m_or_k(Conversation& send) {
   const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
   if (made[0] != "ok" || made[1] != "ok")
     return tlbf::failure("new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80));
@@ -211,7 +211,7 @@ Check union_refuses_different_m_or_k(Talk& send) {
   return tlbf::done();
 }
 
-Check fp_rate_within_three_sigma(Talk& send, std::uint64_t seed) {
+Check fp_rate_within_three_sigma(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 4);
   if (auto filled = fill(send, "f", kDesignN, items(rng, kDesignN, "in")); !filled) return filled;
   const auto shape = send({"info f", "count_ones f"});
@@ -257,24 +257,30 @@ Check fp_rate_within_three_sigma(Talk& send, std::uint64_t seed) {
 std::vector<InteractiveCase> behavioural_cases(std::uint64_t seed) {
   using C = Capability;
   std::vector<InteractiveCase> out;
-  out.push_back({"behaviour/no_false_negatives/direct", {C::Filter}, by_talk([seed](Talk& send) {
-                   return no_false_negatives_direct(send, seed);
-                 })});
+  out.push_back(
+      {"behaviour/no_false_negatives/direct", {C::Filter}, by_conversation([seed](Conversation& send) {
+         return no_false_negatives_direct(send, seed);
+       })});
   out.push_back({"behaviour/no_false_negatives/after_bytes_round_trip",
                  {C::Filter, C::Bytes},
-                 by_talk([seed](Talk& send) { return no_false_negatives_after_round_trip(send, seed); })});
-  out.push_back({"behaviour/no_false_negatives/in_a_union",
-                 {C::Filter, C::Union},
-                 by_talk([seed](Talk& send) { return no_false_negatives_in_a_union(send, seed); })});
-  out.push_back({"behaviour/union_is_the_filter_of_both_sets",
-                 {C::Filter, C::Union},
-                 by_talk([seed](Talk& send) { return union_is_the_filter_of_both_sets(send, seed); })});
-  out.push_back({"behaviour/union_refuses_different_m_or_k", {C::Filter, C::Union}, by_talk([](Talk& send) {
-                   return union_refuses_different_m_or_k(send);
+                 by_conversation([seed](Conversation& send) {
+                   return no_false_negatives_after_round_trip(send, seed);
                  })});
-  out.push_back({"behaviour/fp_rate_within_three_sigma", {C::Filter}, by_talk([seed](Talk& send) {
-                   return fp_rate_within_three_sigma(send, seed);
-                 })});
+  out.push_back(
+      {"behaviour/no_false_negatives/in_a_union",
+       {C::Filter, C::Union},
+       by_conversation([seed](Conversation& send) { return no_false_negatives_in_a_union(send, seed); })});
+  out.push_back(
+      {"behaviour/union_is_the_filter_of_both_sets",
+       {C::Filter, C::Union},
+       by_conversation([seed](Conversation& send) { return union_is_the_filter_of_both_sets(send, seed); })});
+  out.push_back({"behaviour/union_refuses_different_m_or_k",
+                 {C::Filter, C::Union},
+                 by_conversation([](Conversation& send) { return union_refuses_different_m_or_k(send); })});
+  out.push_back(
+      {"behaviour/fp_rate_within_three_sigma", {C::Filter}, by_conversation([seed](Conversation& send) {
+         return fp_rate_within_three_sigma(send, seed);
+       })});
   return out;
 }
 

@@ -75,7 +75,7 @@ struct Sut {
   std::vector<std::size_t> limits;
   // Every request the current process has been sent since it started, this
   // run's and earlier runs': to replay its whole life in a fresh one.
-  std::vector<std::string>* life;
+  std::vector<std::string>* sent_since_start;
   std::optional<Fault> fault;                             // the fault that ended this run, if any
   std::optional<std::vector<std::string>> first_failure;  // the process's life up to its first wrong answer
 };
@@ -83,9 +83,9 @@ struct Sut {
 // Requests that wait at most before they are sent; a run has at most 60.
 constexpr std::size_t kBatch = 64;
 
-// The process's life up to and including its `count` first requests.
-std::vector<std::string> life_up_to(const std::vector<std::string>& life, std::size_t count) {
-  return {life.begin(), life.begin() + static_cast<std::ptrdiff_t>(std::min(count, life.size()))};
+// The first `count` requests sent to the process since it started.
+std::vector<std::string> first_sent(const std::vector<std::string>& sent, std::size_t count) {
+  return {sent.begin(), sent.begin() + static_cast<std::ptrdiff_t>(std::min(count, sent.size()))};
 }
 
 // Sends the waiting requests pipelined and checks each answer against its
@@ -98,8 +98,8 @@ void send_waiting(Sut& sut) {
   std::vector<Request> batch;
   for (std::size_t i = sut.unsent; i < sut.log.size(); ++i)
     batch.push_back({sut.log[i].request, sut.limits[i - sut.unsent]});
-  const std::size_t first = sut.unsent, lived = sut.life->size();
-  for (const auto& r : batch) sut.life->emplace_back(r.line);
+  const std::size_t first = sut.unsent, already_sent = sut.sent_since_start->size();
+  for (const auto& r : batch) sut.sent_since_start->emplace_back(r.line);
   sut.unsent = sut.log.size();
   sut.limits.clear();
   Answers answers = sut.session->exchange(batch, Pace::Pipelined);
@@ -108,13 +108,13 @@ void send_waiting(Sut& sut) {
     e.got = std::move(answers.lines[i]);
     if (mismatch(e.expected, e.got)) {
       sut.log.resize(first + i + 1);
-      if (!sut.first_failure) sut.first_failure = life_up_to(*sut.life, lived + i + 1);
+      if (!sut.first_failure) sut.first_failure = first_sent(*sut.sent_since_start, already_sent + i + 1);
       RC_FAIL("answered " + readable(e.got, 80));
     }
   }
   if (answers.fault) {
     sut.fault = answers.fault;
-    if (!sut.first_failure) sut.first_failure = *sut.life;
+    if (!sut.first_failure) sut.first_failure = *sut.sent_since_start;
     RC_FAIL(answers.fault->detail);
   }
 }
@@ -348,17 +348,17 @@ struct RandomRequest : rc::state::Command<Model, Sut> {
     send_waiting(sut);
     sut.log.push_back({request, expected, ""});
     sut.unsent = sut.log.size();
-    sut.life->push_back(request);
+    sut.sent_since_start->push_back(request);
     auto [got, fault] = sut.session->ask(request, limit);
     sut.log.back().got = std::move(got);
     if (fault) {
       sut.fault = fault;
-      if (!sut.first_failure) sut.first_failure = *sut.life;
+      if (!sut.first_failure) sut.first_failure = *sut.sent_since_start;
       RC_FAIL(fault->detail);
     }
     const Judgement judgement = sut.judge.judge(sut.log.back().got);
     if (judgement.verdict == Verdict::Mismatch) {
-      if (!sut.first_failure) sut.first_failure = *sut.life;
+      if (!sut.first_failure) sut.first_failure = *sut.sent_since_start;
       RC_FAIL("answered " + readable(sut.log.back().got, 80));
     }
   }
@@ -459,12 +459,12 @@ std::vector<std::string> requests_of(const std::vector<Exchanged>& log) {
   return out;
 }
 
-// What the runs of one model-based case share: the process's life, and the
+// What the runs of one model-based case share: the requests sent to the current process, and the
 // last failing run, which after RapidCheck's shrinking is the smallest.
 struct ModelRuns {
   Session& session;
   const std::set<Capability>& offered;
-  std::vector<std::string> life;  // of the current process (Sut::life)
+  std::vector<std::string> sent_since_start;  // to the current process (Sut::sent_since_start)
   int run_number = 0;
   std::vector<Exchanged> failing;  // the last failing run: after shrinking, the smallest
   std::optional<Fault> fault;      // its fault, if it was one
@@ -477,9 +477,9 @@ struct ModelRuns {
   void run_one() {
     if (stop_provoking) return;  // every later run passes, so the failure found is the one reported
     Model initial{"r" + std::to_string(run_number++) + "_", {}, offered};
-    Sut sut{&session, {}, {}, 0, {}, &life, {}, {}};
+    Sut sut{&session, {}, {}, 0, {}, &sent_since_start, {}, {}};
     if (!session.alive()) {
-      life.clear();
+      sent_since_start.clear();
       if (auto f = session.restart()) {
         stop_provoking = true;
         failing.clear();

@@ -150,7 +150,7 @@ std::string failure_text(const CaseResult& r, bool colour) {
 const std::vector<std::pair<Outcome, std::string>>& group_columns() {
   static const std::vector<std::pair<Outcome, std::string>> columns = {{Outcome::Passed, "passed"},
                                                                        {Outcome::Failed, "failed"},
-                                                                       {Outcome::Tolerated, "acceptable"},
+                                                                       {Outcome::Acceptable, "acceptable"},
                                                                        {Outcome::Skipped, "skipped"},
                                                                        {Outcome::NotRun, "not run"}};
   return columns;
@@ -218,7 +218,7 @@ std::string verdict_words(const CheckReport& report, bool tlbf, const Capability
 std::string counts_words(const CheckReport& report) {
   return "(" + std::to_string(report.count(Outcome::Passed)) + " passed, " +
          std::to_string(report.count(Outcome::Failed)) + " failed, " +
-         std::to_string(report.count(Outcome::Tolerated)) + " acceptable differences, " +
+         std::to_string(report.count(Outcome::Acceptable)) + " acceptable differences, " +
          std::to_string(report.count(Outcome::Skipped)) + " skipped, " +
          std::to_string(report.count(Outcome::NotRun)) + " not run)";
 }
@@ -233,7 +233,7 @@ ParityCells parity_cells(const std::vector<CheckReport>& reports) {
     for (const auto& r : reports[i].results) {
       auto& cells = matrix[group_of(r.name)];
       cells.resize(reports.size());
-      cells[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Tolerated;
+      cells[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Acceptable;
       cells[i].second += r.outcome != Outcome::Skipped;
     }
   }
@@ -422,7 +422,7 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
   if (!shown.empty()) {
     out += "\n" + pad(options.verbose ? "group" : "groups with a failure", name_width);
     for (const auto& [o, title] : group_columns())
-      out += " " + pad_left(o == Outcome::Tolerated ? "accept" : title, kCell);
+      out += " " + pad_left(o == Outcome::Acceptable ? "accept" : title, kCell);
     out += "\n";
     for (const auto& group : shown) {
       out += pad(fitted(group, name_width), name_width);
@@ -494,7 +494,7 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
           {"stopped_because", report.stopped_because},
           {"passed", report.count(Outcome::Passed)},
           {"failed", report.count(Outcome::Failed)},
-          {"acceptable", report.count(Outcome::Tolerated)},
+          {"acceptable", report.count(Outcome::Acceptable)},
           {"skipped", report.count(Outcome::Skipped)},
           {"not_run", report.count(Outcome::NotRun)},
           {"cases", cases}};

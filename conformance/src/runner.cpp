@@ -69,8 +69,8 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
       judgement = judge->judge(answers[from + judged]);
     }
     const bool acceptable = judgement.verdict == Verdict::Acceptable;
-    if (acceptable && r.outcome == Outcome::Tolerated) continue;  // the first one is reported
-    r.outcome = acceptable ? Outcome::Tolerated : Outcome::Failed;
+    if (acceptable && r.outcome == Outcome::Acceptable) continue;  // the first one is reported
+    r.outcome = acceptable ? Outcome::Acceptable : Outcome::Failed;
     r.reason =
         why->what + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
     if (acceptable) r.reason += "; acceptable: " + judgement.reason;
@@ -119,8 +119,8 @@ class Run {
   bool judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts,
                    const Answers& answers);
   bool stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, std::size_t from);
-  void pin_pending(const Pass& pass);
-  void pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered);
+  void fail_the_case_in_flight(const Pass& pass);
+  void fail_with_fault(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered);
   void count_fault(const Fault& fault);
   bool stopped() const { return !report_.stopped_because.empty(); }
   // True, and the run stopped, once options_.max_failures cases have failed.
@@ -277,7 +277,7 @@ void Run::stop_for_the_harness(const Fault& fault) {
       report_.harness_problem + "; the cases after it say nothing about the implementation";
 }
 
-void Run::pin(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {
+void Run::fail_with_fault(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {
   result = {c.name,
             Outcome::Failed,
             fault.detail,
@@ -341,7 +341,7 @@ bool Run::stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, s
   const Fault fault = answers.fault.value_or(Fault{FaultKind::Exited, "no answer"});
   const std::size_t answered = answers.lines.size() > from ? answers.lines.size() - from : 0;
   if (fault.kind == FaultKind::OutOfTime) {
-    pin(result, c, fault, answered);
+    fail_with_fault(result, c, fault, answered);
     pass.next = i + 1;
     return false;
   }
@@ -353,7 +353,7 @@ bool Run::stopped_in_flight(Pass& pass, std::size_t i, const Answers& answers, s
   }
   pass.careful = !options_.pipelined;
   pass.pending.reset();
-  pin(result, c, fault, answered);
+  fail_with_fault(result, c, fault, answered);
   pass.next = i + 1;
   return true;
 }
@@ -386,7 +386,7 @@ bool Run::judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t
 
 // A fault seen pipelined that did not show again one request at a time is
 // pinned on the case that was first in flight all the same.
-void Run::pin_pending(const Pass& pass) {
+void Run::fail_the_case_in_flight(const Pass& pass) {
   if (!pass.pending) return;
   const std::size_t index = pass.pending->first;
   const Fault& fault = pass.pending->second;
@@ -429,7 +429,7 @@ void Run::run_cases(const std::vector<Case>& cases) {
     if (reached_failure_limit()) break;
     if (restart_needed && pass.next < pass.runnable.size() && !restart()) break;
   }
-  pin_pending(pass);
+  fail_the_case_in_flight(pass);
   for (std::size_t i = pass.next; i < pass.runnable.size(); ++i) {
     CaseResult& result = report_.results[pass.runnable[i]];
     if (result.name.empty()) result = not_run(cases[pass.runnable[i]].name);
@@ -504,7 +504,7 @@ std::string_view to_string(Outcome o) {
       return "pass";
     case Outcome::Failed:
       return "FAIL";
-    case Outcome::Tolerated:
+    case Outcome::Acceptable:
       return "acceptable difference";
     case Outcome::Skipped:
       return "skipped";

@@ -42,9 +42,9 @@ struct InteractiveCase {
 // A conversation that remembers its first fault: after it, every send gives
 // empty answers without asking, so a case can read on to its end and the
 // fault, not a mismatch it caused, is what the case reports.
-class Talk {
+class Conversation {
  public:
-  explicit Talk(Session& session) : session_(session) {}
+  explicit Conversation(Session& session) : session_(session) {}
   std::vector<std::string> operator()(const std::vector<std::string>& requests);
   const std::optional<Fault>& fault() const { return fault_; }
 
@@ -53,10 +53,10 @@ class Talk {
   std::optional<Fault> fault_;
 };
 
-// A case whose whole conversation is through a Talk; `body` is done, or a
+// A case whose whole conversation is through a Conversation; `body` is done, or a
 // Failure whose words say what the implementation got wrong.
-std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_talk(
-    std::function<tlbf::Outcome<tlbf::Done>(Talk&)> body);
+std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_conversation(
+    std::function<tlbf::Outcome<tlbf::Done>(Conversation&)> body);
 
 // No false negatives (directly, after a byte round trip, in a union), the
 // false-positive count within three standard deviations of N f^k and below 2%

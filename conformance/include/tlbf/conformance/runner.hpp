@@ -32,7 +32,9 @@ struct RunnerOptions {
   std::set<Capability> required{std::begin(kAllCapabilities), std::end(kAllCapabilities)};
 };
 
-enum class Outcome { Passed, Failed, Tolerated, Skipped, NotRun };
+// Acceptable: the answer differs from the oracle's in a way the documents
+// allow (judge.hpp), reported as an "acceptable difference".
+enum class Outcome { Passed, Failed, Acceptable, Skipped, NotRun };
 std::string_view to_string(Outcome o);
 
 struct CaseResult {
