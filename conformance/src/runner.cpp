@@ -549,7 +549,7 @@ CheckReport check(Session& session, const std::string& command, std::vector<Case
   report.results.insert(report.results.begin(), run.capability_results_.begin(),
                         run.capability_results_.end());
   if (report.stopped_because.empty()) {
-    if (auto ended = session.finish(); !ended) report.session_problem = ended.why();
+    if (const auto ended = session.finish()) report.session_problem = ended->what;
   } else {
     (void)session.finish();  // the reason it stopped is the report
   }

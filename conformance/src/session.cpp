@@ -41,7 +41,7 @@ class ChildSession final : public Session {
 
   Answers exchange(std::span<const Request> requests, Pace pace) override;
   std::optional<Fault> restart(Why why) override;
-  tlbf::Outcome<tlbf::Done> finish() override;
+  std::optional<Difference> finish() override;
   bool alive() const override { return child_ != nullptr; }
   int restarts() const override { return restarts_; }
   std::string stderr_tail() const override { return readable_lines(last_lines(stderr_, 10)); }
@@ -369,8 +369,8 @@ std::optional<Fault> ChildSession::restart(Why why) {
   return std::nullopt;
 }
 
-tlbf::Outcome<tlbf::Done> ChildSession::finish() {
-  if (!child_) return tlbf::done();  // it is gone already, and that was reported as a fault
+std::optional<Difference> ChildSession::finish() {
+  if (!child_) return std::nullopt;  // it is gone already, and that was reported as a fault
   child_->close_input();
   const Millis limit = ever_answered_ ? timeout_now() : budget_.first_answer;
   const auto deadline = std::min(Clock::now() + limit, deadline_);
@@ -402,12 +402,11 @@ tlbf::Outcome<tlbf::Done> ChildSession::finish() {
   }
   const Ending e = child_->finish(true);
   child_.reset();
-  if (!exited) return tlbf::failure("did not exit within " + ms_text(limit) + " of the end of its input");
-  if (!partial_.empty())
-    return tlbf::failure("wrote output that answers no request: " + readable(partial_, 80));
+  if (!exited) return Difference{"did not exit within " + ms_text(limit) + " of the end of its input"};
+  if (!partial_.empty()) return Difference{"wrote output that answers no request: " + readable(partial_, 80)};
   if (e.signal != 0 || e.exit_code != 0)
-    return tlbf::failure("at the end of its input it " + ending_text(e) + " (want status 0)");
-  return tlbf::done();
+    return Difference{"at the end of its input it " + ending_text(e) + " (want status 0)"};
+  return std::nullopt;
 }
 
 }  // namespace

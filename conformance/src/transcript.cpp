@@ -149,8 +149,8 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
     const Exchange& e = transcript.exchanges[answers.lines.size()];
     fail(std::to_string(e.line) + ": no answer to " + readable(e.request, 120) + ": the implementation " +
          answers.fault->detail);
-  } else if (auto ended = session->finish(); !ended) {
-    fail(" the implementation " + ended.why());
+  } else if (const auto ended = session->finish()) {
+    fail(" the implementation " + ended->what);
   }
   report.passed = report.failures.empty();
   if (!report.passed) report.stderr_tail = session->stderr_tail();

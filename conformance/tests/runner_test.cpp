@@ -62,9 +62,9 @@ class FakeSession final : public Session {
     requests_sent_ = 0;
     return std::nullopt;
   }
-  tlbf::Outcome<tlbf::Done> finish() override {
+  std::optional<Difference> finish() override {
     alive_ = false;
-    return tlbf::done();
+    return std::nullopt;
   }
   bool alive() const override { return alive_; }
   int restarts() const override { return restarts_; }

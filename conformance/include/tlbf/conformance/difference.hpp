@@ -1,5 +1,6 @@
-// How an answer of the implementation under test differs from what it must
-// be (transcript.hpp's mismatch, judge.hpp's unprintable_in).
+// How the implementation under test differs from what it must be: an answer
+// (transcript.hpp's mismatch, judge.hpp's unprintable_in) or the end of its
+// session (session.hpp's Session::finish).
 //
 // A Difference is data, not a Failure (common/include/tlbf/outcome.hpp): the
 // call that finds one did its work, and what it found is a fact about the

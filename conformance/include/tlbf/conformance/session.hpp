@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tlbf/outcome.hpp"
+#include "tlbf/conformance/difference.hpp"
 
 namespace tlbf::conformance {
 
@@ -94,9 +94,11 @@ class Session {
   enum class Why { AfterFault, Fresh };
   // Ends the current process, if any, and starts a fresh one.
   virtual std::optional<Fault> restart(Why why = Why::AfterFault) = 0;
-  // Closes the input of the current process; a Failure says what went wrong
-  // at the end (a bad exit, output that answers nothing, no exit).
-  virtual tlbf::Outcome<tlbf::Done> finish() = 0;
+  // Closes the input of the current process; nullopt when it then exited
+  // cleanly, else how its end differs from that (a bad exit, output that
+  // answers nothing, no exit): a finding about the implementation, so a
+  // Difference and not a Failure (difference.hpp).
+  virtual std::optional<Difference> finish() = 0;
 
   virtual bool alive() const = 0;
   virtual int restarts() const = 0;  // after faults only
