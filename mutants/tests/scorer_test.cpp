@@ -263,6 +263,14 @@ TEST(Scorer, ASuiteThatFailsAWheatRejectsACorrectImplementationAndGetsNoScore) {
   EXPECT_EQ(score.wheats[1].passes, 0);
 }
 
+// A command that fails its first three runs and passes every later one (each
+// mkdir succeeds once, even for two runs at once).
+std::string fails_its_first_three_runs(Scratch& scratch) {
+  std::string command = "if false";
+  for (const char* marker : {"a", "b", "c"}) command += " || mkdir " + scratch.file(marker) + " 2>/dev/null";
+  return command + "; then exit 1; fi";
+}
+
 TEST(Scorer, ASuiteThatFailsAWheatInSomeRunsOnlyIsFlakyNotRejectingIt) {
   Scratch scratch;
   ScriptedSubjects subjects;
@@ -281,9 +289,7 @@ TEST(Scorer, ASuiteThatFailsAWheatOnlyBesideOtherRunsIsFlaky) {
   ScriptedSubjects subjects;
   subjects.wheats = {"lenient"};
   // Fails the wheat's three graded runs, passes the fourth: the run alone.
-  const std::string a = scratch.file("a"), b = scratch.file("b"), c = scratch.file("c");
-  subjects.commands["lenient"] = "if mkdir " + a + " 2>/dev/null || mkdir " + b + " 2>/dev/null || mkdir " +
-                                 c + " 2>/dev/null; then exit 1; fi";
+  subjects.commands["lenient"] = fails_its_first_three_runs(scratch);
   const Score beside = score_suite(subjects, options_for(subjects));
   EXPECT_EQ(beside.stopped, kFlaky) << beside.stop_reason;
   EXPECT_NE(beside.stop_reason.find("then passed it run alone"), std::string::npos) << beside.stop_reason;
@@ -293,9 +299,7 @@ TEST(Scorer, AtOneJobAWheatFailedInEveryRunIsRejectedWithoutARunAlone) {
   Scratch scratch;
   ScriptedSubjects subjects;
   subjects.wheats = {"lenient"};
-  const std::string a = scratch.file("a"), b = scratch.file("b"), c = scratch.file("c");
-  subjects.commands["lenient"] = "if mkdir " + a + " 2>/dev/null || mkdir " + b + " 2>/dev/null || mkdir " +
-                                 c + " 2>/dev/null; then exit 1; fi";
+  subjects.commands["lenient"] = fails_its_first_three_runs(scratch);
   ScoreOptions options = options_for(subjects);
   options.jobs = 1;
   const Score score = score_suite(subjects, options);
