@@ -20,8 +20,6 @@ namespace {
 using Steps = std::vector<DraftStep>;
 __extension__ using u128 = unsigned __int128;  // 2^64 and 2^64 + 1, as words
 
-DraftStep ask(std::string request) { return {std::move(request), ""}; }
-
 std::string decimal(u128 v) {
   if (v == 0) return "0";
   std::string out;

@@ -49,8 +49,6 @@ Case late(std::string name, std::set<Capability> needs, std::function<std::vecto
   return c;
 }
 
-DraftStep ask(std::string request) { return {std::move(request), ""}; }
-
 }  // namespace
 
 std::vector<Case> large_cases() {

@@ -34,7 +34,6 @@ std::string pattern_of(std::string_view request, const std::string& response) {
   return pattern_for(request, response);
 }
 
-DraftStep ask(std::string request) { return {std::move(request), ""}; }
 DraftStep expect(std::string request, std::string pattern) {
   return {std::move(request), std::move(pattern)};
 }

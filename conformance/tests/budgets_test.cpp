@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "live_processes.hpp"
+#include "shared_fixtures.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -24,12 +25,10 @@
 namespace tlbf::conformance {
 namespace {
 
+using test_support::misbehaving;
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-std::string misbehaving(const std::string& mode, const std::string& tag = "") {
-  return std::string(TLBF_MISBEHAVING_IMPL) + " " + mode + (tag.empty() ? "" : " " + tag);
-}
 
 // A tag of its own in the command line, so that only this test's processes are looked for.
 std::string tag_for(const std::string& what) { return "budget-" + std::to_string(::getpid()) + "-" + what; }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "live_processes.hpp"
+#include "shared_fixtures.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
@@ -22,15 +23,11 @@
 namespace tlbf::conformance {
 namespace {
 
+using test_support::all_cases;
+using test_support::misbehaving;
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-const std::vector<Case>& all_cases() {
-  static const auto cases = cases_from_vectors(vectors::generate());
-  return cases;
-}
-
-std::string misbehaving(const std::string& mode) { return std::string(TLBF_MISBEHAVING_IMPL) + " " + mode; }
 
 // Budgets far above what a run needs on a loaded machine: these tests are
 // not about budgets (budgets_test.cpp is), so no time limit may decide them.

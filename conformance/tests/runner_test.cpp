@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+#include "shared_fixtures.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -14,10 +15,7 @@
 namespace tlbf::conformance {
 namespace {
 
-const std::vector<Case>& all_cases() {
-  static const auto cases = cases_from_vectors(vectors::generate());
-  return cases;
-}
+using test_support::all_cases;
 
 // A fault to inject before answering a request: by the request's number in
 // its process (1-based) and its text.

@@ -86,13 +86,13 @@ TEST(Patterns, WildcardAndReals) {
 }
 
 // Each of these "implementations" is wrong in one way; replay must say so.
-struct Broken {
+struct BrokenStub {
   const char* name;
   const char* command;
-  friend void PrintTo(const Broken& b, std::ostream* os) { *os << b.name; }
+  friend void PrintTo(const BrokenStub& b, std::ostream* os) { *os << b.name; }
 };
 
-class BrokenImplementations : public ::testing::TestWithParam<Broken> {};
+class BrokenImplementations : public ::testing::TestWithParam<BrokenStub> {};
 
 TEST_P(BrokenImplementations, AreReportedAsFailing) {
   const ReplayReport report = replay(parse(kTwoRequests), GetParam().command, quick_budget());
@@ -103,15 +103,15 @@ TEST_P(BrokenImplementations, AreReportedAsFailing) {
 INSTANTIATE_TEST_SUITE_P(
     Replay, BrokenImplementations,
     ::testing::Values(
-        Broken{"Silent", "cat > /dev/null"}, Broken{"Echo", "cat"},
-        Broken{"OneAnswerShort", "read a; echo 'ok 1 x'; cat > /dev/null"},
-        Broken{"ExtraLine", "printf 'ok 1 x\\nok cbf29ce484222325\\nok\\n'; cat > /dev/null"},
-        Broken{"WrongValue", "printf 'ok 1 x\\nok cbf29ce484222324\\n'; cat > /dev/null"},
-        Broken{"NoFinalNewline", "printf 'ok 1 x\\nok cbf29ce484222325'; cat > /dev/null"},
-        Broken{"ExitsNonZero", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; cat > /dev/null; exit 1"},
-        Broken{"Crashes", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; cat > /dev/null; kill -SEGV $$"},
-        Broken{"Hangs", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; exec sleep 60"},
-        Broken{"Missing", "/nonexistent/implementation"}),
+        BrokenStub{"Silent", "cat > /dev/null"}, BrokenStub{"Echo", "cat"},
+        BrokenStub{"OneAnswerShort", "read a; echo 'ok 1 x'; cat > /dev/null"},
+        BrokenStub{"ExtraLine", "printf 'ok 1 x\\nok cbf29ce484222325\\nok\\n'; cat > /dev/null"},
+        BrokenStub{"WrongValue", "printf 'ok 1 x\\nok cbf29ce484222324\\n'; cat > /dev/null"},
+        BrokenStub{"NoFinalNewline", "printf 'ok 1 x\\nok cbf29ce484222325'; cat > /dev/null"},
+        BrokenStub{"ExitsNonZero", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; cat > /dev/null; exit 1"},
+        BrokenStub{"Crashes", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; cat > /dev/null; kill -SEGV $$"},
+        BrokenStub{"Hangs", "printf 'ok 1 x\\nok cbf29ce484222325\\n'; exec sleep 60"},
+        BrokenStub{"Missing", "/nonexistent/implementation"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(Replay, AConformingStubPasses) {

@@ -14,17 +14,13 @@
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/hash.hpp"
 #include "tlbf/markup.hpp"
+#include "file_text.hpp"
 
 namespace tlbf::mutants {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Folders that hold what a build or a tool made, not what a learner wrote.
 bool skipped_folder(const fs::path& folder) {
@@ -142,7 +138,7 @@ Outcome<Done> kit_paths_exist(const fs::path& path, const Kit& kit) {
 }  // namespace
 
 Outcome<Kit> read_kit(const fs::path& path) {
-  const std::string text = slurp(path);
+  const std::string text = file_text(path);
   const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (text.empty() || json.is_discarded() || !json.is_object()) {
     return failure("cannot read the kit " + path.string() + " (missing, or not JSON)");
@@ -306,7 +302,7 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
   const auto add = [&](const std::string& part) { all += std::to_string(part.size()) + ":" + part; };
   add(kit.kind);
   add(options);
-  add(slurp(learner.tests));
+  add(file_text(learner.tests));
   add(kit.serves);
   for (const auto& word : kit.served.variant_command) add(word);
   add(kit.served.as_is);
@@ -320,7 +316,7 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
       if (it->is_directory() && skipped_folder(it->path())) {
         it.disable_recursion_pending();
       } else if (it->is_regular_file()) {
-        files[fs::relative(it->path(), dir).string()] = slurp(it->path());
+        files[fs::relative(it->path(), dir).string()] = file_text(it->path());
       }
     }
     for (const auto& [name, text] : files) {
@@ -328,7 +324,7 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
       add(text);
     }
   }
-  if (!kit.set.sanity_patch.empty()) add(slurp(kit.set.sanity_patch));
+  if (!kit.set.sanity_patch.empty()) add(file_text(kit.set.sanity_patch));
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(tlbf::fnv1a64(all)));
   return hex;

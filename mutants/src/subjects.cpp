@@ -22,6 +22,7 @@
 #include "tlbf/mutants/sandbox.hpp"
 #include "tlbf/mutants/scorer.hpp"
 #include "private_folder.hpp"
+#include "file_text.hpp"
 
 namespace tlbf::mutants {
 
@@ -57,11 +58,6 @@ std::set<std::string> files_changed_by(const std::string& patch) {
     out.insert(slash == std::string::npos ? path : path.substr(slash + 1));
   }
   return out;
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // A build product that no graded run rewrites, so that all runs of a job folder
@@ -195,7 +191,7 @@ Place describe_patch(const std::string& patch, const fs::path& source_root) {
       }
     }
   }
-  p.source = slurp(source_root / p.file);
+  p.source = file_text(source_root / p.file);
   // The diff as patch reads it: from its first "--- " line, without the preamble.
   const std::size_t diff_at = patch.rfind("--- ", 0) == 0 ? 0 : patch.find("\n--- ");
   if (diff_at != std::string::npos) p.diff = patch.substr(diff_at == 0 ? 0 : diff_at + 1);
@@ -221,10 +217,10 @@ class Patched final : public Subjects {
     } else {
       scratch_error_ = made.why();
     }
-    for (const auto& id : ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
-    for (const auto& id : chaff_ids()) patched_.merge(files_changed_by(slurp(patch_of(id))));
+    for (const auto& id : ids()) patched_.merge(files_changed_by(file_text(patch_of(id))));
+    for (const auto& id : chaff_ids()) patched_.merge(files_changed_by(file_text(patch_of(id))));
     for (const auto& id : wheat_ids()) patched_.merge(files_under(wheats_ / id));
-    if (!sanity_patch_.empty()) patched_.merge(files_changed_by(slurp(sanity_patch_)));
+    if (!sanity_patch_.empty()) patched_.merge(files_changed_by(file_text(sanity_patch_)));
     patched_.erase("");
     if (!wheats_.empty()) make_disguised_wheat();
   }
@@ -309,7 +305,7 @@ class Patched final : public Subjects {
     job_folder_free_ = free;
   }
   Place place(const std::string& id) const override {
-    Place p = describe_patch(slurp(patch_of(id)), workdir_);
+    Place p = describe_patch(file_text(patch_of(id)), workdir_);
     // A patch without a preamble that plants a catalog bug is described by the catalog.
     if (p.description.empty()) {
       if (const Mutant* m = find(id)) p.description = id + ": " + m->description + " (in " + p.file + ")";
@@ -357,7 +353,7 @@ class Patched final : public Subjects {
                                 : nullptr;
       std::error_code ec;
       if (!comment || !fs::is_regular_file(workdir_ / file, ec)) continue;
-      std::string text = slurp(workdir_ / file);
+      std::string text = file_text(workdir_ / file);
       if (!text.empty() && text.back() != '\n') text += '\n';
       text += std::string(comment) + " " + digits + "\n";
       fs::create_directories((folder / file).parent_path(), ec);
@@ -583,7 +579,7 @@ class Served final : public Subjects {
   }
   Place place(const std::string& id) const override {
     if (variant_.count(id) > 0) {  // a chaff: where its patch changes the implementation it was applied to
-      Place p = describe_patch(slurp(fs::path(set_.chaffs) / (id + ".patch")), set_.variants_from);
+      Place p = describe_patch(file_text(fs::path(set_.chaffs) / (id + ".patch")), set_.variants_from);
       return p;
     }
     const Mutant* m = find(id);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tlbf/conformance/behaviour.hpp"
@@ -25,6 +26,9 @@ struct DraftStep {
   std::string request;
   std::string stated;  // empty: ask the oracle
 };
+
+// A step whose expected answer is the oracle's.
+inline DraftStep ask(std::string request) { return {std::move(request), ""}; }
 
 // Turns drafts into cases, asking the oracle where no pattern is stated.
 // Each case's needs are the capabilities of its commands.
