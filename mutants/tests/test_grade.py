@@ -31,6 +31,8 @@ import unittest
 
 import jsonschema
 
+from scratch_root import scratch_root
+
 TLBF = os.environ["TLBF_BINARY"]
 SOURCE = os.environ["TLBF_SOURCE_DIR"]
 SCHEMA = os.environ["TLBF_REPORT_SCHEMA"]
@@ -95,8 +97,9 @@ class Grading(unittest.TestCase):
     kind = None
 
     def setUp(self):
-        # Under /tmp whatever TMPDIR says: sockets and scratch folders there have short paths.
-        self.dir = tempfile.mkdtemp(prefix="tlbf_grade_test_", dir="/tmp")
+        # Under scratch_root() whatever TMPDIR says: a tmpfs where there is one
+        # (scratch_root.py says why), and short paths for sockets and scratch folders.
+        self.dir = tempfile.mkdtemp(prefix="tlbf_grade_test_", dir=scratch_root())
         self.env = dict(os.environ, TMPDIR=self.dir)
         # Debian's python3 first: a pyenv shim costs a third of a second a run.
         self.env["PATH"] = "/usr/bin:" + self.env.get("PATH", "")

@@ -23,6 +23,8 @@ import unittest
 
 import jsonschema
 
+from scratch_root import scratch_root
+
 TLBF = os.environ["TLBF_BINARY"]
 SOURCE = os.environ["TLBF_SOURCE_DIR"]
 CRATE = os.path.join(SOURCE, "conformance/impls/rust")
@@ -53,9 +55,10 @@ def verdicts(output):
 
 class Scratch(unittest.TestCase):
     def setUp(self):
-        # Under /tmp whatever TMPDIR says: the hidden server's socket lives in
+        # Under scratch_root() whatever TMPDIR says (a tmpfs where there is one,
+        # scratch_root.py): the hidden server's socket lives in
         # TMPDIR/tlbf-mutate-XXXXXX, and a Unix socket's path has at most 107 bytes.
-        self.dir = tempfile.mkdtemp(prefix="tlbf_mutate_test_", dir="/tmp")
+        self.dir = tempfile.mkdtemp(prefix="tlbf_mutate_test_", dir=scratch_root())
         self.tmp = os.path.join(self.dir, "tmp")
         os.mkdir(self.tmp)
 
