@@ -52,6 +52,12 @@ CONFIRM = ["--confirm-runs", "2"]
 # are those whose verdict depends on how runs meet, not on chance: one run a
 # mutant says as much, for a third less of their grading's time.
 CONFIRM_AT_J1 = ["--confirm-runs", "1"]
+# The tests of chaffs grade two learners whose suites do not depend on luck or
+# on how runs meet (alice, bob: the test asserts their verdicts) for what the
+# chaffs add, their count apart from the grade. A chaff runs as often as a
+# mutant; whether a mutant's runs agree is what the class gradings check, with
+# two runs each, so one run of each mutant and chaff does here: half the runs.
+CONFIRM_CHAFFS = ["--confirm-runs", "1"]
 
 
 def flaky_by_chance(kind):
@@ -227,7 +233,7 @@ class PythonClass(Grading):
         for name in ("alice", "bob"):
             shutil.copytree(os.path.join(CLASSES, "python", name), os.path.join(class_dir, name))
         out = os.path.join(self.dir, "out")
-        r = self.grade(class_dir, out, "-j", "2")
+        r = self.grade(class_dir, out, "-j", "2", *CONFIRM_CHAFFS)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         chaffs = len([f for f in os.listdir(os.path.join(SOURCE, "mutants/chaffs/python")) if f.endswith(".patch")])
         self.assertGreaterEqual(chaffs, 30)
@@ -327,7 +333,7 @@ class ProtocolClass(Grading):
         for name in ("alice", "bob"):
             shutil.copytree(os.path.join(CLASSES, "protocol", name), os.path.join(class_dir, name))
         out = os.path.join(self.dir, "out")
-        r = self.grade(class_dir, out, "-j", "2")
+        r = self.grade(class_dir, out, "-j", "2", *CONFIRM_CHAFFS)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         chaffs = {}
         for name in ("alice", "bob"):
