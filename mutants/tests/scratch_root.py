@@ -1,23 +1,13 @@
-"""Where the tests of tlbf mutate and tlbf grade make their scratch folders.
-
-A grading copies the course's reference for every run and deletes it after:
-the Rust class makes and removes some 300 files a run, tens of thousands in one test.
-On ext4 the inode allocator then searches past the recently deleted inodes
-(the kernel's time went to find_inode_bit and recently_deleted), and a Rust
-learner's grading took 11.5 s on /tmp against 7.5 s on a tmpfs (December
-2026, docs/testing.md "Scratch on a tmpfs"). So the tests work under
-/dev/shm where it is a tmpfs this user can write, under /tmp otherwise, or
-under $TLBF_TEST_SCRATCH when that is set. Each is a short path, as the
-Unix sockets of the served mutants need (at most 107 bytes).
-
-A Rust learner's grading holds about 600 MB there at once (the reference, the
-learner's copy, two job folders and their seeds), two gradings side by side
-twice that: a /dev/shm with less than NEEDED free (a container's default is
-64 MB) is passed over for /tmp.
+"""Where the tests of tlbf mutate and tlbf grade make their scratch folders:
+under /dev/shm where it is a tmpfs this user can write with NEEDED bytes
+free, under /tmp otherwise, or under $TLBF_TEST_SCRATCH when that is set.
+Why, and what it saves: docs/testing.md, "Scratch on a tmpfs". Each is a
+short path, as the Unix sockets of the served mutants need (at most 107
+bytes).
 """
 import os
 
-NEEDED = 4 << 30  # bytes free on the tmpfs: over three times what two gradings hold at once
+NEEDED = 4 << 30  # over three times what two Rust gradings hold at once (about 600 MB each)
 
 
 def is_roomy_writable_tmpfs(folder):
