@@ -32,14 +32,15 @@ int run_build(const BuildOptions& opt) {
   if (!opened) return fail_with(kIo, kFileSpeaker, opened.failure());
   Input& input = opened.value();
   Throughput throughput("tlbf build", ::isatty(2) == 1);
-  const bool read_all =
+  const auto read_all =
       for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
         filter.insert_many(items);
         throughput.add(items.size());
       });
-  throughput.finish(opt.stats && read_all);
-  if (!read_all)
-    return read_failed(input.stream()) ? kIo : kRefused;  // nothing is written from a partial input
+  throughput.finish(opt.stats && read_all.ok());
+  if (!read_all) {  // nothing is written from a partial input
+    return fail_with(read_failed(input.stream()) ? kIo : kRefused, kFileSpeaker, read_all.failure());
+  }
   if (filter.n_inserted() > opt.n) {
     std::cerr << "tlbf build: warning: " << filter.n_inserted()
               << " items in a filter designed for n = " << opt.n

@@ -199,7 +199,8 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
   const fs::path learners = fs::path(run.opt.out) / "learners";
   const std::string json_path = (learners / (learner.name + ".json")).string();
   const std::string html_path = run.viewer_js.empty() ? "" : (learners / (learner.name + ".html")).string();
-  if (!write_reports("tlbf grade", json_path, html_path, json, run.viewer_js)) {
+  if (const auto written = write_reports(json_path, html_path, json, run.viewer_js); !written) {
+    fail_with(kIo, kGradeCommand, written.failure());
     run.harness_failed = true;
   }
   // A report it has just written and cannot read back is tlbf grade's own fault.
@@ -360,10 +361,12 @@ int run_grade(const GradeOptions& opt) {
   if (ec)
     return fail_with(kIo, kGradeCommand,
                      failure("cannot make " + learners_dir.string() + ": " + ec.message()));
-  if (!load_viewer("tlbf grade", run.viewer_js)) {
+  if (auto viewer = load_viewer(); viewer.ok()) {
+    run.viewer_js = std::move(viewer).value();
+  } else {
+    fail_with(kIo, kGradeCommand, viewer.failure());
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
-    run.viewer_js.clear();
   }
   std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path->string()
             << "; warming the reference\n";

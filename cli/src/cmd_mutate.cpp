@@ -70,6 +70,7 @@ bool contains(const std::vector<std::string>& ids, const std::string& id) {
 }
 
 constexpr std::string_view kMutateCommand = "tlbf mutate";
+constexpr std::string_view kMergeCommand = "tlbf mutate --merge";
 using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 
 // Patch mode's subjects: the patches, each applied to a copy of --workdir.
@@ -226,7 +227,11 @@ int run_mutate(const MutateOptions& opt) {
     return fail_with(kUsage, kMutateCommand, failure("--patches and --workdir go together"));
   }
   std::string viewer_js;
-  if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
+  if (!opt.html.empty()) {
+    auto viewer = load_viewer();
+    if (!viewer.ok()) return fail_with(kUsage, kMutateCommand, viewer.failure());
+    viewer_js = std::move(viewer).value();
+  }
   if (opt.patches.empty() && (!opt.chaffs.empty() || !opt.wheats.empty())) {
     return fail_with(kUsage, kMutateCommand,
                      failure("--chaffs and --wheats are for patch mode (--patches, --workdir)"));
@@ -242,10 +247,10 @@ int run_mutate(const MutateOptions& opt) {
   const auto [context, missed] = judge(opt, plan.value(), sandbox, score);
   // Every run that got this far writes its report, a stopped one too: a
   // dashboard or a merge must see why there is no grade.
-  if ((!opt.json.empty() || !opt.html.empty()) &&
-      !write_reports("tlbf mutate", opt.json, opt.html, mutants::mutation_report_json(graded, score, context),
-                     viewer_js)) {
-    return kIo;
+  if (!opt.json.empty() || !opt.html.empty()) {
+    const auto written =
+        write_reports(opt.json, opt.html, mutants::mutation_report_json(graded, score, context), viewer_js);
+    if (!written) return fail_with(kIo, kMutateCommand, written.failure());
   }
   if (score.stopped != mutants::kNotStopped) {
     print_stop(score);
@@ -261,28 +266,26 @@ int run_mutate(const MutateOptions& opt) {
 // required mutants (docs/mutants.md, "Shards").
 int run_merge(const MutateOptions& opt) {
   std::string viewer_js;
-  if (!opt.html.empty() && !load_viewer("tlbf mutate", viewer_js)) return kUsage;
+  if (!opt.html.empty()) {
+    auto viewer = load_viewer();
+    if (!viewer.ok()) return fail_with(kUsage, kMergeCommand, viewer.failure());
+    viewer_js = std::move(viewer).value();
+  }
   std::vector<std::pair<std::string, std::string>> reports;
   for (const auto& file : opt.merge) {
     const auto bytes = read_file(file);
-    if (!bytes) {
-      fail_with(kIo, kFileSpeaker, bytes.failure());
-      std::cerr << "tlbf mutate: cannot read '" << file << "'\n";
-      return kIo;
-    }
+    if (!bytes) return fail_with(kIo, kMergeCommand, bytes.failure());
     reports.emplace_back(file, std::string(bytes->begin(), bytes->end()));
   }
   const auto merging = mutants::merge_reports(reports);
-  if (!merging.ok()) {
-    std::cerr << "tlbf mutate --merge: " << merging.why() << "\n";
-    return kUsage;
-  }
+  if (!merging.ok()) return fail_with(kUsage, kMergeCommand, merging.failure());
   const auto& merged = merging.value();
   if (merged.score.stopped != mutants::kNotStopped) {
     print_stop(merged.score);
     return exit_for(merged.score.stopped);
   }
-  if (!write_reports("tlbf mutate", opt.json, opt.html, merged.json, viewer_js)) return kIo;
+  if (const auto written = write_reports(opt.json, opt.html, merged.json, viewer_js); !written)
+    return fail_with(kIo, kMergeCommand, written.failure());
   std::printf("merged %zu reports of %zu mutants\n\n", reports.size(), merged.score.runs.size());
   print_verdict(merged.score, {}, merged.context.threshold, merged.missed, merged.context.meets);
   return merged.context.exit_code;

@@ -38,7 +38,7 @@ int run_query(const QueryOptions& opt) {
   Throughput throughput("tlbf query", ::isatty(2) == 1);
   const auto answers = std::make_unique<bool[]>(kBatchItems);
   std::string out;
-  const bool read_all =
+  const auto read_all =
       for_each_batch(input.stream(), opt.hex, opt.input, [&](std::span<const ByteView> items) {
         filter.contains_many(items, {answers.get(), items.size()});
         for (std::size_t i = 0; i < items.size(); ++i) out += answers[i] ? kPresent : kAbsent;
@@ -47,14 +47,16 @@ int run_query(const QueryOptions& opt) {
         throughput.add(items.size());
       });
   std::cout.flush();
+  // The lines before a bad one are answered; a read error is io, a line that is not hex refused.
+  const int read_status =
+      read_all ? kOk
+               : fail_with(read_failed(input.stream()) ? kIo : kRefused, kFileSpeaker, read_all.failure());
   throughput.finish(opt.stats);
   if (!std::cout) {
     std::cerr << "tlbf query: cannot write answers to standard output\n";
     return kIo;
   }
-  if (!read_all)
-    return read_failed(input.stream()) ? kIo : kRefused;  // a read error, or a line that is not hex
-  return kOk;
+  return read_status;
 }
 
 }  // namespace

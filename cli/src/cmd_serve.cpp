@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <iostream>
 
@@ -42,12 +43,18 @@ int run_mutant(const std::string& id) {
   return kCannotRun;
 }
 
-int run_serve() {
+// Answers standard input on standard output until the input ends: kOk, or
+// kIo having said why the requests could not be read or answered.
+int serve_stdio(const std::function<std::string(std::string_view)>& handle) {
   // A peer that stops reading must make write() fail, not kill us unreported.
   std::signal(SIGPIPE, SIG_IGN);
+  const auto served = protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, handle);
+  return served ? kOk : fail_with(kIo, "tlbf serve", served.failure());
+}
+
+int run_serve() {
   protocol::OracleSession session;
-  return protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO,
-                               [&](std::string_view line) { return session.handle(line); });
+  return serve_stdio([&](std::string_view line) { return session.handle(line); });
 }
 
 }  // namespace
@@ -70,8 +77,7 @@ void add_serve(CLI::App& app, int& rc) {
   add_version(*cmd);
   cmd->callback([mutant, refuse_all, &rc] {
     if (*refuse_all) {
-      std::signal(SIGPIPE, SIG_IGN);
-      rc = protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, [](std::string_view) {
+      rc = serve_stdio([](std::string_view) {
         return std::string("err Protocol this implementation refuses every request");
       });
       return;

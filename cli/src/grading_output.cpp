@@ -126,43 +126,28 @@ std::string sandbox_state(bool wanted) {
   return "unavailable: " + available.why();
 }
 
-bool load_viewer(const char* command, std::string& js) {
+Outcome<std::string> load_viewer() {
   for (const auto& candidate : report_viewer_candidates()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
     const auto bytes = read_file(candidate.string());
-    if (!bytes) {
-      fail_with(kIo, kFileSpeaker, bytes.failure());
-      return false;
-    }
-    js.assign(bytes->begin(), bytes->end());
-    return true;
+    if (!bytes) return bytes.failure_in("--html: ");
+    return std::string(bytes->begin(), bytes->end());
   }
-  std::cerr << command
-            << ": --html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and "
-               "in share/tlbf); it comes from npm with the build, see docs/cli.md, \"Installing\"\n";
-  return false;
+  return failure(
+      "--html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and in "
+      "share/tlbf); it comes from npm with the build, see docs/cli.md, \"Installing\"");
 }
 
-bool write_reports(const char* command, const std::string& json_path, const std::string& html_path,
-                   const std::string& json, const std::string& viewer_js) {
+Outcome<Done> write_reports(const std::string& json_path, const std::string& html_path,
+                            const std::string& json, const std::string& viewer_js) {
   if (!json_path.empty()) {
-    if (auto written = write_file(json_path, json); !written) {
-      fail_with(kIo, kFileSpeaker, written.failure());
-      return false;
-    }
+    if (auto written = write_file(json_path, json); !written) return written;
   }
-  if (html_path.empty()) return true;
+  if (html_path.empty()) return done();
   const auto page = mutants::mutation_report_html(json, viewer_js);
-  if (!page.ok()) {
-    std::cerr << command << ": --html: " << page.why() << "\n";
-    return false;
-  }
-  if (auto written = write_file(html_path, page.value()); !written) {
-    fail_with(kIo, kFileSpeaker, written.failure());
-    return false;
-  }
-  return true;
+  if (!page.ok()) return page.failure_in("--html: ");
+  return write_file(html_path, page.value());
 }
 
 }  // namespace tlbf::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exit_code.hpp"
+#include "tlbf/outcome.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
 
@@ -47,11 +48,13 @@ class ProgressLine {
 // standard output (the runs then go on unsandboxed).
 std::string sandbox_state(bool wanted);
 
-// The viewer that --html inlines; false, having said why, when it is missing.
-bool load_viewer(const char* command, std::string& js);
+// The viewer that --html inlines (its JavaScript), or a Failure "--html: ..."
+// when it is missing or cannot be read.
+Outcome<std::string> load_viewer();
 
-// The JSON report and its page; false, having said why, when one cannot be written.
-bool write_reports(const char* command, const std::string& json_path, const std::string& html_path,
-                   const std::string& json, const std::string& viewer_js);
+// Writes the JSON report to `json_path` and its page to `html_path`, each
+// unless its path is empty; a Failure names the file not written.
+Outcome<Done> write_reports(const std::string& json_path, const std::string& html_path,
+                            const std::string& json, const std::string& viewer_js);
 
 }  // namespace tlbf::cli

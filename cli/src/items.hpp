@@ -13,6 +13,7 @@
 
 #include "tlbf/hex.hpp"
 #include "tlbf/lines.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::cli {
 
@@ -24,10 +25,12 @@ inline bool read_failed(std::istream& in) {
 }
 
 // Calls on_item(std::span<const std::uint8_t>) for every line of `in`, decoded
-// from hex when `hex` is set. Returns false, after printing the line number
-// and what is wrong, at the first line that is not hex or when reading fails.
+// from hex when `hex` is set. Stops at the first line that is not hex, or when
+// reading fails, with a Failure naming the source and the line ("ITEMS line 3:
+// not hex ..."); read_failed(in) then tells the two apart. The items before
+// that line have been handed over: the caller says so, or undoes them.
 template <typename OnItem>
-bool for_each_item(std::istream& in, bool hex, const std::string& source, OnItem&& on_item) {
+Outcome<Done> for_each_item(std::istream& in, bool hex, const std::string& source, OnItem&& on_item) {
   std::string line;
   std::uint64_t number = 0;
   while (read_line(in, line)) {
@@ -38,17 +41,13 @@ bool for_each_item(std::istream& in, bool hex, const std::string& source, OnItem
     }
     const auto decoded = from_hex(line);
     if (!decoded) {
-      std::cerr << "tlbf: " << source << " line " << number << ": not hex (" << line.size()
-                << " characters; want an even number of 0-9, a-f, A-F)\n";
-      return false;
+      return failure(source + " line " + std::to_string(number) + ": not hex (" +
+                     std::to_string(line.size()) + " characters; want an even number of 0-9, a-f, A-F)");
     }
     on_item(std::span<const std::uint8_t>(*decoded));
   }
-  if (read_failed(in)) {
-    std::cerr << "tlbf: " << source << ": read error after line " << number << "\n";
-    return false;
-  }
-  return true;
+  if (read_failed(in)) return failure(source + ": read error after line " + std::to_string(number));
+  return done();
 }
 
 // Items gathered into batches for Bloom's batched calls: on_batch receives a
@@ -58,7 +57,7 @@ bool for_each_item(std::istream& in, bool hex, const std::string& source, OnItem
 inline constexpr std::size_t kBatchItems = 4096;
 
 template <typename OnBatch>
-bool for_each_batch(std::istream& in, bool hex, const std::string& source, OnBatch&& on_batch) {
+Outcome<Done> for_each_batch(std::istream& in, bool hex, const std::string& source, OnBatch&& on_batch) {
   std::vector<std::span<const std::uint8_t>> views;
   auto hand_over = [&] {
     if (!views.empty()) on_batch(std::span<const std::span<const std::uint8_t>>(views));
@@ -78,13 +77,13 @@ bool for_each_batch(std::istream& in, bool hex, const std::string& source, OnBat
       arena.clear();
       ends.clear();
     };
-    const bool ok = for_each_item(in, true, source, [&](std::span<const std::uint8_t> item) {
+    auto read = for_each_item(in, true, source, [&](std::span<const std::uint8_t> item) {
       arena.append(reinterpret_cast<const char*>(item.data()), item.size());
       ends.push_back(arena.size());
       if (ends.size() == kBatchItems) flush();
     });
     flush();
-    return ok;
+    return read;
   }
   // Text items are the lines themselves: read in large chunks and handed over
   // as views into the chunk, with no copy per line. The lines are those of
@@ -117,11 +116,8 @@ bool for_each_batch(std::istream& in, bool hex, const std::string& source, OnBat
     std::memmove(buffer.data(), buffer.data() + start, kept);
     if (finished) break;
   }
-  if (read_failed(in)) {
-    std::cerr << "tlbf: " << source << ": read error\n";
-    return false;
-  }
-  return true;
+  if (read_failed(in)) return failure(source + ": read error");
+  return done();
 }
 
 // Throughput, for --stats, and a progress line on standard error when it is

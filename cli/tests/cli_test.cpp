@@ -126,6 +126,15 @@ TEST_F(Cli, BuildRefusesBadHexAndWritesNothing) {
   EXPECT_FALSE(fs::exists(path("f.tlbf")));
 }
 
+// The lines before a bad one are answered; then the bad line is named, and the exit is 1.
+TEST_F(Cli, QueryAnswersUpToABadHexLineThenNamesIt) {
+  spit(path("f.tlbf"), kWorkedExample);
+  const auto r = tlbf({"query", "--hex", path("f.tlbf")}, "636174\n646f67\n6x\n636174\n");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "present\npresent\n");
+  EXPECT_EQ(r.err, "tlbf: - line 3: not hex (2 characters; want an even number of 0-9, a-f, A-F)\n");
+}
+
 TEST_F(Cli, BuildWarnsWhenOverfilled) {
   const auto r = tlbf({"build", "--n", "1", "--p", "0.1", "-o", path("f.tlbf")}, "a\nb\nc\n");
   EXPECT_EQ(r.rc, 0);
@@ -504,6 +513,14 @@ TEST_F(Cli, MutateMergeNamesTheBadFieldOfAReport) {
             std::string::npos)
       << run.err;
   EXPECT_EQ(run.err.find("json.exception"), std::string::npos) << run.err;
+}
+
+// A report that cannot be read is a file error (3), said once, by the merge.
+TEST_F(Cli, MutateMergeOfAMissingReportIsExit3) {
+  const auto run = tlbf({"mutate", "--merge", path("absent.json")});
+  EXPECT_EQ(run.rc, 3);
+  EXPECT_EQ(run.err, "tlbf mutate --merge: cannot open " + path("absent.json").string() +
+                         ": No such file or directory\n");
 }
 
 // The built-in reference is this binary, wherever it is: its path goes to

@@ -260,6 +260,19 @@ TEST_F(Io, AnUnwritableStandardOutputIsNotExit0) {
   }
 }
 
+// The protocol endpoints, the oracle's and a mutant's (tlbf-mutant), say why
+// they cannot answer or read, and exit 3 as every subcommand does for I/O.
+TEST_F(Io, ServeSaysWhyItCannotReadOrAnswer) {
+  for (const std::string serve : {"$T serve", "$T serve --mutant s01", "$T serve --refuse-all"}) {
+    const auto full = sh("echo 'fnv1a64 636174' | " + serve + " >/dev/full");
+    EXPECT_EQ(full.rc, 3) << serve << "\n" << full.err;
+    EXPECT_EQ(full.err, "tlbf serve: cannot write responses: No space left on device\n") << serve;
+    const auto directory = sh(serve + " </tmp");
+    EXPECT_EQ(directory.rc, 3) << serve << "\n" << directory.err;
+    EXPECT_EQ(directory.err, "tlbf serve: cannot read requests: Is a directory\n") << serve;
+  }
+}
+
 // A reader that leaves early (head) is a broken pipe: exit 3, quietly, since
 // the reader chose to stop; tlbf ignores SIGPIPE (it writes to
 // implementations' pipes), so the write fails instead of killing it.

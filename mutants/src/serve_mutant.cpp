@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <string>
 
@@ -65,11 +66,19 @@ int wait_for(pid_t child) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
-int serve_oracle() {
+// Answers standard input on standard output until the input ends: 0, or 3
+// (tlbf serve's io) having said why the requests could not be read or answered.
+int serve_stdio(const std::function<std::string(std::string_view)>& handle) {
   std::signal(SIGPIPE, SIG_IGN);
+  const auto served = tlbf::protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, handle);
+  if (served) return 0;
+  std::cerr << "tlbf serve: " << served.why() << "\n";
+  return 3;
+}
+
+int serve_oracle() {
   tlbf::protocol::OracleSession session;
-  return tlbf::protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO,
-                                     [&](std::string_view line) { return session.handle(line); });
+  return serve_stdio([&](std::string_view line) { return session.handle(line); });
 }
 
 }  // namespace
@@ -101,8 +110,7 @@ int main(int argc, char** argv) {
     std::string choice;
     if (!ask_choice(argv[2], choice)) return 2;
     if (choice == "refuse-all") {
-      std::signal(SIGPIPE, SIG_IGN);
-      return tlbf::protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, [](std::string_view) {
+      return serve_stdio([](std::string_view) {
         return std::string("err Protocol this implementation refuses every request");
       });
     }

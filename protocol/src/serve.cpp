@@ -6,26 +6,22 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::protocol {
 namespace {
 
-bool write_all(int fd, std::string& pending) {
-  std::size_t done = 0;
-  while (done < pending.size()) {
-    const ssize_t n = ::write(fd, pending.data() + done, pending.size() - done);
+Outcome<Done> write_all(int fd, std::string& pending) {
+  std::size_t written = 0;
+  while (written < pending.size()) {
+    const ssize_t n = ::write(fd, pending.data() + written, pending.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      std::cerr << "tlbf serve: cannot write responses: " << std::strerror(errno) << "\n";
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
+    if (n <= 0) return failure(std::string("cannot write responses: ") + std::strerror(errno));
+    written += static_cast<std::size_t>(n);
   }
   pending.clear();
-  return true;
+  return done();
 }
 
 // Bytes read but not yet answered. malloc and realloc, not a std::string: glibc
@@ -65,7 +61,7 @@ class InputBuffer {
 
 }  // namespace
 
-int serve_lines(int in_fd, int out_fd, const std::function<std::string(std::string_view)>& handle) {
+Outcome<Done> serve_lines(int in_fd, int out_fd, const std::function<std::string(std::string_view)>& handle) {
   constexpr std::size_t kChunk = 1 << 16;
   InputBuffer input;
   std::string output;       // responses not yet written
@@ -79,19 +75,13 @@ int serve_lines(int in_fd, int out_fd, const std::function<std::string(std::stri
   };
 
   for (;;) {
-    if (!write_all(out_fd, output)) return 3;  // about to wait: flush first
-    if (!input.make_room(kChunk)) {
-      std::cerr << "tlbf serve: out of memory for a request line\n";
-      return 3;
-    }
+    if (auto flushed = write_all(out_fd, output); !flushed) return flushed;  // about to wait: flush first
+    if (!input.make_room(kChunk)) return failure("out of memory for a request line");
     ssize_t n;
     do {
       n = ::read(in_fd, input.end(), kChunk);
     } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-      std::cerr << "tlbf serve: cannot read requests: " << std::strerror(errno) << "\n";
-      return 3;
-    }
+    if (n < 0) return failure(std::string("cannot read requests: ") + std::strerror(errno));
     if (n == 0) break;
     input.extend(static_cast<std::size_t>(n));
 
@@ -110,7 +100,7 @@ int serve_lines(int in_fd, int out_fd, const std::function<std::string(std::stri
     }
   }
   if (input.size() != 0 || discarding) respond(input.view());  // a last line without "\n"
-  return write_all(out_fd, output) ? 0 : 3;
+  return write_all(out_fd, output);
 }
 
 }  // namespace tlbf::protocol
