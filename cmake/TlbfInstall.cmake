@@ -106,7 +106,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/oracle/include/tlbf DESTINATION ${CMAKE_
 install(TARGETS tlbf_fuzz tlbf_fuzz_replay EXPORT tlbfTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/fuzz/include/tlbf/fuzz.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlbf)
 set(tlbf_fuzz_data ${CMAKE_INSTALL_DATADIR}/tlbf/fuzz)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/fuzz/corpus/from_bytes/ DESTINATION ${tlbf_fuzz_data}/corpus)
+install(DIRECTORY ${TLBF_FROM_BYTES_CORPUS}/ DESTINATION ${tlbf_fuzz_data}/corpus)
 install(FILES ${PROJECT_SOURCE_DIR}/fuzz/tlbf.dict DESTINATION ${tlbf_fuzz_data})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/fuzz/examples/c/ DESTINATION ${tlbf_fuzz_data}/examples/c)
 file(READ ${PROJECT_SOURCE_DIR}/fuzz/rust/Cargo.toml text)

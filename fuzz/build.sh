@@ -32,7 +32,7 @@ for target in "${targets[@]}"; do
   cp "$src/fuzz/tlbf.dict" "$out/fuzz_$target.dict"
   case "$target" in
     ops) corpus=$src/fuzz/corpus/ops; options='max_len = 1024' ;;
-    *)   corpus=$src/fuzz/corpus/from_bytes; options=$'max_len = 4096\nmalloc_limit_mb = 64' ;;
+    *)   corpus=$src/conformance/corpus/from_bytes; options=$'max_len = 4096\nmalloc_limit_mb = 64' ;;
   esac
   if [ -n "$(ls -A "$corpus" 2>/dev/null)" ]; then
     rm -f "$out/fuzz_${target}_seed_corpus.zip"

@@ -111,7 +111,7 @@ if(TLBF_BUILD_TESTS)
   foreach(h IN LISTS TLBF_INPROCESS_HARNESSES)
     if(NOT h STREQUAL example_buggy)
       add_test(NAME fuzz_inprocess_${h}_finds_nothing
-        COMMAND replay_fuzz_inprocess_${h} ${dir}/corpus/from_bytes ${dir}/regressions/inprocess)
+        COMMAND replay_fuzz_inprocess_${h} ${TLBF_FROM_BYTES_CORPUS} ${dir}/regressions/inprocess)
     endif()
   endforeach()
   # The planted bug: its reproducer aborts with the finding's lines, and the

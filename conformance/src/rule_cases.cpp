@@ -21,7 +21,7 @@
 
 namespace tlbf::conformance {
 
-// Generated from fuzz/corpus/from_bytes at configure time: (file name, lowercase hex).
+// Generated from conformance/corpus/from_bytes at configure time: (file name, lowercase hex).
 extern const std::vector<std::pair<std::string_view, std::string_view>> kFromBytesCorpus;
 extern const std::string_view kCheckRulesTable;  // docs/check.md's table, compiled in (CMakeLists.txt)
 

@@ -57,7 +57,7 @@ run() {  # NAME RUNS CORPUS...: libFuzzer with the project's settings and seed 1
     -dict="$source/fuzz/tlbf.dict" -max_len=4096 -malloc_limit_mb=64 -timeout=10 \
     -artifact_prefix="artifacts-$name/" >"$name.log" 2>&1
 }
-corpus=$source/fuzz/corpus/from_bytes
+corpus=$source/conformance/corpus/from_bytes
 
 for name in example_buggy example_buggy_empty; do
   if [ "$name" = example_buggy ]; then run "$name" "$RUNS_BUGGY" "$corpus"; else run "$name" "$RUNS_EMPTY"; fi

@@ -38,7 +38,7 @@ Case case_from_draft(std::string name, std::vector<DraftStep> steps);
 std::vector<Case> rule_cases();
 
 // One case for each entry of the committed from_bytes fuzz corpus
-// (fuzz/corpus/from_bytes): from_bytes, then info, count_ones and to_bytes
+// (conformance/corpus/from_bytes): from_bytes, then info, count_ones and to_bytes
 // when it loads, every answer as the oracle's. An entry refused only for a k
 // above 65536 is `acceptable` (flag StrictKBound, as in the vectors).
 std::vector<Case> corpus_cases();

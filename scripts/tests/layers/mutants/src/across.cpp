@@ -1,0 +1,1 @@
+#include "tlbf/fuzz/peer.hpp"

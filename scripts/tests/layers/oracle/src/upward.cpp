@@ -1,0 +1,2 @@
+#include "tlbf/low.hpp"
+#include "tlbf/conformance/high.hpp"
