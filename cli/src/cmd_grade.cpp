@@ -200,7 +200,7 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
   const std::string json_path = (learners / (learner.name + ".json")).string();
   const std::string html_path = run.viewer_js.empty() ? "" : (learners / (learner.name + ".html")).string();
   if (const auto written = write_reports(json_path, html_path, json, run.viewer_js); !written) {
-    fail_with(kIo, kGradeCommand, written.failure());
+    say(kGradeCommand, written.failure());
     run.harness_failed = true;
   }
   // A report it has just written and cannot read back is tlbf grade's own fault.
@@ -364,7 +364,7 @@ int run_grade(const GradeOptions& opt) {
   if (auto viewer = load_viewer(); viewer.ok()) {
     run.viewer_js = std::move(viewer).value();
   } else {
-    fail_with(kIo, kGradeCommand, viewer.failure());
+    say(kGradeCommand, viewer.failure());
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
   }

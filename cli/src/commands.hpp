@@ -30,6 +30,10 @@ void add_version(CLI::App& app);
 // error and returns `code` for the process's exit.
 int fail_with(Exit code, std::string_view command, const Failure& failure);
 
+// A failure the subcommand goes on after (a learner's report not written, a
+// viewer missing): prints "COMMAND: WHY" on standard error, as fail_with does.
+void say(std::string_view command, const Failure& failure);
+
 // Every number on the command line is read by these (docs/cli.md, "Exit
 // codes"): a plain decimal, no sign, exponent, hex, nan or inf, in the range
 // given. CLI11 on its own reads "-4" as 2^64 - 4, saturates overflow, takes

@@ -28,8 +28,12 @@ void add_version(CLI::App& app) {
   app.set_version_flag("--version", "tlbf " TLBF_VERSION_STRING " (TLBF format v1)");
 }
 
-int fail_with(Exit code, std::string_view command, const Failure& failure) {
+void say(std::string_view command, const Failure& failure) {
   std::cerr << command << ": " << failure.why << "\n";
+}
+
+int fail_with(Exit code, std::string_view command, const Failure& failure) {
+  say(command, failure);
   return code;
 }
 
