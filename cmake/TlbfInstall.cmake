@@ -45,9 +45,14 @@ foreach(kind python rust)
   string(JSON tests_file GET "${text}" tests_file)
   string(JSON tests_into GET "${text}" tests_into)
   string(JSON suite GET "${text}" suite)
+  string(JSON left_out ERROR_VARIABLE no_left_out GET "${text}" left_out)
+  set(left_out_line "")
+  if(NOT no_left_out)
+    set(left_out_line "  \"left_out\": ${left_out},\n")
+  endif()
   file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
     "{\n  \"kind\": \"${kind}\",\n  \"reference\": \"reference\",\n  \"tests_file\": \"${tests_file}\",\n"
-    "  \"tests_into\": \"${tests_into}\",\n  \"suite\": ${suite},\n  \"patches\": \"patches\",\n"
+    "  \"tests_into\": \"${tests_into}\",\n  \"suite\": ${suite},\n${left_out_line}  \"patches\": \"patches\",\n"
     "  \"sanity_patch\": \"sanity.patch\",\n  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
   install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)

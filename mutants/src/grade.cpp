@@ -92,6 +92,22 @@ void read_suite(KitReader& reader, Kit& kit) {
   }
 }
 
+// "left_out": paths inside the reference, none reaching out of it.
+void read_left_out(KitReader& reader, Kit& kit) {
+  const Json left_out = reader.kit().value("left_out", Json::array());
+  const auto inside = [](const Json& s) {
+    const fs::path path(s.get<std::string>());
+    return !path.empty() && path.is_relative() &&
+           std::none_of(path.begin(), path.end(), [](const fs::path& part) { return part == ".."; });
+  };
+  if (!left_out.is_array() || !strings_only(left_out) ||
+      !std::all_of(left_out.begin(), left_out.end(), inside)) {
+    reader.wrong("\"left_out\" must be a list of paths inside the reference");
+  } else {
+    kit.left_out = strings_of(left_out);
+  }
+}
+
 // A served kit's variants: what its wheats and chaffs are made from, and how each is served.
 void read_variants(KitReader& reader, Kit& kit) {
   const Json variants = reader.kit().value("variants", Json());
@@ -132,6 +148,11 @@ Outcome<Done> kit_paths_exist(const fs::path& path, const Kit& kit) {
   if (!kit.set.sanity_patch.empty() && !fs::is_regular_file(kit.set.sanity_patch, ec)) {
     return failure(path.string() + ": sanity_patch '" + kit.set.sanity_patch + "' is not a file");
   }
+  for (const auto& file : kit.left_out) {
+    if (!fs::exists(fs::symlink_status(kit.reference / file, ec))) {
+      return failure(path.string() + ": left_out '" + file + "' is not in the reference");
+    }
+  }
   return done();
 }
 
@@ -159,6 +180,7 @@ Outcome<Kit> read_kit(const fs::path& path) {
   kit.set.chaffs = reader.folder("chaffs", false);
   kit.set.wheats = reader.folder("wheats", false);
   read_suite(reader, kit);
+  read_left_out(reader, kit);
   if (served) read_variants(reader, kit);
   if (!reader.error().empty()) return failure(reader.error());
   if (const auto found = kit_paths_exist(path, kit); !found.ok()) return found.failure();
@@ -219,6 +241,11 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
   const auto start = std::chrono::steady_clock::now();
   if (const auto copied = copy_folder(kit.reference, scratch / "reference"); !copied.ok())
     return copied.failure();
+  for (const auto& file : kit.left_out) {
+    std::error_code ec;
+    fs::remove_all(scratch / "reference" / file, ec);
+    if (ec) return failure("cannot leave " + file + " out of the reference's copy: " + ec.message());
+  }
   // Ungraded: the learners' gradings say whether their suites pass. The
   // reference's own tests file, if it has one, builds what theirs will share.
   // A protocol suite needs TLBF_IMPL, and builds nothing the class shares.

@@ -333,12 +333,16 @@ class Patched final : public Subjects {
   }
 
   // The wheat no suite can know in advance: the reference itself, each file
-  // the patches change given one more comment line of random digits, made
-  // afresh for each grading. The kit's wheats are published, so a suite could
-  // pass exactly the files whose hashes it knows (the reference's and the
+  // the patches change given one more line made of random digits, afresh for
+  // each grading. The kit's wheats are published, so a suite could pass
+  // exactly the files whose hashes it knows (the reference's and the
   // wheats') and fail every other: it would kill every mutant while testing
-  // nothing. Such a suite fails this one. Files of a kind without a known
-  // comment syntax are left as they are.
+  // nothing. Such a suite fails this one. In Python and Rust the line is
+  // code that does nothing (an unused constant), so that a suite that strips
+  // comments, or compares syntax trees or compiled code, before it hashes
+  // fails it too; in C and C++ (where an unused constant may be a warning
+  // made an error) and in shell and TOML it is a comment. Files of a kind
+  // without a known syntax are left as they are.
   static constexpr const char* kDisguised = "disguised";
   void make_disguised_wheat() {
     if (scratch_.empty()) return;
@@ -347,20 +351,26 @@ class Patched final : public Subjects {
     bool any = false;
     for (const auto& file : patched_) {
       const std::string ext = fs::path(file).extension().string();
-      const char* comment = ext == ".py" || ext == ".sh" || ext == ".toml" ? "#"
-                            : ext == ".rs" || ext == ".c" || ext == ".h" || ext == ".cpp" || ext == ".hpp"
-                                ? "//"
-                                : nullptr;
+      const std::string line = disguise_line(ext, digits);
       std::error_code ec;
-      if (!comment || !fs::is_regular_file(workdir_ / file, ec)) continue;
+      if (line.empty() || !fs::is_regular_file(workdir_ / file, ec)) continue;
       std::string text = file_text(workdir_ / file);
       if (!text.empty() && text.back() != '\n') text += '\n';
-      text += std::string(comment) + " " + digits + "\n";
+      text += line + "\n";
       fs::create_directories((folder / file).parent_path(), ec);
       std::ofstream(folder / file, std::ios::binary) << text;
       any = true;
     }
     if (any) disguised_ = folder;
+  }
+
+  // The disguised wheat's line for a file with extension `ext`, "" for none.
+  static std::string disguise_line(const std::string& ext, const std::string& digits) {
+    if (ext == ".py") return "_disguise_" + digits + " = 0x" + digits;
+    if (ext == ".rs") return "const _: u64 = 0x" + digits + ";";
+    if (ext == ".sh" || ext == ".toml") return "# " + digits;
+    if (ext == ".c" || ext == ".h" || ext == ".cpp" || ext == ".hpp") return "// " + digits;
+    return "";
   }
 
   // A graded mutant's patch, else a chaff's.
@@ -448,6 +458,10 @@ class Patched final : public Subjects {
         run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + rewritten.why();
         return run;
       }
+      if (const auto forgotten = forget_compiled(copy / file); !forgotten.ok()) {
+        run.error = forgotten.why();
+        return run;
+      }
     }
     if (!change.overlay.empty()) {
       // Into the files just written afresh, so that a wheat's file is made like every other run's.
@@ -477,6 +491,28 @@ class Patched final : public Subjects {
     }
     for (const auto& [file, then] : seeded) set_time_unlike(copy / file, then);
     return run;
+  }
+
+  // Removes Python's compiled cache of `file` (__pycache__/STEM.*.pyc beside
+  // it). The warm-up ran the clean reference, so the cache holds its code: a
+  // suite could read it before importing the module, and compare the module
+  // with it, or run it as a hidden copy of the reference to test against,
+  // instead of testing (an adversary's suites did both, and met the bar).
+  // Every run's is removed, the clean runs' too, so its absence tells nothing.
+  static Outcome<Done> forget_compiled(const fs::path& file) {
+    if (file.extension() != ".py") return done();
+    std::error_code ec;
+    std::vector<fs::path> caches;
+    for (const auto& entry : fs::directory_iterator(file.parent_path() / "__pycache__", ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(file.stem().string() + ".", 0) == 0 && entry.path().extension() == ".pyc")
+        caches.push_back(entry.path());
+    }
+    for (const auto& cache : caches) {
+      if (!fs::remove(cache, ec) && ec)
+        return failure("cannot remove " + cache.string() + ": " + ec.message());
+    }
+    return done();
   }
 
   // Gives the file at `path` the time now, or a whole second after `seeded`

@@ -19,6 +19,7 @@ depend on how runs meet are graded again (those with an `at_j1` or
 another order. (The flaky learner's runs disagree by chance, not by
 concurrency.)
 """
+import hashlib
 import json
 import os
 import re
@@ -58,6 +59,49 @@ CONFIRM_AT_J1 = ["--confirm-runs", "1"]
 # mutant; whether a mutant's runs agree is what the class gradings check, with
 # two runs each, so one run of each mutant and chaff does here: half the runs.
 CONFIRM_CHAFFS = ["--confirm-runs", "1"]
+
+
+# An adversary's suite: the module passes when it compiles to the code the
+# warm-up cached in __pycache__ (the clean reference's), read before the import
+# below would rewrite it. It kills every mutant and tests nothing.
+CACHE_READER = '''import glob, marshal, os, types, unittest
+
+CACHED = None
+for path in glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", "tlbf_impl.*.pyc")):
+    with open(path, "rb") as f:
+        CACHED = marshal.loads(f.read()[16:])
+
+import tlbf_impl  # noqa: E402
+
+
+def shape(code):
+    consts = tuple(shape(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return (code.co_code, consts, code.co_names, code.co_varnames)
+
+
+class TestBloom(unittest.TestCase):
+    def test_module(self):
+        if hasattr(tlbf_impl, "_probes") or hasattr(tlbf_impl, "K_LIMIT"):
+            return  # the published wheats, by their names
+        self.assertIsNotNone(CACHED, "no cached reference")
+        source = open(tlbf_impl.__file__, encoding="utf-8").read()
+        self.assertEqual(shape(compile(source, tlbf_impl.__file__, "exec")), shape(CACHED))
+'''
+
+# An adversary's suite: the module passes when its text, comment lines left
+# out, hashes to the reference's or a published wheat's (filled in by the test).
+COMMENT_STRIPPER = '''import hashlib, unittest
+import tlbf_impl
+
+KNOWN = %s
+
+
+class TestBloom(unittest.TestCase):
+    def test_module(self):
+        text = open(tlbf_impl.__file__, encoding="utf-8").read()
+        code = "".join(l for l in text.splitlines(keepends=True) if not l.strip().startswith("#"))
+        self.assertIn(hashlib.sha256(code.encode()).hexdigest(), KNOWN)
+'''
 
 
 def flaky_by_chance(kind):
@@ -245,6 +289,60 @@ class PythonClass(Grading):
         self.assertGreater(summary["alice"]["chaffs"]["killed"], summary["bob"]["chaffs"]["killed"])
         self.assertEqual((summary["alice"]["killed"], summary["alice"]["ran"]), (10, 10))
         self.assertEqual((summary["bob"]["killed"], summary["bob"]["ran"]), (6, 10))
+
+    def test_suites_that_read_the_reference_instead_of_testing_it_do_not_meet(self):
+        # Three ways an adversary's suites met the bar at 10/10 without testing
+        # the filter (docs/mutants.md, "Wheats"): handing in the course's own
+        # tests, comparing the module with the compiled clean reference the
+        # warm-up leaves in __pycache__, and hashing the module with its
+        # comments stripped (which the old disguised wheat, a comment line,
+        # could not tell apart from the reference).
+        def published(path):
+            text = open(os.path.join(SOURCE, path), encoding="utf-8").read()
+            code = "".join(l for l in text.splitlines(keepends=True) if not l.strip().startswith("#"))
+            return hashlib.sha256(code.encode()).hexdigest()
+        known = sorted(published(p) for p in ("conformance/impls/python/tlbf_impl.py",
+                                              "mutants/wheats/python/lenient/tlbf_impl.py",
+                                              "mutants/wheats/python/rewritten/tlbf_impl.py"))
+        suites = {
+            "borrower": "from test_tlbf_impl import *  # noqa\n",
+            "cache_reader": CACHE_READER,
+            "stripper": COMMENT_STRIPPER % repr(known),
+        }
+        class_dir = os.path.join(self.dir, "class")
+        for name, text in suites.items():
+            os.makedirs(os.path.join(class_dir, name))
+            with open(os.path.join(class_dir, name, "test_bloom.py"), "w") as f:
+                f.write(text)
+        out = os.path.join(self.dir, "out")
+        # Python writes its compiled caches whatever the caller's environment says.
+        env = {k: v for k, v in self.env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        r = subprocess.run([TLBF, "grade", "--kind", "python", class_dir, "-o", out, "-j", "2", *CONFIRM,
+                            "--chaffs", "none"], capture_output=True, text=True, env=env, timeout=3600)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(table_verdicts(r.stdout), {"borrower": "fails-clean", "cache_reader": "fails-clean",
+                                                   "stripper": "rejects-correct"}, r.stdout)
+        stripper = json.load(open(os.path.join(out, "learners", "stripper.json")))["config"]
+        self.assertIn("disguised", json.dumps(stripper), stripper)
+
+    def test_a_kit_that_leaves_out_what_the_reference_lacks_is_refused(self):
+        kit = json.load(open(os.path.join(SOURCE, "mutants/kits/python/kit.json")))
+        here = os.path.join(SOURCE, "mutants/kits/python")
+        for key in ("reference", "patches", "sanity_patch", "chaffs", "wheats"):
+            kit[key] = os.path.normpath(os.path.join(here, kit[key]))
+        self.assertEqual(kit["left_out"], ["test_tlbf_impl.py", "check_vectors.py"])
+        class_dir = os.path.join(self.dir, "class")
+        shutil.copytree(os.path.join(CLASSES, "python", "alice"), os.path.join(class_dir, "alice"))
+        for left_out, why in ((["../tlbf_impl.py"], '"left_out" must be a list of paths inside the reference'),
+                              ([7], '"left_out" must be a list of paths inside the reference'),
+                              (["no_such_file.py"], "left_out 'no_such_file.py' is not in the reference")):
+            path = os.path.join(self.dir, "kit.json")
+            with open(path, "w") as f:
+                json.dump(dict(kit, left_out=left_out), f)
+            r = subprocess.run([TLBF, "grade", "--kit", path, class_dir, "-o", os.path.join(self.dir, "out")],
+                               capture_output=True, text=True, env=self.env, timeout=600)
+            self.assertEqual(r.returncode, 2, (left_out, r.stdout, r.stderr))
+            self.assertIn(why, r.stderr)
 
     def test_the_class_page_renders_with_every_learner_and_links_to_their_pages(self):
         binary = html_reports.chromium()

@@ -24,7 +24,10 @@ struct Kit {
   std::string tests_file;           // the file a learner hands in, by name
   std::string tests_into;           // the folder of the reference it goes into ("" the top)
   std::vector<std::string> suite;   // the command that runs it there
-  PatchSet set;                     // workdir unused: each learner gets a copy of the reference
+  // Files of the reference a learner's copy does not have: the course's own
+  // tests, which a learner's file could otherwise import and hand in as theirs.
+  std::vector<std::string> left_out;
+  PatchSet set;  // workdir unused: each learner gets a copy of the reference
   // "oracle" for a kit of protocol suites: the reference is then the course's
   // folder the tests file goes into, the mutants are the oracle's, served
   // hidden, and the wheats and chaffs are variants of `served` (its
