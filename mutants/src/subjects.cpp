@@ -454,12 +454,8 @@ class Patched final : public Subjects {
     for (const auto& file : patched_) {
       std::error_code ec;
       seeded[file] = fs::last_write_time(copy / file, ec);
-      if (const auto rewritten = rewrite_afresh(copy / file); !rewritten.ok()) {
-        run.error = "cannot rewrite " + file + " in " + copy.string() + ": " + rewritten.why();
-        return run;
-      }
-      if (const auto forgotten = forget_compiled(copy / file); !forgotten.ok()) {
-        run.error = forgotten.why();
+      if (const auto renewed = renew(copy, file); !renewed.ok()) {
+        run.error = renewed.why();
         return run;
       }
     }
@@ -491,6 +487,13 @@ class Patched final : public Subjects {
     }
     for (const auto& [file, then] : seeded) set_time_unlike(copy / file, then);
     return run;
+  }
+
+  // FILE of `copy` written afresh, with no compiled cache of it beside it.
+  static Outcome<Done> renew(const fs::path& copy, const std::string& file) {
+    if (const auto rewritten = rewrite_afresh(copy / file); !rewritten.ok())
+      return failure("cannot rewrite " + file + " in " + copy.string() + ": " + rewritten.why());
+    return forget_compiled(copy / file);
   }
 
   // Removes Python's compiled cache of `file` (__pycache__/STEM.*.pyc beside
