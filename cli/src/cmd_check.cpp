@@ -220,10 +220,13 @@ Outcome<std::string> default_implementation() {
   return from_env != nullptr ? std::string(from_env) : reference_command();
 }
 
-// --expected and --update-expected, which need each other's company.
-Outcome<Done> expected_options_fit(const CheckOptions& opt) {
+// --expected, --update-expected and --junit: one --impl each, and --update-expected with --expected.
+Outcome<Done> report_options_fit(const CheckOptions& opt) {
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
     return failure("--expected lists one implementation's failures; give one --impl");
+  }
+  if (!opt.junit_file.empty() && opt.impls.size() > 1) {
+    return failure("--junit describes one implementation's cases; give one --impl");
   }
   if (opt.update_expected && opt.expected_file.empty())
     return failure("--update-expected needs --expected FILE");
@@ -363,10 +366,15 @@ int run_check(CheckOptions opt) {
     opt.impls.push_back(std::move(impl.value()));
   }
   if (!opt.transcripts.empty()) {
-    // A replay has no groups, capabilities or verdict to draw: not silently no page.
-    if (!opt.html_file.empty()) {
+    // A replay has no cases, groups or capabilities to report: not silently no file.
+    for (const auto& [option, file] : {std::pair<const char*, const std::string&>{"--html", opt.html_file},
+                                       {"--json", opt.json_file},
+                                       {"--junit", opt.junit_file},
+                                       {"--expected", opt.expected_file}}) {
+      if (file.empty()) continue;
       return fail_with(kUsage, kCheckCommand,
-                       failure("--html reports a check; --transcript only replays (its report is the text)"));
+                       failure(std::string(option) +
+                               " reports a check; --transcript only replays (its report is the text)"));
     }
     return run_transcripts(opt);
   }
@@ -377,7 +385,7 @@ int run_check(CheckOptions opt) {
   const auto suite = conformance::select_check_cases(selection);
   if (!suite.ok()) return fail_with(kUsage, kCheckCommand, suite.failure());
   if (opt.list) return list_cases(suite.value());
-  if (const auto fit = expected_options_fit(opt); !fit.ok())
+  if (const auto fit = report_options_fit(opt); !fit.ok())
     return fail_with(kUsage, kCheckCommand, fit.failure());
   std::set<std::string> expected;
   if (!opt.expected_file.empty() && !opt.update_expected) {

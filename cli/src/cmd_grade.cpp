@@ -51,15 +51,6 @@ struct GradeOptions {
   bool no_sandbox = false;
 };
 
-std::vector<std::string> split_ids(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string id; std::getline(in, id, ',');) {
-    if (!id.empty()) out.push_back(id);
-  }
-  return out;
-}
-
 // The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade once installed.
 std::optional<fs::path> bundled_kit(const std::string& kind) {
   for (const auto& candidate : kit_folder_candidates()) {
@@ -341,7 +332,13 @@ int run_grade(const GradeOptions& opt) {
   if (!read.ok()) return fail_with(kUsage, kGradeCommand, read.failure());
   const mutants::Kit& kit = read.value();
   ClassRun run{opt, kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
-  run.required = opt.require.empty() ? mutants::ids() : split_ids(opt.require);
+  if (opt.require.empty()) {
+    run.required = mutants::ids();
+  } else if (auto required = mutant_ids("--require", opt.require); required.ok()) {
+    run.required = std::move(required).value();
+  } else {
+    return fail_with(kUsage, kGradeCommand, required.failure());
+  }
   if (const auto offers = kit_offers(kit, run.required); !offers.ok()) {
     return fail_with(kUsage, kGradeCommand, offers.failure());
   }

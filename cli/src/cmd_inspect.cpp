@@ -59,7 +59,8 @@ void print_json(const std::string& file, std::uint64_t size, const Bloom* filter
   } else {
     out["error"] = {{"kind", std::string(to_string(error->kind))}, {"message", error->message}};
   }
-  std::cout << out.dump(2) << "\n";
+  // A file name need not be UTF-8, and JSON must be: its other bytes are U+FFFD.
+  std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
 int run_inspect(const InspectOptions& opt) {

@@ -56,15 +56,6 @@ struct MutateOptions {
   std::vector<std::string> merge;
 };
 
-std::vector<std::string> split_ids(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string id; std::getline(in, id, ',');) {
-    if (!id.empty()) out.push_back(id);
-  }
-  return out;
-}
-
 bool contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -124,8 +115,16 @@ Outcome<MutantPlan> plan_mutants(const MutateOptions& opt, const mutants::Subjec
   const auto offered = subjects.ids();
   if (offered.empty()) return failure("no mutants: " + opt.patches + " holds no *.patch file");
   MutantPlan plan;
-  plan.selected = opt.only.empty() ? offered : split_ids(opt.only);
-  plan.required = split_ids(opt.require);
+  if (!opt.only.empty()) {
+    auto only = mutant_ids("--mutants", opt.only);
+    if (!only.ok()) return only.failure();
+    plan.selected = std::move(only).value();
+  } else {
+    plan.selected = offered;
+  }
+  auto required = mutant_ids("--require", opt.require);
+  if (!required.ok()) return required.failure();
+  plan.required = std::move(required).value();
   for (const auto& list : {plan.selected, plan.required}) {
     for (const auto& id : list) {
       if (contains(offered, id)) continue;

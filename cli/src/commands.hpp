@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "exit_code.hpp"
 #include "tlbf/outcome.hpp"
@@ -43,6 +44,11 @@ std::optional<std::uint64_t> strict_whole_number(const std::string& text);  // n
 CLI::Validator whole_number_in(std::uint64_t min, std::uint64_t max);
 CLI::Validator decimal_in(double min, double max);
 extern const CLI::Validator kUnsigned64;  // whole_number_in(0, 2^64 - 1)
+
+// The ids of a comma-separated list of mutants (--mutants, --require): each
+// named once, none empty. A repeat would count one mutant's kill twice in a
+// score, and an empty name is a typo, not "no more".
+Outcome<std::vector<std::string>> mutant_ids(std::string_view option, const std::string& text);
 
 // Refuses an empty value: `--json "$UNSET"` must not read as "no --json".
 extern const CLI::Validator kNotEmpty;

@@ -28,6 +28,21 @@ void add_version(CLI::App& app) {
   app.set_version_flag("--version", "tlbf " TLBF_VERSION_STRING " (TLBF format v1)");
 }
 
+Outcome<std::vector<std::string>> mutant_ids(std::string_view option, const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string id = text.substr(start, comma - start);
+    if (id.empty()) return failure(std::string(option) + " '" + text + "' has an empty name");
+    if (std::find(out.begin(), out.end(), id) != out.end())
+      return failure(std::string(option) + " '" + text + "' names " + id + " twice");
+    out.push_back(id);
+    if (comma == text.size()) return out;
+    start = comma + 1;
+  }
+}
+
 void say(std::string_view command, const Failure& failure) {
   std::cerr << command << ": " << failure.why << "\n";
 }

@@ -126,6 +126,16 @@ TEST_F(Cli, BuildRefusesBadHexAndWritesNothing) {
   EXPECT_FALSE(fs::exists(path("f.tlbf")));
 }
 
+// A file name that is not UTF-8 is still inspected: JSON gets U+FFFD for its bad byte.
+TEST_F(Cli, InspectJsonOfAFileNameThatIsNotUtf8) {
+  const std::string name = path("x\xff.tlbf").string();
+  spit(name, kWorkedExample);
+  const auto r = tlbf({"inspect", "--json", name});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("x\xef\xbf\xbd.tlbf\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"valid\": true"), std::string::npos) << r.out;
+}
+
 // The lines before a bad one are answered; then the bad line is named, and the exit is 1.
 TEST_F(Cli, QueryAnswersUpToABadHexLineThenNamesIt) {
   spit(path("f.tlbf"), kWorkedExample);
@@ -347,6 +357,25 @@ TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
       fewer.out.find(", but only on the cases --filter 'vectors/filter/*' selects, not the whole check"),
       std::string::npos)
       << fewer.out;
+  // Every case the filter keeps needs a capability left out: nothing ran, so no verdict of yes.
+  // (An adversary's implementation: the oracle, answering hashing requests only.)
+  spit(path("hashing_only.py"),
+       "import subprocess, sys\n"
+       "oracle = subprocess.Popen(['" TLBF_BINARY
+       "', 'serve'], stdin=subprocess.PIPE, stdout=subprocess.PIPE,"
+       " text=True)\n"
+       "for line in sys.stdin:\n"
+       "    words = line.split()\n"
+       "    if words and words[0] in ('hello', 'fnv1a64', 'mix64', 'positions_for'):\n"
+       "        oracle.stdin.write(line); oracle.stdin.flush(); print(oracle.stdout.readline(), end='', "
+       "flush=True)\n"
+       "    else:\n"
+       "        print('err Unknown not offered', flush=True)\n");
+  const auto nothing = tlbf({"check", "--filter", "vectors/sizing/*", "--impl",
+                             "python3 " + path("hashing_only.py").string(), "--capabilities", "hashing"});
+  EXPECT_EQ(nothing.rc, 1) << nothing.out;
+  EXPECT_NE(nothing.out.find("verdict: does NOT conform to TLBF v1: no case ran"), std::string::npos)
+      << nothing.out;
   const auto every = tlbf({"check", "--runs", "0"});
   // The last line is the verdict; the counts are the line before.
   const std::string last = "\nverdict: conforms to TLBF v1, every capability checked\n";
@@ -513,6 +542,48 @@ TEST_F(Cli, MutateMergeNamesTheBadFieldOfAReport) {
             std::string::npos)
       << run.err;
   EXPECT_EQ(run.err.find("json.exception"), std::string::npos) << run.err;
+}
+
+// A mutant named twice would be counted twice in the score; an empty name is a typo.
+TEST_F(Cli, MutantListsNameEachMutantOnce) {
+  const std::string suite = "false";  // fails on the reference: exit 8 if a grading ever started
+  for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"mutate", "--mutants", "s01,s01,s02", "--require", "s01", "--", suite},
+            "--mutants 's01,s01,s02' names s01 twice"},
+           {{"mutate", "--mutants", "s01,", "--require", "s01", "--", suite},
+            "--mutants 's01,' has an empty name"},
+           {{"mutate", "--require", "s02,,s03", "--", suite}, "--require 's02,,s03' has an empty name"},
+           {{"grade", "--kind", "python", "--require", "s01,s01", path("class").string()},
+            "--require 's01,s01' names s01 twice"}}) {
+    fs::create_directories(path("class/alice"));
+    const auto r = tlbf(args);
+    EXPECT_EQ(r.rc, 2) << why << "\n" << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+  }
+}
+
+// A replay has no report files, and a transcript of nothing replays nothing: both refused.
+TEST_F(Cli, TranscriptReplaysRefuseReportsAndEmptyTranscripts) {
+  spit(path("t.txt"), "> fnv1a64 636174\n< ok f5e307190ce4a327\n");
+  for (const char* option : {"--json", "--junit", "--expected"}) {
+    const auto r = tlbf({"check", "--transcript", path("t.txt"), option, path("out")});
+    EXPECT_EQ(r.rc, 2) << option << r.err;
+    EXPECT_NE(r.err.find(std::string(option) + " reports a check; --transcript only replays"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(path("out")));
+  }
+  spit(path("empty.txt"), "# nothing but a comment\n");
+  const auto empty = tlbf({"check", "--transcript", path("empty.txt")});
+  EXPECT_EQ(empty.rc, 2) << empty.out;
+  EXPECT_NE(empty.err.find("no request in the whole transcript: nothing to replay"), std::string::npos)
+      << empty.err;
+  EXPECT_EQ(empty.out.find("PASS"), std::string::npos) << empty.out;
+  const auto two = tlbf({"check", "--impl", TLBF_BINARY " serve", "--impl", TLBF_BINARY " serve", "--junit",
+                         path("j.xml"), "--filter", "vectors/hash/*"});
+  EXPECT_EQ(two.rc, 2) << two.err;
+  EXPECT_NE(two.err.find("--junit describes one implementation's cases; give one --impl"), std::string::npos)
+      << two.err;
 }
 
 // A report that cannot be read is a file error (3), said once, by the merge.

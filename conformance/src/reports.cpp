@@ -203,7 +203,10 @@ std::string checked_text(const CheckReport& report, const CapabilityLists& lists
 
 // The verdict without its counts: "conforms to TLBF v1, every capability checked".
 std::string verdict_words(const CheckReport& report, bool tlbf, const CapabilityLists& lists) {
-  if (!report.conforms()) return tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter";
+  if (!report.conforms()) {
+    const std::string no = tlbf ? "does NOT conform to TLBF v1" : "does NOT behave as a Bloom filter";
+    return report.speaks_protocol && !report.ran_a_case() ? no + ": no case ran" : no;
+  }
   // A part of the check that passes is no verdict on the whole.
   const std::string part = report.selected_by.empty() ? ""
                                                       : ", but only on the cases " + report.selected_by +

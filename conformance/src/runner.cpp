@@ -529,9 +529,13 @@ std::set<Capability> CheckReport::left_out() const {
   return out;
 }
 
+bool CheckReport::ran_a_case() const {
+  return count(Outcome::Passed) + count(Outcome::Acceptable) + count(Outcome::Failed) > 0;
+}
+
 bool CheckReport::conforms() const {
   return speaks_protocol && count(Outcome::Failed) == 0 && count(Outcome::NotRun) == 0 &&
-         stopped_because.empty() && session_problem.empty() && !offered.empty();
+         stopped_because.empty() && session_problem.empty() && !offered.empty() && ran_a_case();
 }
 
 CheckReport check(Session& session, const std::string& command, std::vector<Case> cases,

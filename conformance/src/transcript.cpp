@@ -60,6 +60,8 @@ tlbf::Outcome<Transcript> parse_transcript(std::string_view text, std::string na
     }
   }
   if (awaiting_response) return fail("the last request has no response line");
+  // A replay of nothing would pass whatever the implementation does.
+  if (transcript.exchanges.empty()) return fail("no request in the whole transcript: nothing to replay");
   return transcript;
 }
 

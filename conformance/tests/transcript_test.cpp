@@ -40,8 +40,8 @@ TEST(TranscriptParse, ReadsRequestsResponsesAndRawBytes) {
 }
 
 TEST(TranscriptParse, RefusesMalformedTranscripts) {
-  for (const char* bad :
-       {"> a\n> b\n< ok\n", "< ok\n", "> a\n", "hello\n", ">x 0a\n< ok\n", ">x zz\n< ok\n"}) {
+  for (const char* bad : {"> a\n> b\n< ok\n", "< ok\n", "> a\n", "hello\n", ">x 0a\n< ok\n", ">x zz\n< ok\n",
+                          "", "# only a comment\n"}) {
     const auto t = parse_transcript(bad, "t");
     ASSERT_FALSE(t.ok()) << bad;
     EXPECT_FALSE(t.why().empty());

@@ -92,14 +92,18 @@ void read_suite(KitReader& reader, Kit& kit) {
   }
 }
 
+// Whether `relative` names a place inside a folder: not absolute, no "..".
+bool stays_inside(const std::string& relative, bool may_be_empty) {
+  const fs::path path(relative);
+  if (path.empty()) return may_be_empty;
+  return path.is_relative() &&
+         std::none_of(path.begin(), path.end(), [](const fs::path& part) { return part == ".."; });
+}
+
 // "left_out": paths inside the reference, none reaching out of it.
 void read_left_out(KitReader& reader, Kit& kit) {
   const Json left_out = reader.kit().value("left_out", Json::array());
-  const auto inside = [](const Json& s) {
-    const fs::path path(s.get<std::string>());
-    return !path.empty() && path.is_relative() &&
-           std::none_of(path.begin(), path.end(), [](const fs::path& part) { return part == ".."; });
-  };
+  const auto inside = [](const Json& s) { return stays_inside(s.get<std::string>(), false); };
   if (!left_out.is_array() || !strings_only(left_out) ||
       !std::all_of(left_out.begin(), left_out.end(), inside)) {
     reader.wrong("\"left_out\" must be a list of paths inside the reference");
@@ -175,6 +179,10 @@ Outcome<Kit> read_kit(const fs::path& path) {
   kit.reference = reader.folder("reference", true);
   kit.tests_file = reader.field("tests_file", true);
   kit.tests_into = reader.field("tests_into", false);
+  if (!stays_inside(kit.tests_into, /*may_be_empty=*/true)) {
+    reader.wrong("\"tests_into\" must be a folder inside the reference (\"\" for its top), not \"" +
+                 kit.tests_into + "\"");
+  }
   kit.set.patches = reader.folder("patches", !served);
   kit.set.sanity_patch = reader.folder("sanity_patch", false);
   kit.set.chaffs = reader.folder("chaffs", false);

@@ -325,7 +325,7 @@ class PythonClass(Grading):
         stripper = json.load(open(os.path.join(out, "learners", "stripper.json")))["config"]
         self.assertIn("disguised", json.dumps(stripper), stripper)
 
-    def test_a_kit_that_leaves_out_what_the_reference_lacks_is_refused(self):
+    def test_a_kit_that_reaches_out_of_the_reference_or_leaves_out_what_it_lacks_is_refused(self):
         kit = json.load(open(os.path.join(SOURCE, "mutants/kits/python/kit.json")))
         here = os.path.join(SOURCE, "mutants/kits/python")
         for key in ("reference", "patches", "sanity_patch", "chaffs", "wheats"):
@@ -335,10 +335,12 @@ class PythonClass(Grading):
         shutil.copytree(os.path.join(CLASSES, "python", "alice"), os.path.join(class_dir, "alice"))
         for left_out, why in ((["../tlbf_impl.py"], '"left_out" must be a list of paths inside the reference'),
                               ([7], '"left_out" must be a list of paths inside the reference'),
-                              (["no_such_file.py"], "left_out 'no_such_file.py' is not in the reference")):
+                              (["no_such_file.py"], "left_out 'no_such_file.py' is not in the reference"),
+                              ({"tests_into": "../../escaped"}, '"tests_into" must be a folder inside the reference'),
+                              ({"tests_into": "/tmp"}, '"tests_into" must be a folder inside the reference')):
             path = os.path.join(self.dir, "kit.json")
             with open(path, "w") as f:
-                json.dump(dict(kit, left_out=left_out), f)
+                json.dump(dict(kit, **left_out) if isinstance(left_out, dict) else dict(kit, left_out=left_out), f)
             r = subprocess.run([TLBF, "grade", "--kit", path, class_dir, "-o", os.path.join(self.dir, "out")],
                                capture_output=True, text=True, env=self.env, timeout=600)
             self.assertEqual(r.returncode, 2, (left_out, r.stdout, r.stderr))

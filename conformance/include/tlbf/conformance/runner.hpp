@@ -82,9 +82,13 @@ struct CheckReport {
   std::string selected_by;
 
   int count(Outcome o) const;
-  // True when every case it could run passed or differed only where acceptable,
-  // every case ran, every required capability was offered, and the session
-  // ended cleanly.
+  // Whether a case was sent at all (passed, failed or differed acceptably):
+  // not when every case selected was skipped, its capability left out.
+  bool ran_a_case() const;
+  // True when at least one case ran, every case it could run passed or
+  // differed only where acceptable, every case ran, every required capability
+  // was offered, and the session ended cleanly. A check that ran nothing is
+  // no verdict of yes.
   bool conforms() const;
 };
 
