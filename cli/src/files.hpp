@@ -21,7 +21,11 @@ namespace tlbf::cli {
 // Who speaks when a file helper's Failure is shown: "tlbf: cannot read PATH: ...".
 inline constexpr std::string_view kFileSpeaker = "tlbf";
 
-// The bytes of the file, or a Failure "cannot read PATH: reason".
+// The bytes of the file, or a Failure "cannot read PATH: reason", also for a
+// file longer than kWholeFileLimit (the transcripts, lists, reports and viewer
+// read whole are far shorter; /dev/zero is refused there, not read until
+// memory runs out).
+inline constexpr std::size_t kWholeFileLimit = std::size_t{256} << 20;
 Outcome<std::vector<std::uint8_t>> read_file(const std::string& path);
 
 // A filter file as read: its bytes, or why it is refused unread.

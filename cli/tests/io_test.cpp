@@ -273,6 +273,19 @@ TEST_F(Io, ServeSaysWhyItCannotReadOrAnswer) {
   }
 }
 
+// A file read whole (a transcript, an --expected list, a report to merge) is
+// bounded: /dev/zero is refused at 256 MiB, and a read error is exit 3, not
+// an exception's exit 70.
+TEST_F(Io, WholeFileReadsAreBoundedAndTheirErrorsAreExit3) {
+  for (const std::string line :
+       {"$T check --transcript /dev/zero", "$T check --expected /dev/zero", "$T mutate --merge /dev/zero",
+        "$T check --transcript /proc/self/mem", "$T mutate --merge /proc/self/mem"}) {
+    const auto r = sh(line);
+    EXPECT_EQ(r.rc, 3) << line << "\n" << r.err;
+    EXPECT_NE(r.err.find("cannot read /"), std::string::npos) << line << "\n" << r.err;
+  }
+}
+
 // A reader that leaves early (head) is a broken pipe: exit 3, quietly, since
 // the reader chose to stop; tlbf ignores SIGPIPE (it writes to
 // implementations' pipes), so the write fails instead of killing it.
