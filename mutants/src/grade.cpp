@@ -92,12 +92,13 @@ void read_suite(KitReader& reader, Kit& kit) {
   }
 }
 
-// Whether `relative` names a place inside a folder: not absolute, no "..".
+// Whether `relative` names a place inside a folder: not absolute, no ".."
+// and no "." (left_out "." would leave the whole reference out).
 bool stays_inside(const std::string& relative, bool may_be_empty) {
   const fs::path path(relative);
   if (path.empty()) return may_be_empty;
-  return path.is_relative() &&
-         std::none_of(path.begin(), path.end(), [](const fs::path& part) { return part == ".."; });
+  return path.is_relative() && std::none_of(path.begin(), path.end(),
+                                            [](const fs::path& part) { return part == ".." || part == "."; });
 }
 
 // "left_out": paths inside the reference, none reaching out of it.

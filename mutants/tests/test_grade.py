@@ -335,6 +335,7 @@ class PythonClass(Grading):
         shutil.copytree(os.path.join(CLASSES, "python", "alice"), os.path.join(class_dir, "alice"))
         for left_out, why in ((["../tlbf_impl.py"], '"left_out" must be a list of paths inside the reference'),
                               ([7], '"left_out" must be a list of paths inside the reference'),
+                              (["."], '"left_out" must be a list of paths inside the reference'),
                               (["no_such_file.py"], "left_out 'no_such_file.py' is not in the reference"),
                               ({"tests_into": "../../escaped"}, '"tests_into" must be a folder inside the reference'),
                               ({"tests_into": "/tmp"}, '"tests_into" must be a folder inside the reference')):
