@@ -16,6 +16,7 @@
 #include <cstring>
 #include <utility>
 
+#include "descendants.hpp"
 #include "live_children.hpp"
 #include "watchdog.hpp"
 
@@ -39,7 +40,7 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
-tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command) {
+tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command, Input input) {
   watchdog::start_once();
   const auto fail = [](const char* what, int error) {
     return tlbf::failure(std::string(what) + ": " + std::strerror(error));
@@ -62,20 +63,27 @@ tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command) {
   ::fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  if (input == Input::None) {
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  } else {
+    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  }
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // A group of its own, so that grandchildren can be ended with it; default
-  // handling of SIGPIPE and SIGXFSZ, which the harness ignores.
+  // A session of its own, and so a group of its own (whose id is its pid)
+  // and no controlling terminal: nothing it starts can open /dev/tty, read
+  // or type into the terminal tlbf was started from (TIOCSTI), be stopped
+  // by it, or join tlbf's process group or the watchdog's, which sit in
+  // another session. Default handling of SIGPIPE and SIGXFSZ, which the
+  // harness ignores.
   sigset_t defaults;
   sigemptyset(&defaults);
   sigaddset(&defaults, SIGPIPE);
   sigaddset(&defaults, SIGXFSZ);  // tlbf ignores it to report EFBIG as an error
   posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF);
 
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = -1;
@@ -94,6 +102,7 @@ tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command) {
   watchdog::watch_group(pid);
   note_live(pid);
   child->in_ = in[1];
+  if (input == Input::None) close_fd(child->in_);
   child->out_ = out[0];
   child->err_ = err[0];
   set_nonblocking(child->in_);
@@ -118,13 +127,18 @@ bool Child::has_exited() const {
 Ending Child::finish(bool kill_first) {
   if (reaped_) return ending_;
   close_fd(in_);
-  // The child is reaped only after its group is killed: while it is a zombie
-  // its pid, and so the group id, cannot be taken by another process.
-  if (kill_first) ::kill(-pid_, SIGKILL);
+  // The child is reaped only after what it started is killed: while it is a
+  // zombie its pid, and so its group's and session's ids, cannot be taken by
+  // another process. By pid first, the child and its whole tree, whatever
+  // groups or sessions they moved to; then the group and the session, for
+  // what its tree no longer holds (an orphan of an exited child).
+  if (kill_first) descendants::end_tree(pid_, true, watchdog::pid());
   siginfo_t info{};
   while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
   }
-  ::kill(-pid_, SIGKILL);  // grandchildren too
+  descendants::end_tree(pid_, false, watchdog::pid());
+  ::kill(-pid_, SIGKILL);
+  descendants::end_session(pid_, watchdog::pid());
   int status = 0;
   struct rusage usage {};
   while (::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {

@@ -98,7 +98,7 @@ RunResult run_with_input(const std::string& command, const std::string& input,
                          std::chrono::milliseconds limit, std::size_t keep) {
   RunResult result;
   Kept out(keep / 2), err(keep / 2);
-  auto started = Child::start(command);
+  auto started = Child::start(command, input.empty() ? Child::Input::None : Child::Input::Pipe);
   if (!started) {
     result.start_error = started.why();
     return result;
@@ -107,7 +107,6 @@ RunResult run_with_input(const std::string& command, const std::string& input,
   result.started = true;
   const auto deadline = Clock::now() + limit;
   std::size_t written = 0;
-  if (input.empty()) child->close_input();
 
   while (!child->has_exited()) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());

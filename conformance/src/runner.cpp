@@ -546,6 +546,7 @@ CheckReport check(Session& session, const std::string& command, std::vector<Case
   Run run(session, command, options, report);
   if (!run.probe()) {
     (void)session.finish();  // the probe's finding is the report
+    end_strays();            // a daemon it started before it failed the probe, too
     return report;
   }
   run.run_cases(cases);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "descendants.hpp"
 #include "live_children.hpp"
 #include "watchdog.hpp"
 
@@ -70,9 +71,12 @@ int end_strays() {
       }
     }
     if (strays.empty()) break;
+    // By pid, each stray and all under it, whatever groups or sessions they
+    // moved to; then its group, when it leads one (what setsid makes).
     for (pid_t pid : strays) {
-      if (::getpgid(pid) == pid) ::kill(-pid, SIGKILL);  // a group leader (setsid): its group too
-      ::kill(pid, SIGKILL);
+      const bool leader = ::getpgid(pid) == pid;
+      descendants::end_tree(pid, true, watchdog::pid());
+      if (leader) ::kill(-pid, SIGKILL);
     }
     for (pid_t pid : strays) {
       // SIGKILL ends it at once, unless it is inside an uninterruptible

@@ -242,6 +242,8 @@ void HiddenServer::serve(int connection) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     // Only async-signal-safe calls between fork and exec: other threads may hold locks.
+    // A session of its own, as every process tlbf starts (child.hpp).
+    ::setsid();
     int report = exec_report[1];
     if (report <= 2) report = ::fcntl(report, F_DUPFD_CLOEXEC, 3);
     ::dup2(connection, STDIN_FILENO);

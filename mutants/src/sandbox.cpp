@@ -68,8 +68,10 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
       // A user namespace of its own, with no capability in it: a suite run as
       // root would otherwise keep root's, and could remount what is bound
       // read-only or enter the grader's namespaces (an adversary's suite did).
-      "bwrap --die-with-parent --unshare-user --cap-drop ALL --unshare-net --unshare-pid --unshare-ipc "
-      "--unshare-uts"
+      // A session of its own (--new-session): no controlling terminal to
+      // type into with TIOCSTI, whatever the process that starts bwrap has.
+      "bwrap --die-with-parent --new-session --unshare-user --cap-drop ALL --unshare-net --unshare-pid "
+      "--unshare-ipc --unshare-uts"
       " --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind-try /opt /opt"
       " --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
       " --proc /proc --dev /dev --tmpfs /tmp";

@@ -21,17 +21,22 @@ struct Ending {
   long max_rss_kib = 0;
 };
 
-// `/bin/sh -c command` running in a process group of its own, with pipes to
+// `/bin/sh -c command` running in a session of its own (so with no
+// controlling terminal, and in a process group of its own), with pipes to
 // its standard input, output and error that are non-blocking on our side.
-// Destroying it kills the whole group and reaps the child, so no process of
-// the group outlives it. A watchdog process, forked before the first child,
+// Destroying it kills the child and every process under it by pid, then its
+// group and its session, and reaps the child: nothing it started outlives it
+// but an orphan that left both its group and its session (a double fork
+// with setsid), which end_strays ends (strays.hpp). A watchdog process, forked before the first child,
 // kills the groups still alive when the harness itself dies, SIGKILL
 // included (docs/check.md, "No process outlives the run").
 class Child {
  public:
   // A Failure when the command cannot be started at all (no pipe or no
   // process to be had: the machine's limits, never the command's doing).
-  static tlbf::Outcome<std::unique_ptr<Child>> start(const std::string& command);
+  // With Input::None its standard input is /dev/null and input() is -1.
+  enum class Input { Pipe, None };
+  static tlbf::Outcome<std::unique_ptr<Child>> start(const std::string& command, Input input = Input::Pipe);
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
@@ -45,7 +50,8 @@ class Child {
 
   // True once the child itself has exited (it is not reaped until finish()).
   bool has_exited() const;
-  // Kills the group, reaps the child and says how it ended. With `kill_first`
+  // Kills what the child started (as the class comment says), reaps the
+  // child and says how it ended. With `kill_first`
   // false it waits for the child to exit on its own first.
   Ending finish(bool kill_first);
 

@@ -26,7 +26,8 @@ struct RunResult {
   std::string how_it_ended() const;
 };
 
-// Runs the command as a Child, writes `input` to it and closes its input,
+// Runs the command as a Child, writes `input` to it and closes its input
+// (an empty `input`: its standard input is /dev/null, never a terminal),
 // and collects standard output and error until the child exits. Input and
 // output are interleaved, so any amount of either works without deadlock.
 // When `limit` passes first, the whole group is killed. Of each output stream
