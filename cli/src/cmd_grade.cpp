@@ -51,7 +51,7 @@ struct GradeOptions {
   bool no_sandbox = false;
 };
 
-// The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade once installed.
+// The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade-kits once installed.
 std::optional<fs::path> bundled_kit(const std::string& kind) {
   for (const auto& candidate : kit_folder_candidates()) {
     std::error_code ec;
@@ -249,7 +249,7 @@ Outcome<fs::path> kit_path_of(const GradeOptions& opt) {
   const auto bundled = bundled_kit(opt.kind);
   if (!bundled) {
     return failure("no bundled kit for --kind " + opt.kind +
-                   " (looked beside tlbf and in share/tlbf/grade); give one with --kit FILE "
+                   " (looked beside tlbf and in share/tlbf/grade-kits); give one with --kit FILE "
                    "(docs/mutants.md, \"Kits\")");
   }
   return *bundled;

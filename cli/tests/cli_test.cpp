@@ -562,6 +562,19 @@ TEST_F(Cli, MutantListsNameEachMutantOnce) {
   }
 }
 
+// A tlbf with no kits beside it nor in its install tree says where it looked:
+// share/tlbf/grade-kits, where the install puts them (docs/cli.md, "Installing").
+TEST_F(Cli, GradeWithoutItsKitsNamesWhereTheyAreInstalled) {
+  fs::create_directories(path("bin"));
+  fs::copy_file(TLBF_BINARY, path("bin/tlbf"));
+  fs::create_directories(path("class/alice"));
+  const auto r = shell(quoted(path("bin/tlbf").string()) + " grade --kind python " + quoted(path("class")));
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("no bundled kit for --kind python (looked beside tlbf and in share/tlbf/grade-kits)"),
+            std::string::npos)
+      << r.err;
+}
+
 // A replay has no report files, and a transcript of nothing replays nothing: both refused.
 TEST_F(Cli, TranscriptReplaysRefuseReportsAndEmptyTranscripts) {
   spit(path("t.txt"), "> fnv1a64 636174\n< ok f5e307190ce4a327\n");
