@@ -372,28 +372,17 @@ bool wheat_failed(Subjects& subjects, const ScoreOptions& options, Score& score,
                   w.evidence);
 }
 
-// The clean runs and every wheat's, shuffled together and run `jobs` at a
-// time, as the mutants' runs will be: a suite that fails only when its runs
-// share the machine fails here, before it is graded.
+// The clean runs, `jobs` at a time, as every later run will be: a suite
+// that fails only when its runs share the machine fails here, before it is
+// graded. Their times set the bound of every later run.
 bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
   const int runs = std::max(1, options.baseline_runs);
-  std::vector<int> order;  // -1 a clean run, else the wheat's index
-  for (int i = 0; i < runs; ++i) {
-    order.push_back(-1);
-    for (int w = 0; w < static_cast<int>(options.wheats.size()); ++w) order.push_back(w);
-  }
-  shuffle_unpredictably(order);
-  for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", ""});
   std::mutex mutex;
   std::string harness_error, failed_how;
-  Progress progress{"baseline", 0, static_cast<int>(order.size()), 0, 0, 0, 0};
+  Progress progress{"baseline", 0, runs, 0, 0, 0, 0};
   const auto start = Clock::now();
-  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
-    const int wheat = order[n];
-    const Ran ran = run_and_finish(
-        subjects,
-        wheat < 0 ? subjects.clean() : subjects.wheat(options.wheats[static_cast<std::size_t>(wheat)]),
-        options.setup_limit);
+  in_parallel(static_cast<std::size_t>(runs), options.jobs, [&](std::size_t) {
+    const Ran ran = run_and_finish(subjects, subjects.clean(), options.setup_limit);
     std::lock_guard<std::mutex> lock(mutex);
     if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
       if (harness_error.empty()) {
@@ -402,7 +391,7 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
                 ? "a clean run could not be prepared: " + ran.error
                 : "the harness could not serve a clean run: " + ran.serving.harness_fault + kShortOfResources;
       }
-    } else if (wheat < 0) {
+    } else {
       score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
       ++score.baseline_runs;
       if (ran.result.exited_cleanly()) {
@@ -411,15 +400,6 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
         score.baseline_output = output_of(ran.result);
         failed_how = ran.result.how_it_ended();
         if (!ran.serving.reached) failed_how += ", without ever starting TLBF_IMPL";
-      }
-    } else {
-      WheatRuns& w = score.wheats[static_cast<std::size_t>(wheat)];
-      ++w.runs;
-      if (ran.result.exited_cleanly()) {
-        ++w.passes;
-      } else if (w.output.empty()) {
-        w.output = output_of(ran.result);
-        w.evidence = evidence_from(ran.result.out + ran.result.err);
       }
     }
     ++progress.done;
@@ -440,16 +420,11 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
             " at a time), so its grade would be luck; seed its random tests, and make sure two runs can "
             "share the machine (no fixed ports, files or timing budgets), then retry");
   }
-  for (const WheatRuns& w : score.wheats) {
-    if (w.passes < w.runs) return wheat_failed(subjects, options, score, w);
-  }
   return true;
 }
 
-bool sanity_phase(Subjects& subjects, Score& score) {
-  const auto broken = subjects.broken();
-  if (!broken) return true;
-  const Ran ran = run_and_finish(subjects, *broken, score.limit);
+// The sanity check's verdict, from its run among the graded ones.
+bool sanity_stands(Subjects& subjects, const Ran& ran, Score& score) {
   if (!ran.error.empty())
     return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
   if (!ran.serving.harness_fault.empty()) {
@@ -471,9 +446,6 @@ bool sanity_phase(Subjects& subjects, Score& score) {
   }
   return true;
 }
-
-// In the run order, a control run rather than a mutant's index.
-constexpr std::size_t kControl = static_cast<std::size_t>(-1);
 
 // Every run of one mutant, folded into its outcome: the first run's, when
 // every run agrees on caught or not. `disagreement` gets why not otherwise.
@@ -528,24 +500,43 @@ ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   return out;
 }
 
-// Each mutant's and chaff's index `confirm` times, and `control_runs`
-// control runs, in an order the suite cannot know.
-std::vector<std::size_t> shuffled_run_order(std::size_t ids, int confirm, int control_runs) {
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < ids; ++i) order.insert(order.end(), static_cast<std::size_t>(confirm), i);
-  order.insert(order.end(), static_cast<std::size_t>(std::max(0, control_runs)), kControl);
+// One run of the graded phase: a mutant's or a chaff's (`index` into the
+// ids), a clean control run, a wheat's (`index` into the wheats), or the
+// sanity check's broken subject.
+struct Entry {
+  enum Kind { kMutant, kControl, kWheat, kBroken } kind;
+  std::size_t index = 0;
+};
+
+// Each mutant's and chaff's run `confirm` times, `control_runs` control
+// runs, each wheat's `wheat_runs` and the sanity check's, in one order the
+// suite cannot know: no run can tell by the clock or by counting which kind
+// of subject it faces (a suite that passes everything at first, then only
+// the reference, fails the wheats among the mutants).
+std::vector<Entry> shuffled_run_order(const ScoreOptions& options, std::size_t ids) {
+  std::vector<Entry> order;
+  const int confirm = std::max(1, options.confirm_runs);
+  for (std::size_t i = 0; i < ids; ++i)
+    order.insert(order.end(), static_cast<std::size_t>(confirm), {Entry::kMutant, i});
+  order.insert(order.end(), static_cast<std::size_t>(std::max(0, options.control_runs)),
+               {Entry::kControl, 0});
+  for (std::size_t w = 0; w < options.wheats.size(); ++w)
+    order.insert(order.end(), static_cast<std::size_t>(std::max(1, options.baseline_runs)),
+                 {Entry::kWheat, w});
+  order.push_back({Entry::kBroken, 0});
   shuffle_unpredictably(order);
   return order;
 }
 
-// What the mutants' phase gathers while its runs go on, under one mutex.
-struct MutantsPhaseRecord {
+// What the graded phase gathers while its runs go on, under one mutex.
+struct GradedPhaseRecord {
   std::vector<std::vector<MutantRun>> runs;  // by index into the ids
-  std::string harness_error;                 // a control run that could not be prepared or served
+  std::string harness_error;                 // a control or wheat run that could not be prepared or served
   std::string control_how;                   // how the first failing control run ended
+  std::optional<Ran> broken;                 // the sanity check's run
 };
 
-void record_control(const ControlResult& control, MutantsPhaseRecord& record, Score& score) {
+void record_control(const ControlResult& control, GradedPhaseRecord& record, Score& score) {
   if (!control.error.empty()) {
     if (record.harness_error.empty()) record.harness_error = control.error;
     return;
@@ -556,6 +547,22 @@ void record_control(const ControlResult& control, MutantsPhaseRecord& record, Sc
   } else if (record.control_how.empty()) {
     score.baseline_output = control.output;
     record.control_how = control.how;
+  }
+}
+
+void record_wheat_run(const Ran& ran, WheatRuns& w, GradedPhaseRecord& record) {
+  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
+    if (record.harness_error.empty())
+      record.harness_error =
+          "the run of the correct variant '" + w.id + "': " + ran.error + ran.serving.harness_fault;
+    return;
+  }
+  ++w.runs;
+  if (ran.result.exited_cleanly()) {
+    ++w.passes;
+  } else if (w.output.empty()) {
+    w.output = output_of(ran.result);
+    w.evidence = evidence_from(ran.result.out + ran.result.err);
   }
 }
 
@@ -624,30 +631,57 @@ bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
   return true;
 }
 
-// The mutants' and chaffs' runs, `confirm_runs` each, and the control runs,
-// in an order the suite cannot know, `jobs` at a time.
-bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+// One run of the graded phase, recorded.
+void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vector<std::string>& ids,
+                const Entry& entry, std::mutex& mutex, GradedPhaseRecord& record, Score& score,
+                Progress& progress) {
+  switch (entry.kind) {
+    case Entry::kControl: {
+      const auto control = control_run(subjects, score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_control(control, record, score);
+      return;
+    }
+    case Entry::kWheat: {
+      const Ran ran = run_and_finish(subjects, subjects.wheat(options.wheats[entry.index]), score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_wheat_run(ran, score.wheats[entry.index], record);
+      return;
+    }
+    case Entry::kBroken: {
+      const auto prepared = subjects.broken();
+      if (!prepared) return;  // no sanity check: a place in the order that runs nothing
+      Ran ran = run_and_finish(subjects, *prepared, score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record.broken = std::move(ran);
+      return;
+    }
+    case Entry::kMutant: {
+      MutantRun r = grade(subjects, ids[entry.index], score.limit);
+      std::lock_guard<std::mutex> lock(mutex);
+      record_mutant_run(std::move(r), record.runs[entry.index], std::max(1, options.confirm_runs), progress);
+      return;
+    }
+  }
+}
+
+// After the baseline, every other run in one shuffled order, `jobs` at a
+// time (shuffled_run_order), then their verdicts: a harness fault, a wheat
+// rejected, the sanity check passed, then the mutants' and controls' as
+// verdicts_stand says.
+bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
   std::vector<std::string> ids = options.mutants;
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
-  const int confirm = std::max(1, options.confirm_runs);
-  const auto order = shuffled_run_order(ids.size(), confirm, options.control_runs);
+  for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", ""});
+  const auto order = shuffled_run_order(options, ids.size());
 
-  MutantsPhaseRecord record;
+  GradedPhaseRecord record;
   record.runs.resize(ids.size());
   std::mutex mutex;
   Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
   const auto start = Clock::now();
   in_parallel(order.size(), options.jobs, [&](std::size_t n) {
-    const std::size_t i = order[n];
-    if (i == kControl) {
-      const auto control = control_run(subjects, score.limit);
-      std::lock_guard<std::mutex> lock(mutex);
-      record_control(control, record, score);
-    } else {
-      MutantRun r = grade(subjects, ids[i], score.limit);
-      std::lock_guard<std::mutex> lock(mutex);
-      record_mutant_run(std::move(r), record.runs[i], confirm, progress);
-    }
+    graded_run(subjects, options, ids, order[n], mutex, record, score, progress);
     std::lock_guard<std::mutex> lock(mutex);
     ++progress.done;
     progress.elapsed_seconds = seconds_since(start);
@@ -655,10 +689,14 @@ bool mutants_phase(Subjects& subjects, const ScoreOptions& options, Score& score
   });
   score.mutants_seconds = seconds_since(start);
   if (!record.harness_error.empty()) {
-    return stop(
-        score, kHarness,
-        "a clean control run could not be prepared or served: " + record.harness_error + kShortOfResources);
+    return stop(score, kHarness,
+                "a clean control run or a correct variant's could not be prepared or served: " +
+                    record.harness_error + kShortOfResources);
   }
+  for (const WheatRuns& w : score.wheats) {
+    if (w.passes < w.runs) return wheat_failed(subjects, options, score, w);
+  }
+  if (record.broken && !sanity_stands(subjects, *record.broken, score)) return false;
   const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
   return verdicts_stand(score, disagreements, record.control_how);
 }
@@ -679,8 +717,7 @@ Score score_suite(Subjects& subjects, const ScoreOptions& options) {
       std::max(options.timeout_floor,
                std::chrono::milliseconds(static_cast<long long>(
                    (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
-  if (!sanity_phase(subjects, score)) return score;
-  mutants_phase(subjects, options, score);
+  graded_phase(subjects, options, score);
   return score;
 }
 

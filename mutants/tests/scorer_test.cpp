@@ -189,9 +189,20 @@ class ScriptedSubjects final : public Subjects {
   void finish(const SuiteRun&) override {}
   Place place(const std::string&) const override { return {}; }
   std::string broken_description() const override { return "broken"; }
+  // The subjects' ids in the order their runs were prepared.
+  std::vector<std::string> prepared() {
+    std::lock_guard<std::mutex> lock(order_mutex_);
+    return prepared_;
+  }
 
  private:
+  std::mutex order_mutex_;
+  std::vector<std::string> prepared_;
   SuiteRun make(const std::string& id) {
+    {
+      std::lock_guard<std::mutex> lock(order_mutex_);
+      prepared_.push_back(id);
+    }
     SuiteRun run;
     if (unpreparable.count(id)) {
       run.error = id + ".patch does not apply";
@@ -359,9 +370,52 @@ TEST(Scorer, ProgressCountsEveryRunOfBothPhases) {
   ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
   EXPECT_EQ(totals["baseline"], 3);
   EXPECT_EQ(last_done["baseline"], 3);
-  EXPECT_EQ(totals["mutants"], 2 * 2 + 2);  // each mutant twice, and the two controls
-  EXPECT_EQ(last_done["mutants"], 6);
+  // Each mutant twice, the two controls, and the sanity check's run.
+  EXPECT_EQ(totals["mutants"], 2 * 2 + 2 + 1);
+  EXPECT_EQ(last_done["mutants"], 7);
   EXPECT_EQ(mutants_done, 2);
+}
+
+// After the baseline's clean runs, the wheats', the sanity check's, the
+// controls' and the mutants' runs are one phase: none of them can be told
+// from the others by when it runs.
+TEST(Scorer, AfterTheBaselineEveryRunIsInOnePhase) {
+  ScriptedSubjects subjects;
+  subjects.wheats = {"lenient", "rewritten"};
+  subjects.commands["lenient"] = subjects.commands["rewritten"] = "true";
+  ScoreOptions options = options_for(subjects);
+  options.jobs = 1;
+  std::vector<std::pair<std::string, int>> phases;
+  options.progress = [&](const Progress& p) { phases.emplace_back(p.phase, p.total); };
+  const Score score = score_suite(subjects, options);
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  const auto order = subjects.prepared();
+  ASSERT_EQ(order.size(), 3U + 2 * 2 + 2 + 2 * 3 + 1);  // baseline, mutants, controls, wheats, sanity
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(order[i], "") << "the baseline is the clean runs alone";
+  ASSERT_FALSE(phases.empty());
+  EXPECT_EQ(phases.back(), std::make_pair(std::string("mutants"), 2 * 2 + 2 + 2 * 3 + 1));
+  for (const auto& [phase, total] : phases) EXPECT_TRUE(phase == "baseline" || phase == "mutants") << phase;
+}
+
+// A suite that counts its runs and passes all of the first nine, then only
+// the clean reference: the old order ran the three clean runs and both wheats'
+// three each first, so it met the bar testing nothing. Now the wheats run
+// among the mutants, and it fails them. (It meets only if the first six runs
+// after the baseline are the six wheat runs: about once in 600,000.)
+TEST(Scorer, ASuiteThatPassesOnlyItsFirstRunsFailsTheWheatsAmongTheMutants) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  subjects.mutants = {"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"};
+  subjects.wheats = {"lenient", "rewritten"};
+  const std::string claim =
+      "i=1; while ! mkdir " + scratch.file("run-") + "$i 2>/dev/null; do i=$((i+1)); done; ";
+  subjects.commands[""] = claim + "exit 0";
+  for (const char* id : {"broken", "lenient", "rewritten", "s01", "s02", "s03", "s04", "s05", "s06", "s07",
+                         "s08", "s09", "s10"})
+    subjects.commands[id] = claim + "[ $i -le 9 ]";
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_TRUE(score.stopped == kRejectsCorrect || score.stopped == kFlaky || score.stopped == kPassesBroken)
+      << to_string(score.stopped) << ": " << score.stop_reason;
 }
 
 // The real server: a connection it cannot serve (tlbf-mutant cannot be run)

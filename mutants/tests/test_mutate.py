@@ -303,15 +303,20 @@ class Flakiness(Scratch):
         positions = set()
         for attempt in range(6):
             log = os.path.join(self.dir, "log%d" % attempt)
-            # Each run logs whether it faces the clean code (TLBF_MUTANT unset under --reveal-mutant).
-            suite = 'echo "${TLBF_MUTANT-clean}" >> %s; exec %s check --filter "vectors/hash/*"' % (log, TLBF)
+            # Each run logs what it faces (TLBF_MUTANT unset for the clean code under --reveal-mutant,
+            # and TLBF_IMPL naming --refuse-all for the sanity check).
+            suite = ('case "$TLBF_IMPL" in *refuse-all*) echo broken;; *) echo "${TLBF_MUTANT-clean}";; esac >> %s; '
+                     'exec %s check --filter "vectors/hash/*"' % (log, TLBF))
             r = self.mutate("--reveal-mutant", "-j", "1", "--", "sh", "-c", suite)
             self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # the hash vectors catch s10 only
             self.assertIn("controls: it passes the 2 clean runs", r.stdout)
-            graded = read(log).split()[4:]  # after the baseline and the sanity run
-            self.assertEqual(sorted(graded), sorted(ALL * 2 + ["clean", "clean"]), graded)  # each mutant confirmed by a second run
-            positions.add(tuple(i for i, who in enumerate(graded) if who == "clean"))
-        # 231 possible places for two controls among 22 runs: six gradings all alike would be a fixed order.
+            logged = read(log).split()
+            self.assertEqual(logged[:3], ["clean"] * 3)  # the baseline
+            graded = logged[3:]  # one phase: the sanity check, the controls, each mutant confirmed by a second run
+            self.assertEqual(sorted(graded), sorted(ALL * 2 + ["clean", "clean", "broken"]), graded)
+            positions.add(tuple(i for i, who in enumerate(graded) if who in ("clean", "broken")))
+        # 1771 possible places for two controls and the sanity check among 23 runs: six gradings all
+        # alike would be a fixed order.
         self.assertGreater(len(positions), 1, positions)
 
     def test_a_timeout_counts_only_when_a_second_run_times_out_too(self):
