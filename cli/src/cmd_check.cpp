@@ -295,6 +295,10 @@ bool print_expected_verdict(const CheckReport& report, const CheckOptions& opt,
               << " (listed as expected to fail; remove it, or --update-expected)\n";
   }
   for (const auto& name : verdict.unknown) std::cout << "STALE ENTRY: " << name << " (no such case ran)\n";
+  if (!verdict.not_run.empty()) {
+    std::cout << "NOT RUN: " << verdict.not_run.size() << " cases (" << verdict.listed_not_run
+              << " of them listed): a case that did not run\n  was not checked, so it is never as expected\n";
+  }
   const bool as_expected = verdict.ok(report);
   std::cout << "verdict with the expected failures: " << (as_expected ? "as expected" : "NOT as expected")
             << "\n";
@@ -336,7 +340,15 @@ int check_implementations(const CheckOptions& opt, const conformance::CheckSuite
         return fail_with(kIo, kFileSpeaker, written.failure());
       std::cout << "wrote " << report.count(conformance::Outcome::Failed) << " expected failures to "
                 << opt.expected_file << "\n";
-      conforms = report.speaks_protocol && report.session_problem.empty();
+      // The list records failures seen; a case that did not run was not seen
+      // at all, so a run cut short is no pass, with or without the list.
+      const int not_run = report.count(conformance::Outcome::NotRun);
+      if (not_run > 0) {
+        std::cout << "not recorded: " << not_run
+                  << " cases did not run; a run with a case not run is\n  never as expected\n";
+      }
+      conforms = report.speaks_protocol && report.session_problem.empty() && not_run == 0 &&
+                 report.stopped_because.empty();
     } else if (!opt.expected_file.empty()) {
       conforms = print_expected_verdict(report, opt, expected);
     }

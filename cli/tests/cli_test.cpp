@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -747,6 +748,29 @@ TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
   spit(path("expected.txt"), "# nothing expected\n");
   EXPECT_EQ(tlbf({"check", "--impl", broken, "--expected", path("expected.txt")}).rc, 1);
   EXPECT_EQ(tlbf({"check", "--update-expected"}).rc, 2);
+}
+
+TEST_F(Cli, CheckExpectedFailuresNeverCoverCasesNotRun) {
+  // Issue 37: an implementation that stops itself mid-run (it exits at its
+  // 60th request), with --faults 1, leaves most cases not run.
+  const std::string stops = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py crash";
+  const auto update = tlbf(
+      {"check", "--impl", stops, "--faults", "1", "--expected", path("expected.txt"), "--update-expected"});
+  EXPECT_EQ(update.rc, 1) << update.out;
+  EXPECT_NE(update.out.find(" not run\n"), std::string::npos) << update.out;
+  EXPECT_NE(update.out.find("not recorded: "), std::string::npos) << update.out;
+  const std::string listed = slurp(path("expected.txt"));
+  EXPECT_NE(listed.find("cases did not run and are not listed"), std::string::npos) << listed;
+  // Only the failure seen is listed: the case in flight when it exited.
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), '\n'), 4) << listed;
+
+  const auto again = tlbf({"check", "--impl", stops, "--faults", "1", "--expected", path("expected.txt")});
+  EXPECT_EQ(again.rc, 1) << again.out;
+  EXPECT_NE(again.out.find("expected failures: 1 of 1 listed"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find(" cases (0 of them listed): a case that did not run"), std::string::npos)
+      << again.out;
+  EXPECT_NE(again.out.find("verdict with the expected failures: NOT as expected"), std::string::npos)
+      << again.out;
 }
 
 TEST_F(Cli, CheckWritesJUnit) {

@@ -1,9 +1,13 @@
 #include "tlbf/conformance/judge.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "tlbf/bloom.hpp"
@@ -12,6 +16,7 @@
 #include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/log_last_bit.hpp"
 #include "tlbf/protocol/values.hpp"
+#include "tlbf/sizing.hpp"
 
 namespace tlbf::conformance {
 namespace {
@@ -71,6 +76,108 @@ std::size_t positions_length(std::uint64_t m, std::uint64_t k) {
   return std::min(length, protocol::MAX_LINE);
 }
 
+using Shadow = Judge::Shadow;
+using OpenFilter = Judge::OpenFilter;
+
+// The longest file a shadow writes for to_bytes, or hands to the oracle: its
+// hex must fit in a line.
+constexpr std::size_t kLongestShadowFile = (protocol::MAX_LINE - 8) / 2;
+
+std::size_t file_length(const Shadow& s) { return HEADER_LEN + static_cast<std::size_t>((s.m + 7) / 8); }
+
+// docs/format.md, sections 4 and 5.
+std::vector<std::uint8_t> file_of(const Shadow& s) {
+  std::vector<std::uint8_t> out(file_length(s), 0);
+  std::copy(std::begin(MAGIC), std::end(MAGIC), out.begin());
+  const auto put = [&out](std::size_t at, std::uint64_t value, std::size_t bytes) {
+    for (std::size_t i = 0; i < bytes; ++i) out[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+  };
+  put(4, 1, 4);
+  put(8, s.m, 8);
+  put(16, s.k, 4);
+  put(24, s.count, 8);
+  for (const auto g : s.ones) out[HEADER_LEN + g / 8] |= static_cast<std::uint8_t>(1u << (g % 8));
+  return out;
+}
+
+// A file the oracle checked with its k set to 1: its fields as they are.
+Shadow shadow_of_file(const std::vector<std::uint8_t>& file) {
+  const auto get = [&file](std::size_t at, std::size_t bytes) {
+    std::uint64_t value = 0;
+    for (std::size_t i = bytes; i-- > 0;) value = value << 8 | file[at + i];
+    return value;
+  };
+  Shadow s{get(8, 8), static_cast<std::uint32_t>(get(16, 4)), get(24, 8), {}};
+  for (std::size_t i = HEADER_LEN; i < file.size(); ++i) {
+    for (unsigned bit = 0; bit < 8; ++bit) {
+      if (file[i] >> bit & 1u) s.ones.insert((i - HEADER_LEN) * 8 + bit);
+    }
+  }
+  return s;
+}
+
+void insert_into(Shadow& s, ByteView item) {
+  for (const auto g : positions_for(s.m, s.k, item)) s.ones.insert(g);
+  if (s.count != kU64Max) ++s.count;  // the count saturates (docs/format.md, section 9)
+}
+
+// The answer of a filter in state `s` to a request that reads or writes it;
+// nullopt when its answer is too long to be a line.
+std::optional<std::string> answer_of(const Shadow& s, const Words& w) {
+  const std::string_view c = w[0];
+  if (c == "info")
+    return "ok " + std::to_string(s.m) + " " + std::to_string(s.k) + " " + std::to_string(s.count);
+  if (c == "count_ones") return "ok " + std::to_string(s.ones.size());
+  if (c == "insert" || c == "drop") return "ok";
+  if (c == "to_bytes") {
+    if (file_length(s) > kLongestShadowFile) return std::nullopt;
+    return "ok " + protocol::write_bytes(file_of(s));
+  }
+  if (w.size() != 3) return std::nullopt;
+  const auto item = protocol::read_bytes(w[2]);
+  if (!item) return std::nullopt;
+  const auto positions = positions_for(s.m, s.k, *item);
+  if (c == "contains") {
+    const bool all =
+        std::all_of(positions.begin(), positions.end(), [&s](auto g) { return s.ones.count(g) != 0; });
+    return all ? "ok true" : "ok false";
+  }
+  std::string line = "ok";
+  for (const auto g : positions) line += " " + std::to_string(g);
+  return line;
+}
+
+// Whether `got` is the answer `expected` (a pattern), but for the count
+// where the count is open: info's third number, bytes 24 to 31 of a file.
+bool fits(std::string_view expected, std::string_view got, bool count_open, std::string_view command) {
+  if (!mismatch(expected, got)) return true;
+  if (!count_open) return false;
+  if (command == "info") {
+    const Words e = split(expected), g = split(got);
+    return e.size() == 4 && g.size() == 4 && std::equal(e.begin(), e.begin() + 3, g.begin()) &&
+           protocol::read_u64(g[3]).has_value();
+  }
+  constexpr std::size_t kFrom = 3 + 2 * 24, kTo = 3 + 2 * 32;  // after "ok "
+  if (command != "to_bytes" || got.size() != expected.size() || got.size() < kTo) return false;
+  const std::string_view count = got.substr(kFrom, kTo - kFrom);
+  return got.substr(0, kFrom) == expected.substr(0, kFrom) && got.substr(kTo) == expected.substr(kTo) &&
+         std::all_of(count.begin(), count.end(),
+                     [](char x) { return std::isdigit(x) || (x >= 'a' && x <= 'f'); });
+}
+
+// For reasons: what an open filter leaves undecided, and what it does not.
+std::string what_is_open(const OpenFilter& f) {
+  if (f.flag == "CountSaturates")
+    return "its count is open since a union whose counts pass 2^64 - 1 (CountSaturates); its m, k and bits "
+           "(F OR G) are decided";
+  if (f.flag == "StrictKBound") return "it holds the k above 65536 it was given (StrictKBound)";
+  std::string ms;
+  for (const auto& s : f.others) ms += ", " + std::to_string(s.m);
+  return "its m is open since with_rate (LogLastBit)" +
+         (ms.empty() ? "" : ", among the oracle's and" + ms.substr(1)) +
+         "; its k and bits follow from its m, its count is decided";
+}
+
 }  // namespace
 
 std::optional<Difference> unprintable_in(std::string_view answer) {
@@ -122,6 +229,7 @@ void Judge::allow_error_or_any_ok(std::string flag, const std::string& what) {
 // handles it.
 void Judge::allow_by_state_before(const std::vector<std::string_view>& w) {
   Latitude& l = latitude_;
+  before_union_.clear();
   if (w[0] == "union" && w.size() == 3) {
     const auto left = info_of(oracle_, w[1]), right = info_of(oracle_, w[2]);
     if (left && right && (*left)[0] == (*right)[0] && (*left)[1] == (*right)[1] &&
@@ -132,6 +240,12 @@ void Judge::allow_by_state_before(const std::vector<std::string_view>& w) {
       l.allows = "ok (the count saturated or wrapped), err BadParams or err Mismatch";
       l.opens = std::string(w[1]);
       l.opens_when_matching = true;
+    }
+    // A refusal changes nothing (docs/protocol.md, section 4): the target as
+    // it was, for when the implementation refuses what the oracle does not.
+    if (!l.flag.empty() || open_.count(w[1]) || open_.count(w[2])) {
+      const std::string file = oracle_.handle("to_bytes " + std::string(w[1]));
+      if (file.rfind("ok ", 0) == 0) before_union_ = file.substr(3);
     }
   }
 }
@@ -259,56 +373,207 @@ bool Judge::allowed(const Latitude& l, std::string_view got) const {
   return l.any_ok_form && has_ok_form(split(request_)[0], got);
 }
 
+bool Judge::touches_open(const Words& w) const {
+  if (open_.empty() || oracle_answer_.rfind("err Protocol", 0) == 0 ||
+      oracle_answer_.rfind("err Unknown", 0) == 0)
+    return false;
+  for (auto name : filters_read(w)) {
+    if (open_.count(name)) return true;
+  }
+  return effect_of(w[0]) == Effect::Drops && w.size() == 2 && open_.count(w[1]) != 0;
+}
+
 Judgement Judge::judge(std::string_view got) {
   // Not a response line at all: no latitude makes it acceptable.
   if (auto why = unprintable_in(got)) return {Verdict::Mismatch, {}, std::move(why->what)};
   const auto w = words_of(request_);
-  const bool matches = !mismatch(pattern_, got).has_value();
+  if (w && !w->empty() && touches_open(*w)) return judge_open(*w, got);
+  return judge_closed(w ? *w : Words{}, got);
+}
+
+Judgement Judge::judge_closed(const Words& w, std::string_view got) {
   Judgement out;
-  if (!matches) {
-    out.verdict = Verdict::Mismatch;
-    out.reason = mismatch(pattern_, got)->what;
-  }
-  std::string opened_by;  // the flag that leaves a filter of this request open
-  const std::string_view command = w ? (*w)[0] : std::string_view{};
-  // A request on a filter whose state is open: its form is all that can be judged.
-  std::string read_open;
-  if (w) {
-    for (auto name : filters_read(*w)) {
-      if (const auto found = open_.find(name); found != open_.end()) read_open = found->second;
-    }
-  }
-  const bool drops_open = w && effect_of(command) == Effect::Drops && w->size() == 2 && open_.count((*w)[1]);
-  if (!read_open.empty() || drops_open) {
-    const std::string flag = drops_open ? open_.find((*w)[1])->second : read_open;
-    const std::string_view kind = err_kind(got);
-    const bool form = drops_open ? (got == "ok" || kind == "NoSuchFilter")
-                                 : has_ok_form(command, got) || kind == "NoSuchFilter" ||
-                                       kind == "Mismatch" || kind == "BadParams";
-    if (!matches && form) {
-      out = {Verdict::Acceptable, flag,
-             "the filter's state is open since an acceptable difference (" + flag +
-                 "), and this answer has the form of one"};
-    }
-    if (drops_open) {
-      open_.erase(open_.find((*w)[1]));
-    } else if (effect_of(command) == Effect::Merges) {
-      opened_by = read_open;
-    }
-  } else if (!latitude_.flag.empty()) {
-    if (!matches && allowed(latitude_, got)) {
+  if (const auto why = mismatch(pattern_, got)) {
+    out = {Verdict::Mismatch, {}, why->what};
+    if (!latitude_.flag.empty() && allowed(latitude_, got))
       out = {Verdict::Acceptable, latitude_.flag, latitude_.flag + " allows " + latitude_.allows};
-    }
-    if (out.verdict == Verdict::Acceptable || (matches && latitude_.opens_when_matching))
-      opened_by = latitude_.flag;
   }
-  if (w && w->size() >= 2 && out.verdict != Verdict::Mismatch) {
-    const std::string name((*w)[1]);
-    if (!opened_by.empty() && (effect_of(command) == Effect::Merges || !latitude_.opens.empty())) {
-      open_.emplace(name, opened_by);
-    } else if (effect_of(command) == Effect::Creates && oracle_answer_ == "ok" && got == "ok") {
-      open_.erase(name);
+  if (out.verdict != Verdict::Mismatch && w.size() >= 2) open_after(w, got);
+  return out;
+}
+
+// What an answer to a request on filters that were not open leaves open: only
+// the fields the acceptable answer leaves undecided (docs/check.md, "What is
+// acceptable").
+void Judge::open_after(const Words& w, std::string_view got) {
+  const Effect effect = effect_of(w[0]);
+  const std::string name(w[1]);
+  const std::string& flag = latitude_.flag;
+  if (effect == Effect::Merges && flag == "CountSaturates") {
+    if (got == "ok") {
+      open_[name] = OpenFilter{flag, true, true, {}, false};
+    } else if (!before_union_.empty()) {
+      oracle_.handle("from_bytes " + name + " " + before_union_);  // refused: F as it was
     }
+    return;
+  }
+  if (effect != Effect::Creates || got != "ok") return;  // a create that failed changes nothing
+  if (latitude_.opens.empty()) {
+    open_.erase(name);  // made as the oracle made it
+  } else if (flag == "LogLastBit") {
+    OpenFilter open{flag, true, false, {}, false};
+    const std::uint64_t n = *protocol::read_u64(w[2]);
+    for (const auto m : protocol::m_alternatives(n, *protocol::read_real(w[3]))) {
+      if (m >= 1 && m <= MAX_BITS) open.others.push_back(Shadow{m, optimal_k(m, n), 0, {}});
+    }
+    open_[name] = std::move(open);
+  } else {
+    // StrictKBound: the filter has the k it was given. The oracle refused it,
+    // and may still hold the filter it replaced.
+    const Shadow made = w[0] == "new" ? Shadow{*protocol::read_u64(w[2]), *protocol::read_u32(w[3]), 0, {}}
+                                      : shadow_of_file(*protocol::read_bytes(w[2]));
+    oracle_.handle("drop " + name);
+    OpenFilter open{flag, false, false, {}, made.k > kLongestComputedPositions};
+    if (!open.whole) open.others.push_back(made);
+    open_[name] = std::move(open);
+  }
+}
+
+// A read or an insert of an open filter, or its drop: right when some state
+// it may be in answers so; the states that answer otherwise are ruled out.
+Judgement Judge::judge_open(const Words& w, std::string_view got) {
+  const bool drops = effect_of(w[0]) == Effect::Drops;
+  for (auto name : drops ? Words{w[1]} : filters_read(w)) {
+    if (const auto f = open_.find(name); f != open_.end() && f->second.whole) return judge_whole(w, got);
+  }
+  if (effect_of(w[0]) == Effect::Merges) return judge_open_union(w, got);
+  const std::string name(w[1]);
+  OpenFilter& f = open_.find(name)->second;
+  const bool oracle_fits = f.oracle_holds && fits(pattern_, got, f.count_open, w[0]);
+  std::vector<Shadow> kept;
+  std::string shown = f.oracle_holds ? pattern_ : "";
+  for (const Shadow& s : f.others) {
+    const auto answer = answer_of(s, w);
+    if (shown.empty() && answer) shown = *answer;
+    // Too long to make (to_bytes of a vast m): its form is all that is judged.
+    if (answer ? fits(*answer, got, f.count_open, w[0]) : has_ok_form(w[0], got)) kept.push_back(s);
+  }
+  if (!oracle_fits && kept.empty()) {
+    return {Verdict::Mismatch,
+            {},
+            "expected " + readable(shown, 200) + ", got " + readable(got, 200) + ": " + what_is_open(f)};
+  }
+  const std::string flag = f.flag, why = what_is_open(f);
+  f.oracle_holds = oracle_fits;
+  f.others = std::move(kept);
+  if (effect_of(w[0]) == Effect::Writes) {
+    for (Shadow& s : f.others) insert_into(s, *protocol::read_bytes(w[2]));
+  }
+  if (drops && got == "ok") {
+    open_.erase(name);
+  } else {
+    settle(name);
+  }
+  if (oracle_fits && !mismatch(pattern_, got)) return {};
+  return {Verdict::Acceptable, flag, why + ", and this answer agrees with a state it may be in"};
+}
+
+// An open filter that may now be in one state only is closed: the oracle
+// holds that state, or is given it.
+void Judge::settle(const std::string& name) {
+  const auto found = open_.find(name);
+  const OpenFilter& f = found->second;
+  if (f.whole || f.count_open) return;
+  if (f.oracle_holds && f.others.empty()) {
+    open_.erase(found);
+    return;
+  }
+  if (f.oracle_holds || f.others.size() != 1) return;
+  const Shadow& s = f.others.front();
+  if (s.k > MAX_K || file_length(s) > kLongestShadowFile) return;
+  if (oracle_.handle("from_bytes " + name + " " + protocol::write_bytes(file_of(s))) == "ok")
+    open_.erase(found);
+}
+
+// union T S where T or S is open.
+Judgement Judge::judge_open_union(const Words& w, std::string_view got) {
+  const std::string target(w[1]);
+  const auto find = [this](std::string_view name) -> const OpenFilter* {
+    const auto f = open_.find(name);
+    return f == open_.end() ? nullptr : &f->second;
+  };
+  const OpenFilter *t = find(w[1]), *s = find(w[2]);
+  const std::string flag = (t ? t : s)->flag;
+  const auto held = [](const OpenFilter* f) { return !f || (f->oracle_holds && f->others.empty()); };
+  const std::string_view kind = err_kind(got);
+  if (held(t) && held(s)) {
+    // Only counts are open: the oracle's answer decides m and k, and so the bits.
+    if (oracle_answer_ != "ok" || got == "ok") {
+      if (const auto why = mismatch(pattern_, got)) return {Verdict::Mismatch, {}, why->what};
+      if (got == "ok") {
+        OpenFilter& now = open_[target];  // T's count is T's and S's, one of them open
+        now.flag = flag;
+        now.count_open = true;
+      }
+      return {};
+    }
+    if (kind != "BadParams" && kind != "Mismatch")
+      return {Verdict::Mismatch,
+              {},
+              "expected ok (or, since a count is open, err BadParams or err Mismatch), got " +
+                  readable(got, 200)};
+    if (!before_union_.empty()) oracle_.handle("from_bytes " + target + " " + before_union_);
+    return {Verdict::Acceptable, "CountSaturates",
+            "a count is open, so the counts may pass 2^64 - 1, where CountSaturates allows a refusal"};
+  }
+  // Another m, or a k above 65536: Mismatch, unless some state of one may have the m and k of the other.
+  const auto shapes = [this](std::string_view name, const OpenFilter* f) {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> out;
+    if (!f || f->oracle_holds) {
+      if (const auto i = info_of(oracle_, name)) out.insert({(*i)[0], (*i)[1]});
+    }
+    if (f)
+      for (const auto& x : f->others) out.insert({x.m, x.k});
+    return out;
+  };
+  const auto a = shapes(w[1], t), b = shapes(w[2], s);
+  if (std::any_of(a.begin(), a.end(), [&b](const auto& x) { return b.count(x) != 0; }))
+    return judge_whole(w, got);
+  if (oracle_answer_ == "ok" && !before_union_.empty())
+    oracle_.handle("from_bytes " + target + " " + before_union_);
+  if (kind != "Mismatch")
+    return {Verdict::Mismatch,
+            {},
+            "expected err Mismatch, got " + readable(got, 200) +
+                ": the two filters' m and k differ in every state they may be in (" + flag + ")"};
+  if (!mismatch(pattern_, got)) return {};
+  return {Verdict::Acceptable, flag,
+          "the two filters' m and k differ in every state they may be in (" + flag + ")"};
+}
+
+// A filter beyond what the judge keeps: a request that reads it is judged by its form.
+Judgement Judge::judge_whole(const Words& w, std::string_view got) {
+  const std::string_view command = w[0];
+  const bool drops = effect_of(command) == Effect::Drops;
+  std::string flag;
+  for (auto name : drops ? Words{w[1]} : filters_read(w)) {
+    if (const auto f = open_.find(name); f != open_.end()) flag = f->second.flag;
+  }
+  const std::string_view kind = err_kind(got);
+  const bool form = drops ? (got == "ok" || kind == "NoSuchFilter")
+                          : has_ok_form(command, got) || kind == "NoSuchFilter" || kind == "Mismatch" ||
+                                kind == "BadParams";
+  Judgement out;
+  if (const auto why = mismatch(pattern_, got)) {
+    if (!form) return {Verdict::Mismatch, {}, why->what};
+    out = {Verdict::Acceptable, flag,
+           "the filter's state is open whole since an acceptable difference (" + flag +
+               "), and this answer has the form of one"};
+  }
+  if (drops) {
+    if (const auto f = open_.find(w[1]); f != open_.end()) open_.erase(f);
+  } else if (effect_of(command) == Effect::Merges) {
+    open_[std::string(w[1])] = OpenFilter{flag, false, false, {}, true};
   }
   return out;
 }

@@ -619,8 +619,8 @@ std::set<std::string> parse_expected_failures(const std::string& text) {
 }
 
 bool ExpectedVerdict::ok(const CheckReport& report) const {
-  return report.speaks_protocol && report.session_problem.empty() && unexpected_failures.empty() &&
-         unexpected_passes.empty() && unknown.empty();
+  return report.speaks_protocol && report.session_problem.empty() && report.stopped_because.empty() &&
+         unexpected_failures.empty() && unexpected_passes.empty() && unknown.empty() && not_run.empty();
 }
 
 ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::string>& expected) {
@@ -629,7 +629,10 @@ ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::st
   for (const auto& r : report.results) {
     seen.insert(r.name);
     const bool listed = expected.count(r.name) != 0;
-    if (r.outcome == Outcome::Failed) {
+    if (r.outcome == Outcome::NotRun) {
+      v.not_run.push_back(r.name);
+      v.listed_not_run += listed ? 1 : 0;
+    } else if (r.outcome == Outcome::Failed) {
       (listed ? v.expected_and_failed : v.unexpected_failures).push_back(r.name);
     } else if (listed && r.outcome != Outcome::Skipped) {
       v.unexpected_passes.push_back(r.name);
@@ -644,6 +647,11 @@ ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::st
 std::string expected_failures_text(const CheckReport& report) {
   std::string out =
       "# Expected failures of " + report.command + "\n# Written by tlbf check --update-expected.\n";
+  if (const int not_run = report.count(Outcome::NotRun); not_run > 0) {
+    out += "# " + std::to_string(not_run) +
+           " cases did not run and are not listed: a run in which a case does not run is never as "
+           "expected.\n";
+  }
   for (const auto& r : report.results) {
     if (r.outcome == Outcome::Failed) out += r.name + "\n";
   }

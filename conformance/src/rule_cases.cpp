@@ -747,12 +747,47 @@ void adversaries_names_and_files(std::vector<Case>& out) {
                                 {ask("from_bytes cf " + full), ask("count_ones cf"), ask("drop cf")}));
 }
 
+// docs/check.md, "What is acceptable": an acceptable answer opens only the
+// fields it leaves undecided. Each case takes such an answer's zone, then
+// reads a field it leaves decided, which an implementation that took the
+// other answer must still answer exactly.
+void open_by_field(std::vector<Case>& out) {
+  // Union tcId 9's counts, 2^64 - 2 and 5, pass 2^64 - 1. b holds bits 0 to
+  // 3; dog's one position at m = 8, k = 1 is its h1 mod 8 = 1 (format.md's
+  // worked example: h1 ends in e9), so the union, a OR b, finds dog.
+  out.push_back(
+      finish("state/open_by_field/union_past_the_count_still_ors",
+             {ask("from_bytes oa " + file_hex({1, 8, 1, 0, 0xfffffffffffffffe, 1, 0})),
+              ask("from_bytes ob " + file_hex({1, 8, 1, 0, 5, 1, 0x0f})), expect("union oa ob", "ok"),
+              expect("contains oa 646f67", "ok true"), expect("count_ones oa", "ok 4"), ask("to_bytes oa"),
+              ask("info oa"), ask("drop oa"), ask("drop ob")},
+             true, "CountSaturates"));
+  // Sizing tcId 12's n and p: m = 20, or 21 by a log one ulp off; k follows
+  // from m (3 or 4), and so do cat's bits.
+  out.push_back(finish("state/open_by_field/with_rate_k_and_bits_follow_m",
+                       {expect("with_rate ow 4 0.09051270335250715", "ok"), ask("info ow"),
+                        ask("insert ow 636174"), expect("contains ow 636174", "ok true"),
+                        ask("count_ones ow"), ask("positions ow 636174"), ask("to_bytes ow"), ask("drop ow")},
+                       true, "LogLastBit"));
+  // A k above 65536, accepted, is the k given, not 65536: info and the
+  // file's header say so. The oracle refuses it, so the name is absent_ for
+  // it; the file is from_bytes tcId 30's (the worked example with k = 65537).
+  const std::string k65537 = "544c424601000000140000000000000001000100000000000200000000000000096802";
+  out.push_back(finish("state/open_by_field/k_above_max_k_kept_as_given",
+                       {ask("new absent_ok 20 65537"), ask("info absent_ok"), ask("insert absent_ok 636174"),
+                        ask("contains absent_ok 636174"), ask("count_ones absent_ok"),
+                        ask("to_bytes absent_ok"), ask("from_bytes absent_ok " + k65537),
+                        ask("info absent_ok"), ask("to_bytes absent_ok"), ask("drop absent_ok")},
+                       true, "StrictKBound"));
+}
+
 // Mistakes an adversary's ports of the format made that every earlier case
 // passed (docs/check.md, "The bug bank" has each as a bug).
 void found_by_adversaries(std::vector<Case>& out) {
   adversaries_counts_and_probes(out);
   adversaries_k_and_rates(out);
   adversaries_names_and_files(out);
+  open_by_field(out);
 }
 
 }  // namespace

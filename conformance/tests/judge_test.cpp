@@ -31,6 +31,18 @@ Verdict verdict_after(const std::vector<std::string>& requests, const std::strin
 
 Verdict verdict(const std::string& request, const std::string& got) { return verdict_after({request}, got); }
 
+// The verdicts on a session's answers, each request paired with the answer
+// the implementation gave; "=" stands for the oracle's own answer.
+std::vector<Verdict> verdicts(const std::vector<std::pair<std::string, std::string>>& exchanges) {
+  Judge judge;
+  std::vector<Verdict> out;
+  for (const auto& [request, got] : exchanges) {
+    judge.expect(request);
+    out.push_back(judge.judge(got == "=" ? judge.oracle_answer() : got).verdict);
+  }
+  return out;
+}
+
 constexpr auto Match = Verdict::Match;
 constexpr auto Acceptable = Verdict::Acceptable;
 constexpr auto Mismatch = Verdict::Mismatch;
@@ -66,9 +78,10 @@ TEST(Judge, LogLastBitAllowsTheNeighbouringM) {
   EXPECT_EQ(verdict("optimal_m 4 0.09051270335250715", "ok 20"), Match);
   EXPECT_EQ(verdict("optimal_m 4 0.09051270335250715", "ok 21"), Acceptable);
   EXPECT_EQ(verdict("optimal_m 4 0.09051270335250715", "ok 22"), Mismatch);
-  // with_rate there: ok either way, and the filter's m is open afterwards.
-  EXPECT_EQ(verdict_after({"with_rate f 4 0.09051270335250715", "info f"}, "ok 21 3 0"), Acceptable);
-  EXPECT_EQ(verdict_after({"with_rate f 4 0.1", "info f"}, "ok 21 3 0"), Mismatch);
+  // with_rate there: ok either way, and the filter's m is open afterwards (its k follows:
+  // round(21 / 4 * ln 2) = 4).
+  EXPECT_EQ(verdict_after({"with_rate f 4 0.09051270335250715", "info f"}, "ok 21 4 0"), Acceptable);
+  EXPECT_EQ(verdict_after({"with_rate f 4 0.1", "info f"}, "ok 21 4 0"), Mismatch);
 }
 
 TEST(Judge, KAboveMaxKMayBeAcceptedAndLeavesTheFilterOpen) {
@@ -149,7 +162,9 @@ TEST(Judge, CountsPastTheMaximumMayWrapOrBeRefused) {
   };
   EXPECT_EQ(judge_union("ok", "ok " + saturated), (std::pair{Match, Match}));
   EXPECT_EQ(judge_union("ok", "ok " + wrapped), (std::pair{Match, Acceptable}));
-  EXPECT_EQ(judge_union("err BadParams count", "ok " + left), (std::pair{Acceptable, Acceptable}));
+  // A refusal changes nothing (docs/protocol.md, section 4): F is as it was, exactly.
+  EXPECT_EQ(judge_union("err BadParams count", "ok " + left), (std::pair{Acceptable, Match}));
+  EXPECT_EQ(judge_union("err Mismatch count", "ok " + saturated), (std::pair{Acceptable, Mismatch}));
   EXPECT_EQ(judge_union("err Format count", "ok " + left).first, Mismatch);
   EXPECT_EQ(judge_union("ok", "ok").second, Mismatch);  // to_bytes must still give bytes
 
@@ -162,6 +177,150 @@ TEST(Judge, CountsPastTheMaximumMayWrapOrBeRefused) {
   judge.judge("ok");
   judge.expect("info a");
   EXPECT_EQ(judge.judge("ok 8 1 5").verdict, Mismatch);
+}
+
+TEST(Judge, AUnionThatSaturatesItsCountStillOrsTheBits) {
+  // Union tcId 9 again: a holds count 2^64 - 2 and no bit, b count 5 and bits 0 to 3 (0x0f).
+  // docs/format.md, section 9: the bits of a successful union are a OR b; only the count is
+  // open. dog's one position in m = 8, k = 1 is its h1 mod 8 = 0x...e9 mod 8 = 1 (the worked
+  // example's table), a bit of b; cat's is 0x...27 mod 8 = 7, in neither.
+  const std::string left = "544c42460100000008000000000000000100000000000000feffffffffffffff00";
+  const std::string right = "544c4246010000000800000000000000010000000000000005000000000000000f";
+  const std::string kept_bits = "544c42460100000008000000000000000100000000000000ffffffffffffffff00";
+  const std::vector<std::pair<std::string, std::string>> setup = {
+      {"from_bytes a " + left, "ok"}, {"from_bytes b " + right, "ok"}, {"union a b", "ok"}};
+  auto after_union = [&](std::vector<std::pair<std::string, std::string>> reads) {
+    auto all = setup;
+    all.insert(all.end(), reads.begin(), reads.end());
+    auto v = verdicts(all);
+    return std::vector<Verdict>(v.begin() + 3, v.end());
+  };
+  // The bug of issue 38: the count saturated, the bits left as they were.
+  EXPECT_EQ(after_union({{"contains a 646f67", "ok false"}}), (std::vector{Mismatch}));
+  EXPECT_EQ(after_union({{"count_ones a", "ok 0"}}), (std::vector{Mismatch}));
+  EXPECT_EQ(after_union({{"to_bytes a", "ok " + kept_bits}}), (std::vector{Mismatch}));
+  EXPECT_EQ(after_union({{"info a", "ok 8 2 3"}}), (std::vector{Mismatch}));  // k is decided
+  // The right reads, and a wrapped count (2^64 - 2 + 5 = 3 mod 2^64), which the count's latitude allows.
+  EXPECT_EQ(after_union({{"contains a 646f67", "ok true"},
+                         {"contains a 636174", "ok false"},
+                         {"count_ones a", "ok 4"},
+                         {"info a", "ok 8 1 3"},
+                         {"to_bytes a",
+                          "ok 544c424601000000080000000000000001000000000000000300000000000000"
+                          "0f"},
+                         {"insert a 636174", "ok"},
+                         {"contains a 636174", "ok true"},
+                         {"to_bytes a",
+                          "ok 544c424601000000080000000000000001000000000000000400000000000000"
+                          "8f"}}),
+            (std::vector{Match, Match, Match, Acceptable, Acceptable, Match, Match, Acceptable}));
+  // The count stays open through a later union, and the bits still OR: b into a again changes no bit.
+  EXPECT_EQ(after_union({{"union a b", "ok"}, {"info a", "ok 8 1 8"}, {"count_ones a", "ok 4"}}),
+            (std::vector{Match, Acceptable, Match}));
+  // b into which a went: b's count is open now, its bits are 0x0f still, not 0x00.
+  EXPECT_EQ(after_union({{"union b a", "ok"},
+                         {"info b", "ok 8 1 7"},
+                         {"to_bytes b", "ok " + right},
+                         {"to_bytes b",
+                          "ok 544c424601000000080000000000000001000000000000000500000000000000"
+                          "00"}}),
+            (std::vector{Match, Acceptable, Acceptable, Mismatch}));
+  // Replacing the filter closes it: its count is decided again.
+  EXPECT_EQ(after_union({{"new a 8 1", "ok"}, {"info a", "ok 8 1 3"}}), (std::vector{Match, Mismatch}));
+}
+
+TEST(Judge, WithRateOfAnotherMHasTheKAndBitsOfThatM) {
+  // docs/vectors.md, sizing tcId 12: n = 4 at this p gives m = 20, and a log one ulp off 21.
+  // k follows from m: round(20 / 4 * ln 2) = round(3.466) = 3, round(21 / 4 * ln 2) = round(3.639)
+  // = 4. cat's positions in m = 21, k = 4 are (h1 + i h2) mod 2^64 mod 21 with the worked
+  // example's h1 and h2: 16, 9, 2, 11 (by hand: Python integers), so its bytes are 04 0a 01.
+  const std::string rate = "with_rate f 4 0.09051270335250715";
+  const std::string m21 = "ok 544c424601000000150000000000000004000000000000000100000000000000040a01";
+  // A correct implementation whose log gives 21: everything it says follows from m = 21.
+  EXPECT_EQ(verdicts({{rate, "ok"},
+                      {"count_ones f", "ok 0"},
+                      {"info f", "ok 21 4 0"},
+                      {"insert f 636174", "ok"},
+                      {"contains f 636174", "ok true"},
+                      {"positions f 636174", "ok 16 9 2 11"},
+                      {"to_bytes f", m21}}),
+            (std::vector{Match, Match, Acceptable, Match, Match, Match, Match}));
+  // Before m is known, reads are judged against both; the first that tells decides.
+  EXPECT_EQ(verdicts({{rate, "ok"}, {"insert f 636174", "ok"}, {"to_bytes f", m21}, {"info f", "ok 21 4 1"}}),
+            (std::vector{Match, Match, Acceptable, Match}));
+  EXPECT_EQ(verdicts({{rate, "ok"}, {"insert f 636174", "ok"}, {"to_bytes f", m21}, {"info f", "ok 20 3 1"}}),
+            (std::vector{Match, Match, Acceptable, Mismatch}));
+  // k does not follow m = 21; an m that is neither; a count that is not the inserts'.
+  EXPECT_EQ(verdicts({{rate, "ok"}, {"info f", "ok 21 3 0"}}), (std::vector{Match, Mismatch}));
+  EXPECT_EQ(verdicts({{rate, "ok"}, {"info f", "ok 22 4 0"}}), (std::vector{Match, Mismatch}));
+  EXPECT_EQ(verdicts({{rate, "ok"}, {"info f", "ok 21 4 1"}}), (std::vector{Match, Mismatch}));
+  // m = 21 in the header, but cat's bits set where m = 20, k = 3 puts them (11, 14, 17: 00 48 02).
+  EXPECT_EQ(
+      verdicts({{rate, "ok"},
+                {"insert f 636174", "ok"},
+                {"info f", "ok 21 4 1"},
+                {"to_bytes f", "ok 544c424601000000150000000000000004000000000000000100000000000000004802"}}),
+      (std::vector{Match, Match, Acceptable, Mismatch}));
+  EXPECT_EQ(verdicts({{rate, "ok"},
+                      {"insert f 636174", "ok"},
+                      {"info f", "ok 21 4 1"},
+                      {"positions f 636174", "ok 11 14 17"}}),
+            (std::vector{Match, Match, Acceptable, Mismatch}));
+  // The oracle's m: the alternative is ruled out, and the filter is the oracle's again.
+  EXPECT_EQ(verdicts({{rate, "ok"}, {"info f", "ok 20 3 0"}, {"info f", "ok 21 4 0"}}),
+            (std::vector{Match, Match, Mismatch}));
+}
+
+TEST(Judge, AnAcceptedKAboveMaxKIsTheKGiven) {
+  // docs/check.md: after StrictKBound's ok nothing is open. cat's 65,537 positions in m = 20
+  // cover all 20 bits (by hand: Python integers, as above), so its bytes are ff ff 0f.
+  const std::string file = "544c424601000000140000000000000001000100000000000100000000000000ffff0f";
+  EXPECT_EQ(verdicts({{"new f 20 65537", "ok"},
+                      {"info f", "ok 20 65537 0"},
+                      {"contains f 636174", "ok false"},
+                      {"insert f 636174", "ok"},
+                      {"contains f 636174", "ok true"},
+                      {"count_ones f", "ok 20"},
+                      {"to_bytes f", "ok " + file},
+                      {"union f f", "ok"},
+                      {"drop f", "ok"},
+                      {"info f", "="}}),
+            (std::vector{Acceptable, Acceptable, Acceptable, Acceptable, Acceptable, Acceptable, Acceptable,
+                         Acceptable, Acceptable, Match}));
+  // Stored clamped to 65536, or not stored at all.
+  EXPECT_EQ(verdicts({{"new f 20 65537", "ok"}, {"info f", "ok 20 65536 0"}}),
+            (std::vector{Acceptable, Mismatch}));
+  EXPECT_EQ(
+      verdicts({{"new f 20 65537", "ok"},
+                {"insert f 636174", "ok"},
+                {"to_bytes f", "ok 544c424601000000140000000000000000000100000000000100000000000000ffff0f"}}),
+      (std::vector{Acceptable, Acceptable, Mismatch}));
+  EXPECT_EQ(verdicts({{"new f 20 65537", "ok"}, {"info f", "err NoSuchFilter f"}}),
+            (std::vector{Acceptable, Mismatch}));
+  EXPECT_EQ(verdicts({{"new f 20 65537", "ok"}, {"drop f", "err NoSuchFilter f"}}),
+            (std::vector{Acceptable, Mismatch}));
+  // It replaced the f before it: that f's state is gone.
+  EXPECT_EQ(verdicts({{"new f 20 3", "ok"},
+                      {"insert f 636174", "ok"},
+                      {"new f 20 65537", "ok"},
+                      {"count_ones f", "ok 3"}}),
+            (std::vector{Match, Match, Acceptable, Mismatch}));
+  // Its k is no other filter's: a union with a filter of k = 3 is Mismatch, both ways.
+  EXPECT_EQ(verdicts({{"new g 20 3", "ok"}, {"new f 20 65537", "ok"}, {"union g f", "ok"}}),
+            (std::vector{Match, Acceptable, Mismatch}));
+  EXPECT_EQ(verdicts({{"new g 20 3", "ok"},
+                      {"new f 20 65537", "ok"},
+                      {"union f g", "err Mismatch m k"},
+                      {"info f", "ok 20 65537 0"}}),
+            (std::vector{Match, Acceptable, Acceptable, Acceptable}));
+  // A file of k = 65537 loads as it is (from_bytes tcId 30's header, two items' bits).
+  const std::string k65537 = "544c424601000000140000000000000001000100000000000200000000000000096802";
+  EXPECT_EQ(
+      verdicts(
+          {{"from_bytes f " + k65537, "ok"}, {"to_bytes f", "ok " + k65537}, {"info f", "ok 20 65537 2"}}),
+      (std::vector{Acceptable, Acceptable, Acceptable}));
+  EXPECT_EQ(verdicts({{"from_bytes f " + k65537, "ok"}, {"count_ones f", "ok 5"}}),
+            (std::vector{Acceptable, Mismatch}));
 }
 
 TEST(Judge, AnAnswerWithAByteOutsidePrintableAsciiIsNeverRight) {

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/reports.hpp"
@@ -251,6 +253,43 @@ TEST(Reports, TheHtmlParityMatrixLinksEachFailingCellToItsFailures) {
   EXPECT_EQ(html.find("id=\"impl1-group"), std::string::npos)
       << "the conforming implementation has no failures";
   EXPECT_LT(html.find("<section id=\"parity\">"), html.find("<section id=\"impl1\">"));
+}
+
+TEST(Reports, ACaseThatDidNotRunIsNeverAsExpected) {
+  // Issue 37: a run cut short (the implementation stopped itself) whose one
+  // failure is listed used to be "as expected", the cases never run unseen.
+  CheckReport cut = report_with("stops", {{"vectors/hash/Fnv1a64Test/1", Outcome::Passed},
+                                          {"vectors/hash/Fnv1a64Test/2", Outcome::Failed},
+                                          {"vectors/hash/Fnv1a64Test/3", Outcome::NotRun},
+                                          {"vectors/hash/Fnv1a64Test/4", Outcome::NotRun}});
+  cut.stopped_because = "the implementation exited with status 3 before its first answer";
+  const std::string list = expected_failures_text(cut);
+  EXPECT_EQ(parse_expected_failures(list), (std::set<std::string>{"vectors/hash/Fnv1a64Test/2"})) << list;
+  EXPECT_NE(list.find("# 2 cases did not run"), std::string::npos) << list;
+
+  const ExpectedVerdict unlisted = judge_expected(cut, parse_expected_failures(list));
+  EXPECT_EQ(unlisted.not_run,
+            (std::vector<std::string>{"vectors/hash/Fnv1a64Test/3", "vectors/hash/Fnv1a64Test/4"}));
+  EXPECT_EQ(unlisted.listed_not_run, 0);
+  EXPECT_TRUE(unlisted.unexpected_failures.empty());
+  EXPECT_FALSE(unlisted.ok(cut));
+
+  // Listing them changes nothing: a listed case that did not run did not fail either.
+  const ExpectedVerdict listed = judge_expected(
+      cut, {"vectors/hash/Fnv1a64Test/2", "vectors/hash/Fnv1a64Test/3", "vectors/hash/Fnv1a64Test/4"});
+  EXPECT_EQ(listed.listed_not_run, 2);
+  EXPECT_TRUE(listed.unexpected_passes.empty()) << "not run is not passed";
+  EXPECT_FALSE(listed.ok(cut));
+
+  // The same run with every case run is as expected with its list.
+  CheckReport whole = cut;
+  whole.stopped_because.clear();
+  whole.results[2].outcome = whole.results[3].outcome = Outcome::Passed;
+  EXPECT_TRUE(judge_expected(whole, parse_expected_failures(list)).ok(whole));
+  // A run stopped early is not as expected even when no case is left (a stop on the last one).
+  CheckReport stopped = whole;
+  stopped.stopped_because = "stopped after 1 failed case (--max-failures 1)";
+  EXPECT_FALSE(judge_expected(stopped, parse_expected_failures(list)).ok(stopped));
 }
 
 }  // namespace

@@ -126,10 +126,13 @@ TEST(Replay, ALongAcceptableAnswerAboutAnOpenFilterIsJudgedNotCutOff) {
   // transcript expects err NoSuchFilter; an implementation that takes such a
   // k (acceptable: StrictKBound) then answers to_bytes with 125,032 bytes, a
   // line of 250 KB (read in several chunks) that the answer limit of
-  // "err NoSuchFilter" must not cut.
+  // "err NoSuchFilter" must not cut. The file is the empty filter of that m
+  // and k (m = 1000000 = 0x0f4240, k = 70000 = 0x011170, little-endian),
+  // since the k given is the filter's k (docs/check.md, "What is acceptable").
   const ReplayReport report =
       replay(parse("> new f 1000000 70000\n< err BadParams\n> to_bytes f\n< err NoSuchFilter\n"),
-             "printf 'ok\\nok 544c42460100000'; head -c 250049 /dev/zero | tr '\\0' 0; echo; cat > /dev/null",
+             "printf 'ok\\nok 544c42460100000040420f00000000007011010000000000'; "
+             "head -c 250016 /dev/zero | tr '\\0' 0; echo; cat > /dev/null",
              quick_budget());
   EXPECT_TRUE(report.passed) << (report.failures.empty() ? "" : report.failures[0]);
   EXPECT_FALSE(report.acceptable.empty());

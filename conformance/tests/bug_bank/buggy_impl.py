@@ -1447,6 +1447,59 @@ def _():
     B.insert, B.contains = insert, contains
 
 
+# ---- an acceptable answer opens only the fields it leaves undecided ---------
+# (docs/check.md, "What is acceptable"): one member for each flag whose answer
+# leaves a filter open. Each takes the acceptable answer, then gets a field
+# that answer leaves decided wrong; the judge used to open the whole filter.
+
+@bug("union_overflow_keeps_bits", "decision", "a union whose counts pass 2^64 - 1 saturates the count and returns before it ORs the bits (CountSaturates leaves only the count open)",
+     ["state/open_by_field/union_past_the_count_still_ors"])
+def _():
+    original = B.union
+    def union(self, other):
+        if (self.m, self.k) == (other.m, other.k) and self.n_inserted + other.n_inserted > MASK:
+            self.n_inserted = MASK
+            return
+        original(self, other)
+    B.union = union
+
+
+def m_of_lower_log(n, p):
+    """optimal_m with log(p) one ulp lower, as another platform's libm may give it (LogLastBit)."""
+    ideal = (-float(n) * math.nextafter(impl.ln(p), -math.inf)) / (impl.LN2 * impl.LN2)
+    return impl.saturate(math.ceil(ideal) if math.isfinite(ideal) else ideal, 64)
+
+
+def with_rate_sized_by(m_of, k_of):
+    def with_rate(n, p):
+        if n < 1 or not 0.0 < p < 1.0:
+            raise impl.TlbfError("BadParams", "n or p")
+        m = m_of(n, p)
+        if m > impl.MAX_BITS:
+            raise impl.TlbfError("BadParams", "m")
+        return B.new(m, k_of(m, n, p))
+    B.with_rate = staticmethod(with_rate)
+
+
+@bug("with_rate_k_of_another_log", "decision", "with_rate takes m from a log one ulp lower (acceptable alone, LogLastBit) but k from the library's m: k does not follow the m it reports",
+     ["state/open_by_field/with_rate_k_and_bits_follow_m"])
+def _():
+    with_rate_sized_by(m_of_lower_log, lambda m, n, p: impl.optimal_k(impl.optimal_m(n, p), n))
+
+
+@bug("k_above_max_k_clamped", "decision", "new and from_bytes accept a k above 65536 but keep 65536 (StrictKBound allows accepting the k, not changing it)",
+     ["state/open_by_field/k_above_max_k_kept_as_given"])
+def _():
+    impl.MAX_K = (1 << 32) - 1
+    new, load = B.new, B.from_bytes
+    B.new = staticmethod(lambda m, k: new(m, min(k, 1 << 16)))
+    def from_bytes(data):
+        loaded = load(data)
+        loaded.k = min(loaded.k, 1 << 16)
+        return loaded
+    B.from_bytes = staticmethod(from_bytes)
+
+
 # ---- controls: tlbf check must pass these -----------------------------------
 
 @control("k_round_floor_plus_half", "optimal_k rounds with floor(x + 0.5): differs from half away from zero only below 1 and above 2^52, where max(1, ...) and saturation hide it")
@@ -1489,6 +1542,11 @@ def _():
 @control("flush_every_line", "answers are flushed after every line, not when input runs dry")
 def _():
     FLAGS.add("flush_each")
+
+
+@control("with_rate_log_one_ulp_low", "with_rate's log(p) is one ulp lower, as another platform's libm may give it: m differs where the vectors flag LogLastBit, and k and the bits follow from that m")
+def _():
+    with_rate_sized_by(m_of_lower_log, lambda m, n, p: impl.optimal_k(m, n))
 
 
 @control("union_count_wraps", "union counts wrap at 2^64 (the vectors call wrapping acceptable, flag CountSaturates)")

@@ -12,22 +12,32 @@
 //                  saturates at 2^32 - 1; predicted_fp_rate with m = 0: any
 //                  answer of the command's form, or err BadParams.
 //   LogLastBit     optimal_m where log(p) one ulp off changes m: those m.
-//                  with_rate with such n and p: ok, and the filter's m is open.
+//                  with_rate with such n and p: ok, and the filter's m is open
+//                  among those m; its k and bits follow from its m.
 //   StrictKBound   k above 65536 and nothing else wrong: new and from_bytes
-//                  may answer ok (the filter is then open); positions_for may
-//                  answer the k positions.
+//                  may answer ok (the filter then has the k given);
+//                  positions_for may answer the k positions.
 //   CountSaturates union whose counts add past 2^64 - 1: ok (saturated or
-//                  wrapped), err BadParams or err Mismatch; the filter is open.
+//                  wrapped), err BadParams or err Mismatch. After ok the
+//                  filter's count is open and its bits are F OR G; after an
+//                  error it is as it was.
 //
-// A filter is "open" after an acceptable answer that leaves its state
-// undecided. A request that reads an open filter may get any answer of the
-// command's form or an err NoSuchFilter, Mismatch or BadParams; a request
-// that replaces or drops it, answered as the oracle answers, closes it.
-// Callers that choose their requests (the model, fuzz_diff) do not send
-// requests that read an open filter: its k may be in the billions.
+// A filter is "open" after an acceptable answer that leaves a field of its
+// state undecided, and only that field is: the judge keeps each state the
+// filter may be in (the oracle's filter, the filters of the other m, a
+// filter of k above 65536, each with its count open or not), judges every
+// read of it against those states, and drops a state an answer rules out.
+// A request that replaces or drops the filter, answered as the oracle
+// answers, closes it. Where the judge cannot hold the states (k above 2^20,
+// a union of a filter of another m or of k above 65536 with one of its own
+// m and k), the filter is open whole, as before: a read of it may get any
+// answer of the command's form or an err NoSuchFilter, Mismatch or
+// BadParams. Callers that choose their requests (the model, fuzz_diff) do
+// not send requests that read an open filter: its k may be in the billions.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -80,8 +90,23 @@ class Judge {
   bool pattern_decides() const { return latitude_.flag.empty() && open_.empty(); }
   // True when `request` reads a filter left open by an acceptable answer.
   bool reads_open_filter(std::string_view request) const;
-  // The open filters, each with the flag of the answer that opened it.
-  const std::map<std::string, std::string, std::less<>>& open_filters() const { return open_; }
+
+  // A filter the oracle does not hold: a k above MAX_K, or an m of a log one
+  // ulp off. Its set bits are kept sparse, so its m costs nothing.
+  struct Shadow {
+    std::uint64_t m = 0;
+    std::uint32_t k = 0;
+    std::uint64_t count = 0;
+    std::set<std::uint64_t> ones;
+  };
+  // The states an open filter may be in.
+  struct OpenFilter {
+    std::string flag;            // of the acceptable answer that opened it
+    bool oracle_holds = true;    // the oracle's filter of that name is one
+    bool count_open = false;     // any count, in each state (CountSaturates)
+    std::vector<Shadow> others;  // the others, decided but for count_open
+    bool whole = false;          // beyond the judge: judged by form only
+  };
 
  private:
   // What answers other than the oracle's the request last expected allows.
@@ -103,10 +128,20 @@ class Judge {
   void allow_by_sizing(const std::vector<std::string_view>& words);
   void allow_k_above_the_bound(const std::vector<std::string_view>& words);
   void allow_file_with_k_above_the_bound(const std::vector<std::string_view>& words);
+  // The parts of judge(): a request on a filter that is not open, one on an
+  // open filter, and what an acceptable answer leaves open.
+  Judgement judge_closed(const std::vector<std::string_view>& words, std::string_view got);
+  Judgement judge_open(const std::vector<std::string_view>& words, std::string_view got);
+  Judgement judge_open_union(const std::vector<std::string_view>& words, std::string_view got);
+  Judgement judge_whole(const std::vector<std::string_view>& words, std::string_view got);
+  void open_after(const std::vector<std::string_view>& words, std::string_view got);
+  void settle(const std::string& name);
+  bool touches_open(const std::vector<std::string_view>& words) const;
 
   protocol::OracleSession oracle_;
-  std::map<std::string, std::string, std::less<>> open_;
+  std::map<std::string, OpenFilter, std::less<>> open_;
   std::string request_, oracle_answer_, pattern_;
+  std::string before_union_;  // the union target's file before it, to restore after a refusal
   Latitude latitude_;
 };
 

@@ -22,12 +22,18 @@ struct ExpectedVerdict {
   std::vector<std::string> unexpected_failures;  // failed, not listed
   std::vector<std::string> unexpected_passes;    // listed, but passed: the list is stale
   std::vector<std::string> unknown;              // listed, but no such case ran: the list is stale
-  bool ok(const CheckReport& report) const;      // nothing unexpected and a clean session
+  // Did not run, listed or not: nothing was checked, so nothing is as
+  // expected (a run cut short must not pass because of the list).
+  std::vector<std::string> not_run;
+  int listed_not_run = 0;  // of those, how many the list names
+  // Nothing unexpected, every case ran, and a clean session.
+  bool ok(const CheckReport& report) const;
 };
 
 ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::string>& expected);
 
 // The list that would make this report's failures expected, in case order.
+// A case that did not run is never written: it was not seen to fail.
 std::string expected_failures_text(const CheckReport& report);
 
 // "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"; "behaviour/x/y" -> "behaviour/x"
