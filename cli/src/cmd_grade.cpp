@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -102,6 +103,7 @@ struct ClassRun {
   bool harness_failed = false;
   std::string sandbox;      // sandbox_state's
   std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
+  ProgressLine* progress = nullptr;
 };
 
 constexpr std::string_view kGradeCommand = "tlbf grade";
@@ -165,10 +167,10 @@ mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learn
 
 // Grades the learner's copy in `workdir`, writes their report and page, and returns their row.
 mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
-                             const std::string& key, const std::string& workdir, const std::string& prefix) {
+                             const std::string& key, const std::string& workdir) {
   SubjectsPtr subjects = learner_subjects(run, workdir);
   mutants::ScoreOptions so = score_options(run.opt, *subjects);
-  ProgressLine progress(prefix);
+  ProgressLine& progress = *run.progress;
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const mutants::Score score = mutants::score_suite(*subjects, so);
   progress.clear();
@@ -231,7 +233,7 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
     row.reason = workdir.why();
     return row;
   }
-  return grade_copy(run, seed, learner, key, workdir.value(), prefix);
+  return grade_copy(run, seed, learner, key, workdir.value());
 }
 
 // --kit, else the bundled kit of --kind.
@@ -261,14 +263,20 @@ Outcome<Done> kit_offers(const mutants::Kit& kit, const std::vector<std::string>
   return done();
 }
 
-// Grades each learner in turn, saying on standard error how long each took and how long the rest may.
+// Grades each learner in turn, saying on standard error how far the grading
+// is, how long each learner took and how long the rest may.
 std::vector<mutants::ClassRow> grade_class(ClassRun& run, mutants::ClassSeed& seed,
-                                           const std::vector<mutants::Learner>& learners) {
+                                           const std::vector<mutants::Learner>& learners,
+                                           ProgressLine::Seconds plain_every) {
   std::vector<mutants::ClassRow> rows;
   const auto start = std::chrono::steady_clock::now();
+  ProgressLine progress("", plain_every);
+  run.progress = &progress;
+  const std::string of = "/" + std::to_string(learners.size());
   for (std::size_t i = 0; i < learners.size(); ++i) {
-    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " +
-                               fitted(learners[i].name, 30) + ": ";
+    const std::string prefix = "[" + std::to_string(i + 1) + of + "] " + fitted(learners[i].name, 30) + ": ";
+    progress.set_prefix(prefix, "tlbf grade: " + std::to_string(i) + of + " learners done; " +
+                                    fitted(learners[i].name, 80) + ": ");
     const auto began = std::chrono::steady_clock::now();
     rows.push_back(grade_learner(run, seed, learners[i], prefix));
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
@@ -299,6 +307,20 @@ Outcome<Done> complete_run(ClassRun& run) {
   return done();
 }
 
+// Ten seconds between progress lines in a log. TLBF_GRADE_PROGRESS_SECONDS,
+// for tests only, sets another (0: a line for every run that ends), so that a
+// test of the lines need not grade for ten seconds.
+Outcome<ProgressLine::Seconds> plain_progress_every() {
+  const char* set = std::getenv("TLBF_GRADE_PROGRESS_SECONDS");
+  if (set == nullptr) return ProgressLine::Seconds(10);
+  const auto seconds = strict_whole_number(set);
+  if (!seconds || *seconds > 86400) {
+    return failure("TLBF_GRADE_PROGRESS_SECONDS: '" + std::string(set) +
+                   "' is not a whole number of seconds in 0 ..= 86400");
+  }
+  return ProgressLine::Seconds(static_cast<double>(*seconds));
+}
+
 // class.json, class.html and --junit's file; a Failure names the one not written.
 Outcome<Done> write_summaries(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
   const GradeOptions& opt = run.opt;
@@ -326,7 +348,8 @@ Exit class_exit(const ClassRun& run, const std::vector<mutants::ClassRow>& rows)
 }
 
 // Grades the class with the kit at `kit_path`, once the command line is known to be right.
-int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<mutants::Learner>& learners) {
+int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<mutants::Learner>& learners,
+                     ProgressLine::Seconds plain_every) {
   const GradeOptions& opt = run.opt;
   const fs::path learners_dir = fs::path(opt.out) / "learners";
   std::error_code ec;
@@ -348,7 +371,7 @@ int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<
   if (!seeded.ok()) return fail_with(kUsage, kGradeCommand, seeded.failure());
   const auto& seed = seeded.value();
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
-  const auto rows = grade_class(run, *seed, learners);
+  const auto rows = grade_class(run, *seed, learners, plain_every);
   if (auto written = write_summaries(run, rows); !written)
     return fail_with(kIo, kFileSpeaker, written.failure());
   std::fputs(mutants::class_summary_text(rows, (fs::path(opt.out) / "class.html").string()).c_str(), stdout);
@@ -363,6 +386,8 @@ int run_grade(const GradeOptions& opt) {
     return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' is not a folder (one sub-folder per learner)"));
   }
+  const auto plain_every = plain_progress_every();
+  if (!plain_every.ok()) return fail_with(kUsage, kGradeCommand, plain_every.failure());
   const auto kit_path = kit_path_of(opt);
   if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
   const auto read = mutants::read_kit(kit_path.value());
@@ -377,7 +402,7 @@ int run_grade(const GradeOptions& opt) {
                      failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
                              run.kit.tests_file));
   }
-  return grade_and_report(run, kit_path.value(), learners);
+  return grade_and_report(run, kit_path.value(), learners, plain_every.value());
 }
 
 void add_grade_options(CLI::App& cmd, GradeOptions& opt) {

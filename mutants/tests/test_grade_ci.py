@@ -1,6 +1,7 @@
 """Tests of `tlbf grade` in a CI and into a log (docs/mutants.md, "In CI and
-in a log"): the JUnit file, the exit code of --fail-unless-all-meet, and a
-table whose names are never cut. Each grades two learners of the Python class at
+in a log"): the JUnit file, the exit code of --fail-unless-all-meet, the
+plain progress lines when standard error is not a terminal, and a table
+whose names are never cut. Each grades two learners of the Python class at
 most (alice meets the bar; bob is short), without chaffs and with one run a
 mutant: seconds, where test_grade.py's gradings of whole classes take minutes.
 
@@ -89,6 +90,29 @@ class GradeInCi(Grading):
         # The code is the documented one, in --help too.
         help_text = subprocess.run([TLBF, "grade", "--help"], capture_output=True, text=True).stdout
         self.assertRegex(help_text.replace("\n", " "), r"9 with --fail-unless-all-meet, some learner does not meet")
+
+    def test_without_a_terminal_progress_is_plain_lines(self):
+        class_dir = self.class_of({"alice": "alice"})
+        out = os.path.join(self.dir, "out")
+        # The interval, ten seconds, made none (for tests only), so that a grading of
+        # a few seconds shows lines; standard error is a pipe here, not a terminal.
+        self.env["TLBF_GRADE_PROGRESS_SECONDS"] = "0"
+        r = self.grade(class_dir, out, *QUICK)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("\r", r.stderr)
+        self.assertNotIn("\x1b", r.stderr)
+        progress = [l for l in r.stderr.splitlines() if l.startswith("tlbf grade: 0/1 learners done; alice: ")]
+        self.assertTrue(progress, r.stderr)
+        for line in progress:
+            self.assertRegex(line, r": (baseline \d+/\d+ runs, \d+ s"
+                                   r"|mutants \d+/\d+ tested, \d+ survived, \d+ s, ETA \d+ s \(runs \d+/\d+\))$")
+        self.assertTrue(any("mutants 10/10 tested" in l for l in progress), r.stderr)
+        # A value that is not a whole number of seconds is refused before anything runs.
+        self.env["TLBF_GRADE_PROGRESS_SECONDS"] = "0.5"
+        r = self.grade(class_dir, os.path.join(self.dir, "out2"), *QUICK)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("TLBF_GRADE_PROGRESS_SECONDS", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "out2")))
 
     def test_the_table_never_cuts_a_name_another_name_begins_alike(self):
         class_dir = self.class_of({"g5_strip_disguise": "alice", "g5_strip_disguise_and_hash": "bob",
