@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -49,6 +50,8 @@ struct GradeOptions {
   double setup_timeout_s = 1800;
   bool fresh = false;
   bool no_sandbox = false;
+  std::string junit;
+  bool fail_unless_all_meet = false;
 };
 
 // The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade-kits once installed.
@@ -92,17 +95,6 @@ std::string fitted(std::string text, std::size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 3) + "...";
 }
 
-void print_row(const mutants::ClassRow& r) {
-  std::string survivors;
-  for (const auto& id : r.survivors) survivors += (survivors.empty() ? "" : ",") + id;
-  char score[32] = "";
-  if (r.ran > 0) std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
-  char chaffs[32] = "";
-  if (r.chaffs_ran > 0) std::snprintf(chaffs, sizeof chaffs, "%d/%d", r.chaffs_killed, r.chaffs_ran);
-  std::printf("%-14s %-15s %-6s %-7s %s\n", fitted(r.name, 14).c_str(), r.verdict.c_str(), score, chaffs,
-              fitted(survivors, 34).c_str());
-}
-
 struct ClassRun {
   const GradeOptions& opt;
   const mutants::Kit& kit;
@@ -111,6 +103,7 @@ struct ClassRun {
   bool harness_failed = false;
   std::string sandbox;      // sandbox_state's
   std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
+  ProgressLine* progress = nullptr;
 };
 
 constexpr std::string_view kGradeCommand = "tlbf grade";
@@ -174,10 +167,10 @@ mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learn
 
 // Grades the learner's copy in `workdir`, writes their report and page, and returns their row.
 mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
-                             const std::string& key, const std::string& workdir, const std::string& prefix) {
+                             const std::string& key, const std::string& workdir) {
   SubjectsPtr subjects = learner_subjects(run, workdir);
   mutants::ScoreOptions so = score_options(run.opt, *subjects);
-  ProgressLine progress(prefix);
+  ProgressLine& progress = *run.progress;
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const mutants::Score score = mutants::score_suite(*subjects, so);
   progress.clear();
@@ -240,7 +233,7 @@ mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const m
     row.reason = workdir.why();
     return row;
   }
-  return grade_copy(run, seed, learner, key, workdir.value(), prefix);
+  return grade_copy(run, seed, learner, key, workdir.value());
 }
 
 // --kit, else the bundled kit of --kind.
@@ -270,14 +263,20 @@ Outcome<Done> kit_offers(const mutants::Kit& kit, const std::vector<std::string>
   return done();
 }
 
-// Grades each learner in turn, saying on standard error how long each took and how long the rest may.
+// Grades each learner in turn, saying on standard error how far the grading
+// is, how long each learner took and how long the rest may.
 std::vector<mutants::ClassRow> grade_class(ClassRun& run, mutants::ClassSeed& seed,
-                                           const std::vector<mutants::Learner>& learners) {
+                                           const std::vector<mutants::Learner>& learners,
+                                           ProgressLine::Seconds plain_every) {
   std::vector<mutants::ClassRow> rows;
   const auto start = std::chrono::steady_clock::now();
+  ProgressLine progress("", plain_every);
+  run.progress = &progress;
+  const std::string of = "/" + std::to_string(learners.size());
   for (std::size_t i = 0; i < learners.size(); ++i) {
-    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(learners.size()) + "] " +
-                               fitted(learners[i].name, 30) + ": ";
+    const std::string prefix = "[" + std::to_string(i + 1) + of + "] " + fitted(learners[i].name, 30) + ": ";
+    progress.set_prefix(prefix, "tlbf grade: " + std::to_string(i) + of + " learners done; " +
+                                    fitted(learners[i].name, 80) + ": ");
     const auto began = std::chrono::steady_clock::now();
     rows.push_back(grade_learner(run, seed, learners[i], prefix));
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
@@ -289,71 +288,71 @@ std::vector<mutants::ClassRow> grade_class(ClassRun& run, mutants::ClassSeed& se
   return rows;
 }
 
-// The table of learners, the reasons some have no grade, where the reports
-// are, and a closing line of the verdicts' counts.
-void print_class_summary(const std::vector<mutants::ClassRow>& rows, const GradeOptions& opt) {
-  std::printf("%-14s %-15s %-6s %-7s %s\n", "learner", "verdict", "score", "chaffs", "survivors");
-  for (const auto& r : rows) print_row(r);
-  std::map<std::string, int> counts;
-  for (const auto& r : rows) ++counts[r.verdict];
-  std::printf("\n");
-  for (const auto& r : rows) {
-    if (!r.reason.empty()) {
-      const std::string name = fitted(r.name, 30);
-      std::printf("%s: %s\n", name.c_str(), fitted(r.reason, 78 - name.size()).c_str());
-    }
-  }
-  std::printf("reports: %s\n", (fs::path(opt.out) / "class.html").string().c_str());
-  // The closing line, wrapped at 80 columns.
-  std::string line =
-      "class: " + std::to_string(rows.size()) + (rows.size() == 1 ? " learner:" : " learners:");
-  for (const auto& [verdict, n] : counts) {
-    const std::string part = " " + std::to_string(n) + " " + verdict;
-    if (line.size() + part.size() + 1 > 80) {
-      std::printf("%s\n", line.c_str());
-      line = "      ";
-    }
-    line += part + (&verdict == &counts.rbegin()->first ? "" : ",");
-  }
-  std::printf("%s\n", line.c_str());
-}
-
-int run_grade(const GradeOptions& opt) {
-  // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
-  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  std::error_code ec;
-  if (!fs::is_directory(opt.class_dir, ec)) {
-    return fail_with(kUsage, kGradeCommand,
-                     failure("'" + opt.class_dir + "' is not a folder (one sub-folder per learner)"));
-  }
-  const auto kit_path = kit_path_of(opt);
-  if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
-  const auto read = mutants::read_kit(kit_path.value());
-  if (!read.ok()) return fail_with(kUsage, kGradeCommand, read.failure());
-  const mutants::Kit& kit = read.value();
-  ClassRun run{opt, kit, {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
-  if (opt.require.empty()) {
+// The required mutants, and what serves the oracle's for a kit that serves
+// them; a Failure is the command line's (exit 2).
+Outcome<Done> complete_run(ClassRun& run) {
+  if (run.opt.require.empty()) {
     run.required = mutants::ids();
-  } else if (auto required = mutant_ids("--require", opt.require); required.ok()) {
+  } else if (auto required = mutant_ids("--require", run.opt.require); required.ok()) {
     run.required = std::move(required).value();
   } else {
-    return fail_with(kUsage, kGradeCommand, required.failure());
+    return required.failure();
   }
-  if (const auto offers = kit_offers(kit, run.required); !offers.ok()) {
-    return fail_with(kUsage, kGradeCommand, offers.failure());
-  }
-  if (!kit.serves.empty()) {
+  if (auto offers = kit_offers(run.kit, run.required); !offers.ok()) return offers;
+  if (!run.kit.serves.empty()) {
     auto tlbf_mutant = runnable_mutant_binary();
-    if (!tlbf_mutant.ok()) return fail_with(kUsage, kGradeCommand, tlbf_mutant.failure());
+    if (!tlbf_mutant.ok()) return tlbf_mutant.failure();
     run.tlbf_mutant = std::move(tlbf_mutant.value());
   }
-  const auto learners = mutants::find_learners(opt.class_dir, kit.tests_file);
-  if (learners.empty()) {
-    return fail_with(kUsage, kGradeCommand,
-                     failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
-                             kit.tests_file));
+  return done();
+}
+
+// Ten seconds between progress lines in a log. TLBF_GRADE_PROGRESS_SECONDS,
+// for tests only, sets another (0: a line for every run that ends), so that a
+// test of the lines need not grade for ten seconds.
+Outcome<ProgressLine::Seconds> plain_progress_every() {
+  const char* set = std::getenv("TLBF_GRADE_PROGRESS_SECONDS");
+  if (set == nullptr) return ProgressLine::Seconds(10);
+  const auto seconds = strict_whole_number(set);
+  if (!seconds || *seconds > 86400) {
+    return failure("TLBF_GRADE_PROGRESS_SECONDS: '" + std::string(set) +
+                   "' is not a whole number of seconds in 0 ..= 86400");
   }
+  return ProgressLine::Seconds(static_cast<double>(*seconds));
+}
+
+// class.json, class.html and --junit's file; a Failure names the one not written.
+Outcome<Done> write_summaries(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
+  const GradeOptions& opt = run.opt;
+  const std::string& kind = run.kit.kind;
+  if (auto written = write_file((fs::path(opt.out) / "class.json").string(),
+                                mutants::class_summary_json(rows, kind, opt.threshold, run.required));
+      !written)
+    return written;
+  if (auto written = write_file((fs::path(opt.out) / "class.html").string(),
+                                mutants::class_summary_html(rows, kind, opt.threshold, run.required));
+      !written)
+    return written;
+  if (opt.junit.empty()) return done();
+  return write_file(opt.junit, mutants::class_summary_junit(rows, kind, opt.threshold, run.required));
+}
+
+// A harness error first: whatever the verdicts, the class is to be graded again.
+Exit class_exit(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
+  if (run.harness_failed) return kCannotRun;
+  if (!run.opt.fail_unless_all_meet) return kOk;
+  const bool all_meet = std::all_of(rows.begin(), rows.end(), [](const mutants::ClassRow& r) {
+    return r.verdict == mutants::to_string(mutants::LearnerVerdict::Meets);
+  });
+  return all_meet ? kOk : kNotAllMeet;
+}
+
+// Grades the class with the kit at `kit_path`, once the command line is known to be right.
+int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<mutants::Learner>& learners,
+                     ProgressLine::Seconds plain_every) {
+  const GradeOptions& opt = run.opt;
   const fs::path learners_dir = fs::path(opt.out) / "learners";
+  std::error_code ec;
   fs::create_directories(learners_dir, ec);
   if (ec)
     return fail_with(kIo, kGradeCommand,
@@ -365,25 +364,87 @@ int run_grade(const GradeOptions& opt) {
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
   }
-  std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path->string()
+  std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path.string()
             << "; warming the reference\n";
   const auto setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
-  const auto seeded = mutants::ClassSeed::make(kit, setup_limit);
+  const auto seeded = mutants::ClassSeed::make(run.kit, setup_limit);
   if (!seeded.ok()) return fail_with(kUsage, kGradeCommand, seeded.failure());
   const auto& seed = seeded.value();
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
-  const auto rows = grade_class(run, *seed, learners);
-  const std::string kind = kit.kind;
-  if (auto written = write_file((fs::path(opt.out) / "class.json").string(),
-                                mutants::class_summary_json(rows, kind, opt.threshold, run.required));
-      !written)
+  const auto rows = grade_class(run, *seed, learners, plain_every);
+  if (auto written = write_summaries(run, rows); !written)
     return fail_with(kIo, kFileSpeaker, written.failure());
-  if (auto written = write_file((fs::path(opt.out) / "class.html").string(),
-                                mutants::class_summary_html(rows, kind, opt.threshold, run.required));
-      !written)
-    return fail_with(kIo, kFileSpeaker, written.failure());
-  print_class_summary(rows, opt);
-  return run.harness_failed ? kCannotRun : kOk;
+  std::fputs(mutants::class_summary_text(rows, (fs::path(opt.out) / "class.html").string()).c_str(), stdout);
+  return class_exit(run, rows);
+}
+
+int run_grade(const GradeOptions& opt) {
+  // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  std::error_code ec;
+  if (!fs::is_directory(opt.class_dir, ec)) {
+    return fail_with(kUsage, kGradeCommand,
+                     failure("'" + opt.class_dir + "' is not a folder (one sub-folder per learner)"));
+  }
+  const auto plain_every = plain_progress_every();
+  if (!plain_every.ok()) return fail_with(kUsage, kGradeCommand, plain_every.failure());
+  const auto kit_path = kit_path_of(opt);
+  if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
+  const auto read = mutants::read_kit(kit_path.value());
+  if (!read.ok()) return fail_with(kUsage, kGradeCommand, read.failure());
+  ClassRun run{opt, read.value(), {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
+  if (auto completed = complete_run(run); !completed.ok()) {
+    return fail_with(kUsage, kGradeCommand, completed.failure());
+  }
+  const auto learners = mutants::find_learners(opt.class_dir, run.kit.tests_file);
+  if (learners.empty()) {
+    return fail_with(kUsage, kGradeCommand,
+                     failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
+                             run.kit.tests_file));
+  }
+  return grade_and_report(run, kit_path.value(), learners, plain_every.value());
+}
+
+void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
+  cmd.add_option("class", opt.class_dir, "The class: one sub-folder per learner")
+      ->required()
+      ->check(kNotEmpty);
+  cmd.add_option("--kind", opt.kind, "The kind of suite: rust, python or protocol (picks the bundled kit)")
+      ->check(CLI::IsMember({"rust", "python", "protocol"}));
+  cmd.add_option("--kit", opt.kit,
+                 "A kit.json of your own (reference, patches, wheats, chaffs, suite command)")
+      ->check(kNotEmpty);
+  cmd.add_option("-o,--out", opt.out, "Where the reports go (default ./tlbf-grade)")->check(kNotEmpty);
+  cmd.add_option("--chaffs", opt.chaffs, "bundled (the kit's, default) or none (faster)")
+      ->check(CLI::IsMember({"bundled", "none"}));
+  cmd.add_option("-j,--jobs", opt.jobs, "Runs at once (default: the number of cores)")
+      ->check(whole_number_in(1, 256));
+  cmd.add_option("--baseline-runs", opt.baseline_runs, "Runs on the reference and on each wheat (default 3)")
+      ->check(whole_number_in(1, 100));
+  cmd.add_option("--control-runs", opt.control_runs, "Clean runs hidden among the mutants' (default 2)")
+      ->check(whole_number_in(0, 100));
+  cmd.add_option("--confirm-runs", opt.confirm_runs, "Runs of each mutant, which must agree (default 2)")
+      ->check(whole_number_in(1, 20));
+  cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
+  cmd.add_option("--require", opt.require,
+                 "Comma-separated mutants that must be killed (default all of " + mutants::id_range() + ")")
+      ->check(kNotEmpty);
+  cmd.add_option("--timeout-factor", opt.timeout_factor,
+                 "A mutant's run may take this times the baseline's time")
+      ->check(decimal_in(1, 1000));
+  cmd.add_option("--timeout-floor", opt.timeout_floor_s, "... and at least this many seconds")
+      ->check(decimal_in(0.1, 86400));
+  cmd.add_option("--setup-timeout", opt.setup_timeout_s, "Seconds the warm-up and each baseline run may take")
+      ->check(decimal_in(0.1, 86400));
+  cmd.add_flag(
+      "--no-sandbox", opt.no_sandbox,
+      "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
+  cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
+  cmd.add_option("--junit", opt.junit,
+                 "Also write JUnit XML for a CI: a test case per learner, failing unless they meet the bar")
+      ->check(kNotEmpty);
+  cmd.add_flag("--fail-unless-all-meet", opt.fail_unless_all_meet,
+               "Exit 9 when some learner does not meet the bar (by default 0: the table says who does)");
 }
 
 }  // namespace
@@ -401,47 +462,15 @@ void add_grade(CLI::App& app, int& rc) {
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
       "did not change.\n" +
-      exit_footer({{kOk, "every learner has a verdict (see the table)"},
+      exit_footer({{kOk,
+                    "every learner has a verdict (see the table; with --fail-unless-all-meet: every "
+                    "learner meets the bar)"},
                    {kUsage, "usage"},
                    {kIo, "an output file cannot be written"},
-                   {kCannotRun, "some learner's grading met a harness error"}},
+                   {kCannotRun, "some learner's grading met a harness error"},
+                   {kNotAllMeet, "with --fail-unless-all-meet, some learner does not meet the bar"}},
                   "docs/mutants.md"));
-  cmd->add_option("class", opt->class_dir, "The class: one sub-folder per learner")
-      ->required()
-      ->check(kNotEmpty);
-  cmd->add_option("--kind", opt->kind, "The kind of suite: rust, python or protocol (picks the bundled kit)")
-      ->check(CLI::IsMember({"rust", "python", "protocol"}));
-  cmd->add_option("--kit", opt->kit,
-                  "A kit.json of your own (reference, patches, wheats, chaffs, suite command)")
-      ->check(kNotEmpty);
-  cmd->add_option("-o,--out", opt->out, "Where the reports go (default ./tlbf-grade)")->check(kNotEmpty);
-  cmd->add_option("--chaffs", opt->chaffs, "bundled (the kit's, default) or none (faster)")
-      ->check(CLI::IsMember({"bundled", "none"}));
-  cmd->add_option("-j,--jobs", opt->jobs, "Runs at once (default: the number of cores)")
-      ->check(whole_number_in(1, 256));
-  cmd->add_option("--baseline-runs", opt->baseline_runs,
-                  "Runs on the reference and on each wheat (default 3)")
-      ->check(whole_number_in(1, 100));
-  cmd->add_option("--control-runs", opt->control_runs, "Clean runs hidden among the mutants' (default 2)")
-      ->check(whole_number_in(0, 100));
-  cmd->add_option("--confirm-runs", opt->confirm_runs, "Runs of each mutant, which must agree (default 2)")
-      ->check(whole_number_in(1, 20));
-  cmd->add_option("--threshold", opt->threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
-  cmd->add_option("--require", opt->require,
-                  "Comma-separated mutants that must be killed (default all of " + mutants::id_range() + ")")
-      ->check(kNotEmpty);
-  cmd->add_option("--timeout-factor", opt->timeout_factor,
-                  "A mutant's run may take this times the baseline's time")
-      ->check(decimal_in(1, 1000));
-  cmd->add_option("--timeout-floor", opt->timeout_floor_s, "... and at least this many seconds")
-      ->check(decimal_in(0.1, 86400));
-  cmd->add_option("--setup-timeout", opt->setup_timeout_s,
-                  "Seconds the warm-up and each baseline run may take")
-      ->check(decimal_in(0.1, 86400));
-  cmd->add_flag(
-      "--no-sandbox", opt->no_sandbox,
-      "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
-  cmd->add_flag("--fresh", opt->fresh, "Grade every learner again, even those whose reports are current");
+  add_grade_options(*cmd, *opt);
   add_version(*cmd);
   cmd->callback([opt, &rc] {
     if (opt->kind.empty() == opt->kit.empty()) {

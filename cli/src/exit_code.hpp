@@ -24,6 +24,7 @@ enum Exit : int {
   kCannotRun = 7,       // what was to be run could not be: an implementation that cannot start,
                         // a patch that does not apply, a learner's grading that met a harness error
   kFailsClean = 8,      // mutate: the suite fails on the clean reference
+  kNotAllMeet = 9,      // grade --fail-unless-all-meet: some learner does not meet the bar
   kFailed = 70,         // tlbf itself failed (out of memory, an unexpected error): sysexits.h's
                         // EX_SOFTWARE, far from every verdict
 };
@@ -44,6 +45,7 @@ inline constexpr ExitMeaning kExitMeanings[] = {
     {kRejectsCorrect, "rejects-correct", "the suite fails a correct variant"},
     {kCannotRun, "cannot-run", "something tlbf was to run could not be run"},
     {kFailsClean, "fails-clean", "the suite fails on the clean reference"},
+    {kNotAllMeet, "not-all-meet", "some learner does not meet the bar"},
     {kFailed, "failed", "tlbf itself failed"},
 };
 

@@ -89,26 +89,52 @@ void print_chaffs(const mutants::Score& score) {
               score.chaff_runs.size(), missed.empty() ? "" : "; missed:", missed.c_str());
 }
 
-ProgressLine::ProgressLine(std::string prefix)
-    : prefix_(std::move(prefix)), on_terminal_(::isatty(STDERR_FILENO) != 0) {}
+ProgressLine::ProgressLine(std::string prefix, std::optional<Seconds> plain_every)
+    : prefix_(std::move(prefix)),
+      on_terminal_(::isatty(STDERR_FILENO) != 0),
+      plain_every_(plain_every),
+      last_plain_(std::chrono::steady_clock::now()) {}
 
 ProgressLine::~ProgressLine() { clear(); }
 
-void ProgressLine::show(const mutants::Progress& p) {
-  if (!on_terminal_) return;
-  char line[160];
+namespace {
+
+// "mutants 14/40 tested, 2 survived, 12 s, ETA 20 s"
+std::string progress_words(const mutants::Progress& p) {
+  char words[128];
   if (p.phase == "baseline") {
-    std::snprintf(line, sizeof line, "%sbaseline %d/%d runs, %.0f s", prefix_.c_str(), p.done, p.total,
-                  p.elapsed_seconds);
+    std::snprintf(words, sizeof words, "baseline %d/%d runs, %.0f s", p.done, p.total, p.elapsed_seconds);
   } else {
     // Runs left at the pace so far; the mutants' runs are alike in cost.
     const double eta = p.done > 0 ? p.elapsed_seconds / p.done * (p.total - p.done) : 0;
-    std::snprintf(line, sizeof line, "%smutants %d/%d tested, %d survived, %.0f s, ETA %.0f s",
-                  prefix_.c_str(), p.mutants_done, p.mutants_total, p.survived, p.elapsed_seconds, eta);
+    std::snprintf(words, sizeof words, "mutants %d/%d tested, %d survived, %.0f s, ETA %.0f s",
+                  p.mutants_done, p.mutants_total, p.survived, p.elapsed_seconds, eta);
   }
-  std::fprintf(stderr, "\r\033[K%.79s", line);
+  return words;
+}
+
+}  // namespace
+
+void ProgressLine::show(const mutants::Progress& p) {
+  if (!on_terminal_) {
+    show_plain(p);
+    return;
+  }
+  std::fprintf(stderr, "\r\033[K%.79s", (prefix_ + progress_words(p)).c_str());
   std::fflush(stderr);
   shown_ = true;
+}
+
+void ProgressLine::show_plain(const mutants::Progress& p) {
+  if (!plain_every_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_plain_ < *plain_every_) return;
+  last_plain_ = now;
+  // The runs too: a mutant's count moves only when all its runs have ended.
+  std::string line = (plain_prefix_.empty() ? prefix_ : plain_prefix_) + progress_words(p);
+  if (p.phase != "baseline") line += " (runs " + std::to_string(p.done) + "/" + std::to_string(p.total) + ")";
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
 }
 
 void ProgressLine::clear() {

@@ -3,6 +3,8 @@
 // progress line, and the report files.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,19 +30,32 @@ void print_verdict(const mutants::Score& score, const std::vector<mutants::Survi
 void print_chaffs(const mutants::Score& score);
 
 // A progress line on standard error, rewritten in place, when it is a
-// terminal; `prefix` says whose grading it is ("alice (3/10): ").
+// terminal; `prefix` says whose grading it is ("[3/10] alice: "). When it is
+// not (a log, a CI's), and `plain_every` is given, a plain line instead
+// (no carriage return, no escape), at most that often, the first that long
+// after the line was made: a log that shows how far a long grading is
+// without a line for every run.
 class ProgressLine {
  public:
-  explicit ProgressLine(std::string prefix);
+  using Seconds = std::chrono::duration<double>;
+  explicit ProgressLine(std::string prefix, std::optional<Seconds> plain_every = std::nullopt);
   ~ProgressLine();  // erases the line
   void show(const mutants::Progress& p);
-  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+  // `plain_prefix` begins the plain lines ("" for `prefix`).
+  void set_prefix(std::string prefix, std::string plain_prefix = "") {
+    prefix_ = std::move(prefix);
+    plain_prefix_ = std::move(plain_prefix);
+  }
   void clear();
 
  private:
+  void show_plain(const mutants::Progress& p);
   std::string prefix_;
+  std::string plain_prefix_;
   bool on_terminal_;
   bool shown_ = false;
+  std::optional<Seconds> plain_every_;
+  std::chrono::steady_clock::time_point last_plain_;
 };
 
 // Whether the suites can run in the sandbox: "bubblewrap" when `wanted` and

@@ -431,6 +431,7 @@ TEST_F(Cli, EmptyValuesAreUsageErrors) {
       {"vectors", "generate", "--out", ""},
       {"vectors", "lint", ""},
       {"serve", "--mutant", ""},
+      {"grade", "--kind", "python", "--junit", "", "."},
   };
   for (const auto& args : commands) {
     const auto run = tlbf(args, "cat\n");

@@ -118,4 +118,18 @@ std::string class_summary_json(const std::vector<ClassRow>& rows, const std::str
 std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
                                const std::vector<std::string>& required);
 
+// The class for a terminal, at most 80 columns: a row per learner, each name
+// whole (one that does not fit the column is a line of its own, the row's
+// cells under it), a line per learner whose grading stopped, where the class
+// page is (`class_page`), and a closing line that counts the verdicts.
+std::string class_summary_text(const std::vector<ClassRow>& rows, const std::string& class_page);
+
+// JUnit XML for a CI: one testsuite, "tlbf grade", with a testcase per
+// learner that passes when they meet the bar; otherwise a <failure> whose
+// message is their verdict, score, threshold and the required mutants that
+// survived, or an <error> when the harness is to blame (harness-error,
+// ungradable). Text past ASCII becomes '?', as in tlbf check's.
+std::string class_summary_junit(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                                const std::vector<std::string>& required);
+
 }  // namespace tlbf::mutants
