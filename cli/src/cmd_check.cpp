@@ -135,7 +135,7 @@ int run_transcripts(const CheckOptions& opt) {
   for (const auto& path : opt.transcripts) {
     const auto bytes = read_file(path);
     if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
-    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path);
+    auto t = conformance::parse_transcript(bytes.value(), path);
     if (!t) return fail_with(kUsage, kCheckCommand, t.failure_in(path + ":"));
     transcripts.push_back(std::move(t.value()));
   }
@@ -391,7 +391,7 @@ int run_check(CheckOptions opt) {
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
     if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
-    expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
+    expected = conformance::parse_expected_failures(bytes.value());
   }
   const auto runner = runner_options(opt, suite.value());
   if (!runner.ok()) return fail_with(kUsage, kCheckCommand, runner.failure());
