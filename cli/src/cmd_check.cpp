@@ -34,6 +34,7 @@ constexpr std::string_view kCheckCommand = "tlbf check";
 struct CheckOptions {
   std::vector<std::string> impls;
   std::string vectors_dir;
+  bool own_vectors = false;  // --own-vectors: vectors_dir may differ from the vectors tlbf was built with
   std::string filter;
   std::vector<std::string> skip;  // globs of cases left out, after --filter
   std::string json_file;
@@ -97,15 +98,21 @@ std::string reference_command() {
 }
 
 // The vector files to check against: the ones compiled in, or DIR's after
-// they pass the lint (a corrupt file would make every verdict meaningless).
-// A Failure lists the lint's problems, a line each, as tlbf check says each.
-Outcome<std::vector<vectors::VectorFile>> load_vectors(const std::string& dir) {
-  if (dir.empty()) return vectors::generate();
-  auto folder = vectors::load_folder(dir);
-  if (folder.problems.empty()) return std::move(folder.files);
+// they pass the lint and, unless they are the user's own, are those tlbf was
+// built with (a corrupt, gutted or tampered file would make every verdict
+// meaningless). A Failure lists the problems, a line each, as tlbf check
+// says each; its exit code is kIo when a file cannot be read, else kUsage.
+std::pair<Exit, Outcome<std::vector<vectors::VectorFile>>> load_vectors(const std::string& dir,
+                                                                        bool own_vectors) {
+  if (dir.empty()) return {kOk, vectors::generate()};
+  auto folder =
+      vectors::load_folder(dir, own_vectors ? vectors::Expect::OwnVectors : vectors::Expect::BuiltWith);
+  if (folder.problems.empty()) return {kOk, std::move(folder.files)};
   std::string why;
   for (const auto& problem : folder.problems) why += problem + "\n" + std::string(kCheckCommand) + ": ";
-  return failure(why + "the vector files in " + dir + " fail the lint; not checking with them");
+  if (folder.differs) why += std::string(kNotBuiltWith) + "\n" + std::string(kCheckCommand) + ": ";
+  return {folder.readable ? kUsage : kIo,
+          failure(why + "the vector files in " + dir + " fail the lint; not checking with them")};
 }
 
 // Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
@@ -135,7 +142,7 @@ int run_transcripts(const CheckOptions& opt) {
   for (const auto& path : opt.transcripts) {
     const auto bytes = read_file(path);
     if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
-    auto t = conformance::parse_transcript(std::string(bytes->begin(), bytes->end()), path);
+    auto t = conformance::parse_transcript(bytes.value(), path);
     if (!t) return fail_with(kUsage, kCheckCommand, t.failure_in(path + ":"));
     transcripts.push_back(std::move(t.value()));
   }
@@ -390,8 +397,8 @@ int run_check(CheckOptions opt) {
     }
     return run_transcripts(opt);
   }
-  auto files = load_vectors(opt.vectors_dir);
-  if (!files.ok()) return fail_with(kUsage, kCheckCommand, files.failure());
+  auto [vectors_exit, files] = load_vectors(opt.vectors_dir, opt.own_vectors);
+  if (!files.ok()) return fail_with(vectors_exit, kCheckCommand, files.failure());
   const conformance::CheckSelection selection{opt.profile, opt.seed, opt.runs,
                                               opt.filter,  opt.skip, std::move(files.value())};
   const auto suite = conformance::select_check_cases(selection);
@@ -403,7 +410,7 @@ int run_check(CheckOptions opt) {
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
     if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
-    expected = conformance::parse_expected_failures(std::string(bytes->begin(), bytes->end()));
+    expected = conformance::parse_expected_failures(bytes.value());
   }
   const auto runner = runner_options(opt, suite.value());
   if (!runner.ok()) return fail_with(kUsage, kCheckCommand, runner.failure());
@@ -429,8 +436,12 @@ void add_implementation_options(CLI::App& cmd, CheckOptions& opt) {
 
 // Which cases: the vectors, the profile, the globs, the capabilities, the random sequences.
 void add_selection_options(CLI::App& cmd, CheckOptions& opt) {
-  cmd.add_option("--vectors", opt.vectors_dir, "Use the vector files in DIR instead of the built-in ones")
-      ->check(kNotEmpty);
+  CLI::Option* vectors =
+      cmd.add_option("--vectors", opt.vectors_dir,
+                     "Use the vector files in DIR instead of the built-in ones; they must be those this tlbf "
+                     "was built with, unless --own-vectors")
+          ->check(kNotEmpty);
+  cmd.add_flag("--own-vectors", opt.own_vectors, kOwnVectorsHelp)->needs(vectors);
   cmd.add_option("--filter", opt.filter, "Only cases whose name matches this glob")->check(kNotEmpty);
   cmd.add_option(
          "--skip", opt.skip,
@@ -522,8 +533,10 @@ void add_check(CLI::App& app, int& rc) {
             "every implementation conforms, every capability checked (or every one --capabilities "
             "requires)"},
            {kRefused, "one does not, or does not offer a required capability"},
-           {kUsage, "usage (bad options, vector files that fail the lint, a transcript that cannot be read)"},
-           {kIo, "a file could not be read or written"},
+           {kUsage,
+            "usage (bad options, vector files that fail the lint or are not those tlbf was built with, a "
+            "transcript that cannot be read)"},
+           {kIo, "a file could not be read or written (a vector file included)"},
            {kCannotRun,
             "an implementation cannot be started (or built, for --rust-crate), or the machine "
             "cannot start processes"}},

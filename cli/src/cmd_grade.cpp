@@ -75,13 +75,11 @@ std::string options_key(const GradeOptions& opt, const std::vector<std::string>&
 
 // The learner's report from an earlier run of the same class, when it was
 // made from the same tests file, kit and options.
+// One that cannot be read (not a regular file, too long) is graded afresh.
 std::optional<std::string> earlier_report(const fs::path& json, const std::string& key) {
-  std::error_code ec;
-  if (!fs::is_regular_file(json, ec)) return std::nullopt;
-  std::ifstream in(json, std::ios::binary);
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (text.find("\"key\": \"" + key + "\"") == std::string::npos) return std::nullopt;
-  return text;
+  auto text = read_file(json.string());
+  if (!text.ok() || text->find("\"key\": \"" + key + "\"") == std::string::npos) return std::nullopt;
+  return std::move(text).value();
 }
 
 // On one line of at most `width` columns, every byte outside printable

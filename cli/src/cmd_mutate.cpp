@@ -272,9 +272,9 @@ int run_merge(const MutateOptions& opt) {
   }
   std::vector<std::pair<std::string, std::string>> reports;
   for (const auto& file : opt.merge) {
-    const auto bytes = read_file(file);
+    auto bytes = read_file(file);
     if (!bytes) return fail_with(kIo, kMergeCommand, bytes.failure());
-    reports.emplace_back(file, std::string(bytes->begin(), bytes->end()));
+    reports.emplace_back(file, std::move(bytes).value());
   }
   const auto merging = mutants::merge_reports(reports);
   if (!merging.ok()) return fail_with(kUsage, kMergeCommand, merging.failure());

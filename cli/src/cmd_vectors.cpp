@@ -31,15 +31,18 @@ int run_generate(const std::string& out_dir) {
   return kOk;
 }
 
-int run_lint(const std::string& dir) {
-  const auto folder = vectors::load_folder(dir);
+int run_lint(const std::string& dir, bool own_vectors) {
+  const auto folder =
+      vectors::load_folder(dir, own_vectors ? vectors::Expect::OwnVectors : vectors::Expect::BuiltWith);
   for (const auto& problem : folder.problems) std::cout << problem << "\n";
   if (!folder.readable) return kIo;
   if (folder.problems.empty()) {
-    std::cout << "vectors in " << dir << ": " << folder.tests << " tests, no problems\n";
+    std::cout << "vectors in " << dir << ": " << folder.tests << " tests, no problems"
+              << (own_vectors ? " (checked as your own: by schema and values)" : "") << "\n";
     return kOk;
   }
   std::cout << folder.problems.size() << " problems\n";
+  if (folder.differs) std::cout << kNotBuiltWith << "\n";
   return kRefused;
 }
 
@@ -71,13 +74,17 @@ void add_vectors(CLI::App& app, int& rc) {
   CLI::App* lint = cmd->add_subcommand(
       "lint", "Check vector files: structure, counts, tcIds, flags, and every expected value by the oracle");
   lint->footer(exit_footer({{kOk, "every file passes the lint"},
-                            {kRefused, "one does not (each problem is printed)"},
+                            {kRefused,
+                             "one does not, or differs from the vectors this tlbf was built with (each "
+                             "problem is printed)"},
                             {kUsage, "usage"},
                             {kIo, "the folder cannot be read"}},
                            "docs/vectors.md"));
   lint->add_option("dir", *dir, "Folder holding the vector files (default: vectors)")->check(kNotEmpty);
+  auto own = std::make_shared<bool>(false);
+  lint->add_flag("--own-vectors", *own, kOwnVectorsHelp);
   add_version(*lint);
-  lint->callback([dir, &rc] { rc = run_lint(*dir); });
+  lint->callback([dir, own, &rc] { rc = run_lint(*dir, *own); });
 }
 
 }  // namespace tlbf::cli

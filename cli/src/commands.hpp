@@ -53,4 +53,16 @@ Outcome<std::vector<std::string>> mutant_ids(std::string_view option, const std:
 // Refuses an empty value: `--json "$UNSET"` must not read as "no --json".
 extern const CLI::Validator kNotEmpty;
 
+// --own-vectors, of `vectors lint` and `check`: a folder of vector files that
+// deliberately differs from those this tlbf was built with, checked by schema
+// and values alone. Without it a folder must hold exactly those files, so a
+// gutted or tampered copy cannot pass for them (docs/vectors.md).
+inline constexpr const char* kOwnVectorsHelp =
+    "The folder holds vectors of your own, deliberately not those this tlbf was built with: check them by "
+    "schema and values alone";
+// Said after the problems of a folder that differs from them.
+inline constexpr std::string_view kNotBuiltWith =
+    "these are not the vector files this tlbf was built with; --own-vectors checks vectors of your own by "
+    "schema and values alone";
+
 }  // namespace tlbf::cli

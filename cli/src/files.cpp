@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tlbf/bloom.hpp"
+#include "tlbf/whole_file.hpp"
 
 namespace tlbf::cli {
 namespace {
@@ -35,26 +36,8 @@ Outcome<std::ifstream> open_for_reading(const std::string& path) {
 
 }  // namespace
 
-Outcome<std::vector<std::uint8_t>> read_file(const std::string& path) {
-  auto in = open_for_reading(path);
-  if (!in) return in.failure();
-  std::vector<std::uint8_t> bytes;
-  std::vector<char> chunk(std::size_t{1} << 16);
-  try {
-    // In chunks, so that /dev/zero or an endless pipe is refused at the bound, not read until memory ends.
-    while (in->read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in->gcount() > 0) {
-      bytes.insert(bytes.end(), chunk.data(), chunk.data() + in->gcount());
-      if (bytes.size() > kWholeFileLimit) {
-        return failure("cannot read " + path + ": longer than " + std::to_string(kWholeFileLimit >> 20) +
-                       " MiB, more than any transcript, list or report it could be");
-      }
-      if (!in.value()) break;
-    }
-  } catch (const std::exception&) {  // libstdc++'s filebuf throws on some read errors (EIO)
-    return cannot("read", path);
-  }
-  if (in->bad()) return cannot("read", path);
-  return bytes;
+Outcome<std::string> read_file(const std::string& path) {
+  return read_whole_file(path, kWholeFileLimit, "transcript, list or report");
 }
 
 namespace {

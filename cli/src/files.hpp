@@ -21,12 +21,12 @@ namespace tlbf::cli {
 // Who speaks when a file helper's Failure is shown: "tlbf: cannot read PATH: ...".
 inline constexpr std::string_view kFileSpeaker = "tlbf";
 
-// The bytes of the file, or a Failure "cannot read PATH: reason", also for a
-// file longer than kWholeFileLimit (the transcripts, lists, reports and viewer
-// read whole are far shorter; /dev/zero is refused there, not read until
-// memory runs out).
+// The bytes of the file, or a Failure "cannot read PATH: reason" (common's
+// read_whole_file: a directory, a FIFO, a socket or a device is refused
+// unread, and so is a file longer than kWholeFileLimit; the transcripts,
+// lists, reports and viewer read whole are far shorter).
 inline constexpr std::size_t kWholeFileLimit = std::size_t{256} << 20;
-Outcome<std::vector<std::uint8_t>> read_file(const std::string& path);
+Outcome<std::string> read_file(const std::string& path);
 
 // A filter file as read: its bytes, or why it is refused unread.
 struct FilterFile {

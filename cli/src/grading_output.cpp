@@ -156,9 +156,9 @@ Outcome<std::string> load_viewer() {
   for (const auto& candidate : report_viewer_candidates()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
-    const auto bytes = read_file(candidate.string());
+    auto bytes = read_file(candidate.string());
     if (!bytes) return bytes.failure_in("--html: ");
-    return std::string(bytes->begin(), bytes->end());
+    return std::move(bytes).value();
   }
   return failure(
       "--html: cannot find mutation-test-elements.js, the report viewer (looked beside tlbf and in "

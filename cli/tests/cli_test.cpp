@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -724,6 +725,149 @@ TEST_F(Cli, CheckRefusesVectorFilesThatFailTheLint) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("fail the lint"), std::string::npos) << r.err;
   EXPECT_EQ(tlbf({"vectors", "lint", path("v")}).rc, 1);
+}
+
+// A folder whose files are not those tlbf was built with: gutted, thinned
+// with its counts edited to match, or reworded. Each passed both commands
+// before; each now fails them, unless --own-vectors says the folder is the
+// user's own (then only the lint's rules apply, and an empty file fails them).
+TEST_F(Cli, VectorsLintAndCheckRefuseAFolderThatIsNotTheBuiltOne) {
+  const auto edit = [&](const std::string& name, const std::function<void(nlohmann::ordered_json&)>& change) {
+    auto doc = nlohmann::ordered_json::parse(slurp(path("v") / name));
+    change(doc);
+    spit(path("v") / name, doc.dump(1) + "\n");
+  };
+  const auto fresh = [&] {
+    fs::remove_all(path("v"));
+    ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
+  };
+  const std::string hint = "these are not the vector files this tlbf was built with; --own-vectors checks";
+  struct Case {
+    std::string what, said;
+    std::function<void()> make;
+    int own_lint;
+  };
+  const std::vector<Case> cases = {
+      {"gutted", "tlbf_hash_v1.json: 0 tests where the built tlbf has 274",
+       [&] {
+         for (const auto& entry : fs::directory_iterator(path("v"))) {
+           edit(entry.path().filename(), [](auto& d) {
+             for (auto& group : d["testGroups"]) group["tests"] = nlohmann::ordered_json::array();
+             d["numberOfTests"] = 0;
+             d["notes"] = nlohmann::ordered_json::object();
+           });
+         }
+       },
+       1},
+      {"two tests removed, counts edited", "tlbf_hash_v1.json: 272 tests where the built tlbf has 274",
+       [&] {
+         edit("tlbf_hash_v1.json", [](auto& d) {
+           auto& tests = d["testGroups"][0]["tests"];
+           tests.erase(tests.begin() + 5, tests.begin() + 7);
+           d["numberOfTests"] = 272;
+         });
+       },
+       0},
+      {"a comment reworded",
+       "tlbf_sizing_v1.json: contents differ from the vectors this tlbf was built with (SHA-256 ",
+       [&] { edit("tlbf_sizing_v1.json", [](auto& d) { d["testGroups"][0]["tests"][0]["comment"] = "x"; }); },
+       0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    fresh();
+    c.make();
+    const auto lint = tlbf({"vectors", "lint", path("v")});
+    EXPECT_EQ(lint.rc, 1) << lint.out;
+    EXPECT_NE(lint.out.find(c.said), std::string::npos) << lint.out;
+    EXPECT_NE(lint.out.find(hint), std::string::npos) << lint.out;
+    const auto check = tlbf({"check", "--vectors", path("v")});
+    EXPECT_EQ(check.rc, 2) << check.err;
+    EXPECT_NE(check.err.find("tlbf check: " + c.said), std::string::npos) << check.err;
+    EXPECT_EQ(check.out, "");
+    const auto own = tlbf({"vectors", "lint", "--own-vectors", path("v")});
+    EXPECT_EQ(own.rc, c.own_lint) << own.out;
+    if (c.own_lint == 0) {
+      const auto checked =
+          tlbf({"check", "--vectors", path("v"), "--own-vectors", "--filter", "vectors/hash/*"});
+      EXPECT_EQ(checked.rc, 0) << checked.out << checked.err;
+    } else {
+      EXPECT_NE(own.out.find("tlbf_hash_v1.json: testGroups: no tests"), std::string::npos) << own.out;
+    }
+  }
+  fresh();
+  EXPECT_EQ(tlbf({"vectors", "lint", path("v")}).out,
+            "vectors in " + path("v").string() + ": 465 tests, no problems\n");
+  const auto needs = tlbf({"check", "--own-vectors"});
+  EXPECT_EQ(needs.rc, 2);
+  EXPECT_NE(needs.err.find("--own-vectors requires --vectors"), std::string::npos) << needs.err;
+}
+
+// A million arrays deep, and a key twice, in a vector file and in a report
+// to merge: these crashed with SIGSEGV or were read as the last key said.
+TEST_F(Cli, DeepAndDuplicateKeyJsonIsRefusedWithoutACrash) {
+  ASSERT_EQ(tlbf({"vectors", "generate", "--out", path("v")}).rc, 0);
+  const fs::path hash = path("v") / "tlbf_hash_v1.json";
+  const std::string original = slurp(hash);
+  std::string deep = original;
+  deep.insert(deep.find("\"header\": [") + 11, std::string(1000000, '[') + std::string(1000000, ']') + ",");
+  spit(hash, deep);
+  const std::string too_deep = "tlbf_hash_v1.json: nested deeper than 8 levels at /header/0/0/0/0/0/0/0";
+  const auto lint = tlbf({"vectors", "lint", path("v")});
+  EXPECT_EQ(lint.rc, 1);
+  EXPECT_NE(lint.out.find(too_deep), std::string::npos) << lint.out;
+  const auto check = tlbf({"check", "--vectors", path("v")});
+  EXPECT_EQ(check.rc, 2);
+  EXPECT_NE(check.err.find(too_deep), std::string::npos) << check.err;
+
+  std::string twice = original;
+  twice.insert(twice.find("\"numberOfTests\""), "\"numberOfTests\": 1,\n ");
+  spit(hash, twice);
+  const auto dup = tlbf({"vectors", "lint", "--own-vectors", path("v")});
+  EXPECT_EQ(dup.rc, 1);
+  EXPECT_NE(dup.out.find("tlbf_hash_v1.json: the key \"numberOfTests\" appears twice in the object at /"),
+            std::string::npos)
+      << dup.out;
+  EXPECT_EQ(tlbf({"check", "--vectors", path("v"), "--own-vectors"}).rc, 2);
+
+  spit(path("deep.json"), std::string(1000000, '[') + std::string(1000000, ']'));
+  const auto merge = tlbf({"mutate", "--merge", path("deep.json")});
+  EXPECT_EQ(merge.rc, 2);
+  EXPECT_NE(merge.err.find("deep.json: nested deeper than 8 levels at /0/0/0/0/0/0/0/0"), std::string::npos)
+      << merge.err;
+  spit(path("twice.json"), R"({"config": {}, "config": {}})");
+  const auto merge_twice = tlbf({"mutate", "--merge", path("twice.json")});
+  EXPECT_EQ(merge_twice.rc, 2);
+  EXPECT_NE(merge_twice.err.find("the key \"config\" appears twice in the object at /"), std::string::npos)
+      << merge_twice.err;
+}
+
+// A report is merged only with its durations and counts in range: a
+// negative one went into the whole's times before.
+TEST_F(Cli, MutateMergeRefusesANegativeDuration) {
+  auto report = nlohmann::ordered_json::parse(R"({
+    "schemaVersion": "2", "thresholds": {"high": 80, "low": 80},
+    "files": {"f.py": {"language": "python", "source": "x = 1\n", "mutants": [
+      {"id": "s01", "mutatorName": "PlantedBug",
+       "location": {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 6}},
+       "status": "Killed", "statusReason": "failed", "duration": 120}]}},
+    "framework": {"name": "tlbf mutate", "version": "test"},
+    "performance": {"setup": 0, "initialRun": 100, "mutation": 240},
+    "config": {"tool": "tlbf mutate", "mode": "served", "suite": ["true"], "threshold": 0.8,
+      "require": ["s01"], "selected": ["s01"], "shard": null, "baselineRuns": 3, "baselinePasses": 3,
+      "controlRuns": 2, "controlPasses": 2, "killed": 1, "ran": 1, "score": 1.0, "meets": true,
+      "exitCode": 0, "stopped": null, "confirmRuns": 2}})");
+  spit(path("r.json"), report.dump());
+  const auto good = tlbf({"mutate", "--merge", path("r.json")});
+  EXPECT_EQ(good.rc, 0) << good.out << good.err;
+  report["files"]["f.py"]["mutants"][0]["duration"] = -1;
+  spit(path("r.json"), report.dump());
+  const auto bad = tlbf({"mutate", "--merge", path("r.json")});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_EQ(bad.err,
+            "tlbf mutate --merge: " + path("r.json").string() +
+                ": files[\"f.py\"].mutants[0].duration is -1, not a duration in milliseconds in 0 ..= "
+                "604800000 (a week)\n");
 }
 
 TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {

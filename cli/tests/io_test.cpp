@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -283,6 +284,53 @@ TEST_F(Io, WholeFileReadsAreBoundedAndTheirErrorsAreExit3) {
     const auto r = sh(line);
     EXPECT_EQ(r.rc, 3) << line << "\n" << r.err;
     EXPECT_NE(r.err.find("cannot read /"), std::string::npos) << line << "\n" << r.err;
+  }
+}
+
+// What is not a regular file is refused from fstat, before a read, by
+// every reader of whole files: a FIFO with no writer (an ifstream waited for
+// one, for ever), a directory, a device. `timeout` makes a hang exit 124.
+TEST_F(Io, WholeFileReadersRefuseAFifoADirectoryAndADeviceAtOnce) {
+  ASSERT_EQ(sh("mkfifo p && mkdir d class class/alice && $T vectors generate --out v >/dev/null && "
+               "rm v/tlbf_union_v1.json && mkfifo v/tlbf_union_v1.json")
+                .rc,
+            0);
+  struct Case {
+    std::string line;
+    int rc;
+    std::string said;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"$T mutate --merge p", 3, "cannot read p: it is a FIFO (a named pipe), not a regular file"},
+           {"$T check --transcript p", 3, "cannot read p: it is a FIFO"},
+           {"$T check --expected p", 3, "cannot read p: it is a FIFO"},
+           {"$T grade --kit p class", 2, "the kit: cannot read p: it is a FIFO"},
+           {"$T mutate --merge d", 3, "cannot read d: it is a directory"},
+           {"$T grade --kit /dev/zero class", 2, "cannot read /dev/zero: it is a character device"},
+           {"$T vectors lint v", 3, "cannot read v/tlbf_union_v1.json: it is a FIFO"},
+           {"$T check --vectors v", 3, "cannot read v/tlbf_union_v1.json: it is a FIFO"}}) {
+    const auto r = sh("timeout 20 " + c.line);
+    EXPECT_EQ(r.rc, c.rc) << c.line << "\n" << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find(c.said), std::string::npos) << c.line << "\n" << r.out << r.err;
+  }
+}
+
+// /dev/zero and a file over the 256 MiB bound are refused before any of it
+// is held: both ran within 200 MB of address space, where reading up to the
+// bound (about 520 MB, as before) would end in "out of memory", exit 70.
+TEST_F(Io, ALongFileIsRefusedBeforeItIsHeld) {
+  ASSERT_EQ(sh("truncate -s 300M big.json").rc, 0);
+  const std::string device = "cannot read /dev/zero: it is a character device, not a regular file";
+  const std::string longer = "cannot read big.json: longer than 256 MiB";
+  for (const auto& [line, said] :
+       std::vector<std::pair<std::string, std::string>>{{"$T mutate --merge /dev/zero", device},
+                                                        {"$T mutate --merge big.json", longer},
+                                                        {"$T check --transcript big.json", longer},
+                                                        {"$T check --expected /dev/zero", device}}) {
+    // Under the limit, the old read ended in "Cannot allocate memory" instead.
+    const auto r = sh(address_space_limit("200000") + line);
+    EXPECT_EQ(r.rc, 3) << line << "\n" << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos) << line << "\n" << r.err;
   }
 }
 

@@ -13,15 +13,19 @@
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/hash.hpp"
+#include "tlbf/whole_file.hpp"
 
 namespace tlbf::conformance {
 namespace {
 
 namespace fs = std::filesystem;
 
+// The file's text, or "" when it cannot be read: a missing manifest is then
+// "no package name", which the build reports. Read by common's bounded
+// reader, so a learner's Cargo.toml that is a FIFO or /dev/zero is refused.
 std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto text = read_whole_file(path.string(), std::size_t{16} << 20, "manifest or source");
+  return text.ok() ? std::move(text).value() : std::string();
 }
 
 bool write_if_changed(const fs::path& path, const std::string& text) {

@@ -14,6 +14,9 @@
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/hash.hpp"
 #include "tlbf/markup.hpp"
+#include "tlbf/mutants/report.hpp"
+#include "tlbf/strict_json.hpp"
+#include "tlbf/whole_file.hpp"
 #include "file_text.hpp"
 
 namespace tlbf::mutants {
@@ -164,11 +167,12 @@ Outcome<Done> kit_paths_exist(const fs::path& path, const Kit& kit) {
 }  // namespace
 
 Outcome<Kit> read_kit(const fs::path& path) {
-  const std::string text = file_text(path);
-  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (text.empty() || json.is_discarded() || !json.is_object()) {
-    return failure("cannot read the kit " + path.string() + " (missing, or not JSON)");
-  }
+  const auto text = read_whole_file(path.string(), kMaxKitBytes, "kit");
+  if (!text.ok()) return failure("the kit: " + text.why());
+  const auto parsed = parse_json_strictly(text.value(), path.string(), {kKitMaxDepth, "kit"});
+  if (!parsed.ok()) return failure("the kit " + parsed.why());
+  const Json& json = parsed.value();
+  if (!json.is_object()) return failure("the kit " + path.string() + " is not a JSON object");
   KitReader reader(json, path);
   Kit kit;
   kit.kind = reader.field("kind", true);
@@ -368,7 +372,9 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
 
 Outcome<ClassRow> class_row(const std::string& report_json) {
   ClassRow row;
-  const Json report = Json::parse(report_json, nullptr, /*allow_exceptions=*/false);
+  const auto parsed = parse_json_strictly(report_json, "the report", {kReportMaxDepth, "report"});
+  if (!parsed.ok()) return failure("not a report of tlbf grade: " + parsed.why());
+  const Json& report = parsed.value();
   try {
     const Json& config = report.at("config");
     const Json& learner = config.at("learner");

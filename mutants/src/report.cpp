@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "tlbf/markup.hpp"
+#include "tlbf/strict_json.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -373,8 +375,10 @@ struct Merging {
 
 // The report `text`, when it is JSON and its config says tlbf mutate wrote it.
 Outcome<Json> tlbf_report(const std::string& name, const std::string& text) {
-  Json report = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (report.is_discarded() || !report.is_object()) return failure(name + " is not JSON");
+  auto parsed = parse_json_strictly(text, name, {kReportMaxDepth, "report of tlbf mutate"});
+  if (!parsed.ok()) return parsed.failure();
+  Json report = std::move(parsed).value();
+  if (!report.is_object()) return failure(name + " is not a JSON object");
   const auto config = report.value("config", Json());
   if (!config.is_object() || config.value("tool", "") != "tlbf mutate" || !config.contains("selected") ||
       !config.contains("stopped") || !report.contains("files")) {
@@ -383,6 +387,123 @@ Outcome<Json> tlbf_report(const std::string& name, const std::string& text) {
                    "or stopped)");
   }
   return report;
+}
+
+// A report's numbers and shape, as the report schema (mutation-testing-elements
+// version 2, docs/mutants.md) has them and as tlbf mutate writes them: each
+// Failure names the field. A merge adds durations and counts into the
+// whole's, so one out of range (negative, not finite, longer than a week,
+// more passes than runs) would make the merged report wrong without a word.
+
+bool whole_in(const Json& value, std::uint64_t max) {
+  return value.is_number_unsigned() && value.get<std::uint64_t>() <= max;
+}
+
+bool milliseconds(const Json& value) {
+  if (!value.is_number()) return false;
+  const double ms = value.get<double>();
+  return std::isfinite(ms) && ms >= 0 && ms <= kMaxDurationMs;
+}
+
+// The schema's Position: a line and a column, each from 1.
+bool position(const Json& value) {
+  constexpr std::uint64_t kMax = std::uint64_t{1} << 31;
+  return value.is_object() && whole_in(value.value("line", Json()), kMax) &&
+         whole_in(value.value("column", Json()), kMax) && value.at("line").get<std::uint64_t>() >= 1 &&
+         value.at("column").get<std::uint64_t>() >= 1;
+}
+
+constexpr const char* kNotADuration = ", not a duration in milliseconds in 0 ..= 604800000 (a week)";
+
+Outcome<Done> mutant_checked(const std::string& where, const Json& mutant) {
+  if (!mutant.is_object()) return failure(where + " is " + mutant.dump() + ", not an object");
+  for (const char* key : {"id", "mutatorName", "status"}) {
+    if (!mutant.contains(key) || !mutant.at(key).is_string() || mutant.at(key).get<std::string>().empty())
+      return failure(where + "." + key + " is missing or not a string");
+  }
+  const Json location = mutant.value("location", Json());
+  if (!location.is_object() || !position(location.value("start", Json())) ||
+      !position(location.value("end", Json()))) {
+    return failure(where + ".location is not {\"start\": {\"line\": N, \"column\": N}, \"end\": ...}, " +
+                   "lines and columns from 1");
+  }
+  if (mutant.contains("duration") && !milliseconds(mutant.at("duration")))
+    return failure(where + ".duration is " + mutant.at("duration").dump() + kNotADuration);
+  for (const char* key : {"statusReason", "description", "replacement"}) {
+    if (mutant.contains(key) && !mutant.at(key).is_string())
+      return failure(where + "." + key + " is not a string");
+  }
+  return done();
+}
+
+// The files and their mutants; `count` gets how many mutants there are.
+Outcome<Done> files_checked(const Json& report, std::size_t& count) {
+  const Json files = report.value("files", Json());
+  if (!files.is_object()) return failure("files is not an object");
+  for (const auto& [file, entry] : files.items()) {
+    const std::string where = "files[\"" + file + "\"]";
+    if (!entry.is_object() || !entry.value("language", Json()).is_string() ||
+        !entry.value("source", Json()).is_string() || !entry.value("mutants", Json()).is_array()) {
+      return failure(where + " is not {\"language\": ..., \"source\": ..., \"mutants\": [...]}");
+    }
+    std::size_t index = 0;
+    for (const auto& mutant : entry.at("mutants")) {
+      const auto checked = mutant_checked(where + ".mutants[" + std::to_string(index++) + "]", mutant);
+      if (!checked.ok()) return checked;
+    }
+    count += index;
+  }
+  return done();
+}
+
+// What the schema requires beside the files, and the times of the phases.
+Outcome<Done> top_checked(const Json& report) {
+  if (report.value("schemaVersion", Json()) != "2") return failure("schemaVersion is not \"2\"");
+  const Json performance = report.value("performance", Json());
+  if (!performance.is_object()) return failure("performance is not an object");
+  for (const char* key : {"setup", "initialRun", "mutation"}) {
+    const Json value = performance.value(key, Json());
+    if (!milliseconds(value))
+      return failure(std::string("performance.") + key + " is " + value.dump() + kNotADuration);
+  }
+  const Json thresholds = report.value("thresholds", Json());
+  if (!thresholds.is_object() || !whole_in(thresholds.value("high", Json()), 100) ||
+      !whole_in(thresholds.value("low", Json()), 100)) {
+    return failure("thresholds is not {\"high\": 0 ..= 100, \"low\": 0 ..= 100}");
+  }
+  return done();
+}
+
+// config's counts: runs and passes, kills of the mutants the report holds.
+Outcome<Done> counts_checked(const Json& config, std::size_t mutants) {
+  constexpr std::uint64_t kMaxRuns = 1'000'000;
+  const auto count = [&](const char* key, std::uint64_t max) -> Outcome<Done> {
+    const Json value = config.value(key, Json());
+    if (whole_in(value, max)) return done();
+    return failure(std::string("config.") + key + " is " + value.dump() +
+                   ", not a count in 0 ..= " + std::to_string(max));
+  };
+  for (const auto& [runs, passes] :
+       {std::pair{"baselineRuns", "baselinePasses"}, {"controlRuns", "controlPasses"}}) {
+    if (auto ok = count(runs, kMaxRuns); !ok.ok()) return ok;
+    if (auto ok = count(passes, config.at(runs).get<std::uint64_t>()); !ok.ok()) return ok;
+  }
+  if (auto ok = count("ran", kMaxRuns); !ok.ok()) return ok;
+  if (auto ok = count("killed", config.at("ran").get<std::uint64_t>()); !ok.ok()) return ok;
+  if (config.at("ran").get<std::uint64_t>() != mutants) {
+    return failure("config.ran is " + config.at("ran").dump() + ", but the report holds " +
+                   std::to_string(mutants) + " mutants");
+  }
+  return count("confirmRuns", 20);
+}
+
+// The whole report's shape and numbers, before the merge reads any of it.
+Outcome<Done> report_checked(const std::string& name, const Json& report) {
+  std::size_t mutants = 0;
+  if (auto ok = files_checked(report, mutants); !ok.ok()) return ok.failure_in(name + ": ");
+  if (auto ok = top_checked(report); !ok.ok()) return ok.failure_in(name + ": ");
+  if (auto ok = counts_checked(report.at("config"), mutants); !ok.ok()) return ok.failure_in(name + ": ");
+  return done();
 }
 
 // Whether the shard stopped: a shard that could not be graded leaves the
@@ -482,10 +603,13 @@ Outcome<bool> merge_one(Merging& m, const std::string& name, const std::string& 
   if (!read.ok()) return read.failure();
   const Json& report = read.value();
   const Json config = report.value("config", Json());
+  // Every report is checked whole, one that stopped too: its reason and
+  // exit code are what the merge will say.
+  if (const auto checked = config_checked(config); !checked.ok()) return checked.failure_in(name + ": ");
+  if (const auto checked = report_checked(name, report); !checked.ok()) return checked.failure();
   try {
     const auto stopped = took_stop(m, name, config);
     if (!stopped.ok() || stopped.value()) return stopped;
-    if (const auto checked = config_checked(config); !checked.ok()) return checked.failure_in(name + ": ");
     if (const auto taken = take_config(m, name, report, config); !taken.ok()) return taken.failure();
     if (const auto taken = take_shard(m, name, config); !taken.ok()) return taken.failure();
     if (const auto taken = take_mutants(m, name, report); !taken.ok()) return taken.failure();

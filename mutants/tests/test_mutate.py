@@ -641,6 +641,30 @@ class Merge(Scratch):
         self.assertIn("--threshold belongs to a grading, not a merge", r.stderr)
         self.assertEqual(self.merge(one, two).returncode, 0)
 
+    def test_refuses_durations_and_counts_out_of_range(self):
+        # A real shard's report with one number edited: the merge took each as it was.
+        _, one = self.shard("1/2", "")
+        _, two = self.shard("2/2", "")
+        with open(two) as f:
+            original = json.load(f)
+        def negative(report):
+            for entry in report["files"].values():
+                for mutant in entry["mutants"]:
+                    mutant["duration"] = -5
+        for edit, why in [(negative, ".duration is -5, not a duration in milliseconds in 0 ..= 604800000 (a week)"),
+                          (lambda r: r["performance"].update(mutation=1e300),
+                           "performance.mutation is 1e+300, not a duration"),
+                          (lambda r: r["config"].update(killed=r["config"]["ran"] + 1),
+                           "config.killed is 6, not a count in 0 ..= 5")]:
+            report = json.loads(json.dumps(original))
+            edit(report)
+            with open(two, "w") as f:
+                json.dump(report, f)
+            r = self.merge(one, two)
+            self.assertEqual(r.returncode, 2, (why, r.stdout, r.stderr))
+            self.assertIn(two + ": ", r.stderr)
+            self.assertIn(why, r.stderr)
+
     def test_a_shard_that_stopped_stops_the_merge(self):
         _, one = self.shard("1/2", "")
         stopped = os.path.join(self.dir, "stopped.json")

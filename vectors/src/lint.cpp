@@ -97,6 +97,8 @@ std::vector<std::string> lint(const std::string& name, const json& doc) {
       problem("group", std::string("malformed: ") + e.what());
     }
   }
+  // A file gutted to nothing would pass every other rule, and check nothing.
+  if (count == 0) problem("testGroups", "no tests: a vector file without any checks nothing");
   if (doc["numberOfTests"] != count) {
     problem("header",
             "numberOfTests is " + doc["numberOfTests"].dump() + ", the file has " + std::to_string(count));

@@ -3,6 +3,7 @@
 // (docs/mutants.md, "For course authors").
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -37,7 +38,12 @@ struct Kit {
 };
 
 // The kit described by `path` (a kit.json, docs/mutants.md, "Kits"); paths in
-// it are relative to its folder. A failure names the first thing wrong with it.
+// it are relative to its folder. A failure names the first thing wrong with it:
+// a file that is not a regular one or is longer than kMaxKitBytes, JSON nested
+// deeper than kKitMaxDepth (a kit's `variants` is 2 levels down) or with a key
+// twice, then its fields.
+inline constexpr int kKitMaxDepth = 3;
+inline constexpr std::size_t kMaxKitBytes = std::size_t{1} << 20;
 Outcome<Kit> read_kit(const std::filesystem::path& path);
 
 // One learner: a folder of the class, and in it the tests file.

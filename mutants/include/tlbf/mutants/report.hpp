@@ -62,11 +62,22 @@ struct Merged {
   std::string json;                 // the merged report
 };
 
+// How deep a report nests at most (a mutant's location.start is 7 levels
+// down), for the strict parse of a report read back (merge, tlbf grade's
+// earlier reports): a deeper file is no report of tlbf's.
+inline constexpr int kReportMaxDepth = 8;
+// The longest duration a report may hold, a week in milliseconds: more is no
+// run of a suite tlbf timed, and a merge would add it into the whole's time.
+inline constexpr double kMaxDurationMs = 7 * 24 * 3600 * 1000.0;
+
 // `reports` are (name for messages, JSON text) pairs, each written by
 // `tlbf mutate --shard k/n --json`. A shard that stopped (exit 3, 4, 5 or a
 // harness error) stops the merge with its exit code and reason (score.stopped).
-// A failure when the reports cannot be merged: unreadable, not tlbf's,
-// disagreeing, overlapping or incomplete.
+// A failure when the reports cannot be merged: not JSON (nested deeper than
+// a report, or with a key twice, included), not tlbf's, out of the report
+// schema's shape, with a duration or count out of range (a negative or
+// endless duration, more kills than mutants), disagreeing, overlapping or
+// incomplete. The failure names the report and the field.
 Outcome<Merged> merge_reports(const std::vector<std::pair<std::string, std::string>>& reports);
 
 // Whether a graded run meets the bar: its score reaches `threshold` and every

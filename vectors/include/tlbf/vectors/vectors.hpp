@@ -3,7 +3,9 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tlbf::vectors {
@@ -30,18 +32,43 @@ std::string serialize(const json& doc);
 // the oracle. `name` must be one of the names generate() produces.
 std::vector<std::string> lint(const std::string& name, const json& doc);
 
+// A vector file as this tlbf was built with it: the committed file's
+// SHA-256 and its number of tests, which CMake computes from vectors/*.json
+// when it configures the build and compiles in. In generate()'s order.
+struct BuiltFile {
+  std::string_view name;
+  std::string_view sha256;  // 64 lowercase hex digits
+  int tests;
+};
+std::span<const BuiltFile> built_with();
+
+// How deep a vector file nests at most (the filter file's construct.withRate
+// is 7 levels down), and the longest file read (the longest committed one is
+// 0.3 MiB): anything beyond either is refused before the lint sees it.
+inline constexpr int kMaxDepth = 8;
+inline constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
+
+// Which vector files a folder must hold: exactly those this tlbf was built
+// with (tlbf vectors lint DIR, tlbf check --vectors DIR), or any that pass
+// the lint, by schema and values alone (--own-vectors: a user's own).
+enum class Expect { BuiltWith, OwnVectors };
+
 // The vector files read from a folder, each parsed and linted, and what is
-// wrong with them: unreadable or not JSON, lint problems, and JSON files in
-// the folder that are no vector file of schema v1. `files` holds the ones
-// read, in generate()'s order; `readable` is false when a file could not be
-// read at all (the caller's I/O error, not a lint problem).
+// wrong with them: unreadable, not JSON (nested too deep or with a key twice
+// included), lint problems, a file that differs from the one this tlbf was
+// built with (unless `expect` is OwnVectors), and JSON files in the folder
+// that are no vector file of schema v1. `files` holds the ones read, in
+// generate()'s order; `readable` is false when a file could not be read at
+// all (the caller's I/O error, not a lint problem); `differs` is true when a
+// file is not the one this tlbf was built with.
 struct LoadedFolder {
   std::vector<VectorFile> files;
   std::vector<std::string> problems;
   bool readable = true;
-  int tests = 0;  // numberOfTests, summed over the files that have it
+  bool differs = false;
+  int tests = 0;  // tests in the files, summed
 };
-LoadedFolder load_folder(const std::string& dir);
+LoadedFolder load_folder(const std::string& dir, Expect expect = Expect::BuiltWith);
 
 // Two Markdown tables: each file's size and counts of tests by result, and
 // each flag's bug type, number of tests and meaning (docs/vectors.md shows them).
