@@ -51,6 +51,7 @@ struct CheckOptions {
   std::uint64_t seed = 20261129;
   int runs = 100;
   bool no_pipeline = false;
+  bool sandbox = false;  // --sandbox: each implementation in a PID namespace of its own
   bool list = false;
   bool verbose = false;
   std::vector<std::string> transcripts;
@@ -126,6 +127,12 @@ conformance::Budget budget_of(const CheckOptions& opt) {
   return budget;
 }
 
+conformance::Launch launch_of(const CheckOptions& opt) {
+  conformance::Launch launch;
+  launch.own_pid_namespace = opt.sandbox;
+  return launch;
+}
+
 // What a replay found, in the words of the check's text report.
 void print_replay(const conformance::Transcript& t, const std::string& impl,
                   const conformance::ReplayReport& report) {
@@ -149,7 +156,7 @@ int run_transcripts(const CheckOptions& opt) {
   bool all_passed = true;
   for (const auto& impl : opt.impls) {
     for (const auto& t : transcripts) {
-      const auto report = conformance::replay(t, impl, budget_of(opt));
+      const auto report = conformance::replay(t, impl, budget_of(opt), launch_of(opt));
       print_replay(t, impl, report);
       all_passed = all_passed && report.passed;
     }
@@ -248,6 +255,7 @@ Outcome<conformance::RunnerOptions> runner_options(const CheckOptions& opt,
   conformance::RunnerOptions runner;
   // A large filter is not called hung for what a 512 MiB request costs (docs/check.md, "The large filters").
   runner.budget = conformance::budget_for(suite.cases, budget_of(opt));
+  runner.launch = launch_of(opt);
   runner.pipelined = !opt.no_pipeline;
   runner.faults_before_unreliable = opt.faults;
   runner.max_failures = opt.max_failures;
@@ -379,6 +387,10 @@ int run_check(CheckOptions opt) {
   }
   if (const auto added = add_adapters(opt); !added.ok())
     return fail_with(kCannotRun, kCheckCommand, added.failure());
+  if (opt.sandbox) {
+    if (const auto available = conformance::own_pid_namespaces_available(); !available.ok())
+      return fail_with(kCannotRun, kCheckCommand, failure("--sandbox: " + available.why()));
+  }
   if (opt.impls.empty()) {
     auto impl = default_implementation();
     if (!impl.ok()) return fail_with(kUsage, kCheckCommand, impl.failure());
@@ -511,6 +523,9 @@ void add_report_options(CLI::App& cmd, CheckOptions& opt) {
 // How the check runs, or what it does instead (--list, --transcript).
 void add_mode_options(CLI::App& cmd, CheckOptions& opt) {
   cmd.add_flag("--no-pipeline", opt.no_pipeline, "Send one request at a time (slow; for comparison)");
+  cmd.add_flag("--sandbox", opt.sandbox,
+               "Run each implementation in a PID namespace of its own (bubblewrap): nothing it starts "
+               "outlives it, even when tlbf is killed with SIGKILL");
   cmd.add_flag("--list", opt.list, "List the case names and exit");
   cmd.add_option("--transcript", opt.transcripts,
                  "Replay this transcript (docs/protocol.md, section 7) instead of the checks; repeatable")

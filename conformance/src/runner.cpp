@@ -584,7 +584,7 @@ CheckReport check(Session& session, const std::string& command, std::vector<Case
 
 CheckReport check(const std::string& command, std::vector<Case> cases, const RunnerOptions& options,
                   const std::vector<InteractiveCase>& interactive) {
-  const auto session = start_session(command, options.budget);
+  const auto session = start_session(command, options.budget, options.launch);
   return check(*session, command, std::move(cases), options, interactive);
 }
 

@@ -34,8 +34,10 @@ std::string ms_text(Millis ms) { return std::to_string(ms.count()) + " ms"; }
 
 class ChildSession final : public Session {
  public:
-  ChildSession(std::string command, const Budget& budget)
-      : command_(std::move(command)), budget_(budget), deadline_(Clock::now() + budget.total) {
+  ChildSession(std::string command, const Budget& budget, const Launch& how)
+      : command_(how.own_pid_namespace ? in_own_pid_namespace(command) : std::move(command)),
+        budget_(budget),
+        deadline_(Clock::now() + budget.total) {
     launch();
   }
 
@@ -443,8 +445,28 @@ std::pair<std::string, std::optional<Fault>> Session::ask(const std::string& lin
   return {a.lines.empty() ? std::string() : std::move(a.lines[0]), std::move(a.fault)};
 }
 
-std::unique_ptr<Session> start_session(const std::string& command, const Budget& budget) {
-  return std::make_unique<ChildSession>(command, budget);
+std::unique_ptr<Session> start_session(const std::string& command, const Budget& budget,
+                                       const Launch& launch) {
+  return std::make_unique<ChildSession>(command, budget, launch);
+}
+
+std::string in_own_pid_namespace(const std::string& command) {
+  // The same files (--dev-bind / /), a /proc of the namespace's own, a
+  // session of its own; --die-with-parent ends the namespace when bwrap,
+  // the Child, is killed. As root no user namespace is needed, and one would
+  // take root's power over files it does not own.
+  return std::string("exec bwrap ") + (::getuid() == 0 ? "" : "--unshare-user ") +
+         "--unshare-pid --die-with-parent --new-session --dev-bind / / --proc /proc -- /bin/sh -c " +
+         shell_quote(command);
+}
+
+tlbf::Outcome<tlbf::Done> own_pid_namespaces_available() {
+  const RunResult probe = run_with_input(in_own_pid_namespace("exit 0"), "", std::chrono::seconds(30));
+  if (probe.exited_cleanly()) return tlbf::done();
+  return tlbf::failure(!probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
+                                      : "bwrap cannot make a PID namespace here (" + probe.how_it_ended() +
+                                            ": " + last_lines(probe.out + probe.err, 2) +
+                                            "); install Debian's bubblewrap and allow user namespaces");
 }
 
 }  // namespace tlbf::conformance

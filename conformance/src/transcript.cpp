@@ -109,7 +109,8 @@ std::optional<Difference> mismatch(std::string_view pattern, std::string_view re
   return std::nullopt;
 }
 
-ReplayReport replay(const Transcript& transcript, const std::string& command, const Budget& budget) {
+ReplayReport replay(const Transcript& transcript, const std::string& command, const Budget& budget,
+                    const Launch& launch) {
   // The answers are read before any is judged, so each limit allows what the
   // judge could accept there: once a request has latitude, the filter it
   // names may be left open by the answer (a k above 65536 taken, an m one ulp
@@ -126,7 +127,7 @@ ReplayReport replay(const Transcript& transcript, const std::string& command, co
     if (!ahead.zone().empty()) latitude_before = true;
     requests.push_back({e.request, limit});
   }
-  const auto session = start_session(command, budget);
+  const auto session = start_session(command, budget, launch);
   const Answers answers = session->exchange(requests, Pace::Pipelined);
 
   ReplayReport report;

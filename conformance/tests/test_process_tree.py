@@ -74,6 +74,20 @@ def marked(mark):
     return found
 
 
+def children_of(pid):
+    out = []
+    for task in os.listdir("/proc/%d/task" % pid):
+        out += [int(p) for p in open("/proc/%d/task/%s/children" % (pid, task)).read().split()]
+    return out
+
+
+def comm_of(pid):
+    try:
+        return open("/proc/%d/comm" % pid).read().strip()
+    except OSError:
+        return ""
+
+
 def end_marked(mark):
     for pid, _ in marked(mark):
         try:
@@ -157,6 +171,26 @@ class ProcessTree(unittest.TestCase):
             r = subprocess.run([TLBF, "check", "--impl", impl, "--transcript", TRANSCRIPT],
                                capture_output=True, text=True, timeout=600)
             self.assertIn(r.returncode, (0, 1), row + ": " + r.stdout + r.stderr)
+            self.assert_nothing_left(row, mark)
+
+    def test_with_sandbox_nothing_is_left_even_when_the_watchdog_dies_with_tlbf(self):
+        """What the watchdog cannot cover: it and tlbf killed at once, before tlbf can start
+        another. In a PID namespace of its own the implementation's daemons end anyway."""
+        for trick in ("setsid_daemon", "double_fork", "group_leaving_grandchild"):
+            row = trick + "-sandboxed"
+            mark = self.mark(row)
+            impl = self.implementation(trick, mark, wait_first=True)
+            tlbf = subprocess.Popen([TLBF, "check", "--sandbox", "--impl", impl],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 20
+            while not marked(mark) and time.monotonic() < deadline and tlbf.poll() is None:
+                time.sleep(0.05)
+            self.assertTrue(marked(mark), row + ": the trick never ran")
+            watchdogs = [pid for pid in children_of(tlbf.pid) if comm_of(pid) == "tlbf"]
+            self.assertTrue(watchdogs, row + ": no watchdog to kill")
+            for pid in watchdogs + [tlbf.pid]:
+                os.kill(pid, signal.SIGKILL)
+            tlbf.wait(timeout=600)
             self.assert_nothing_left(row, mark)
 
     def test_a_process_that_moves_groups_and_hangs_is_ended_by_the_budget(self):

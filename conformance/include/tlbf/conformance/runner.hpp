@@ -15,6 +15,7 @@ namespace tlbf::conformance {
 
 struct RunnerOptions {
   Budget budget;
+  Launch launch;
   // Send every case before reading (pipelined) or one request at a time.
   bool pipelined = true;
   // After this many faults of one kind (crashes, hangs, ...), the cases left

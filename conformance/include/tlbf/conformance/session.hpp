@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tlbf/conformance/difference.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::conformance {
 
@@ -116,8 +117,24 @@ class Session {
                                                    std::size_t limit = Request::kDefaultAnswerLimit);
 };
 
+// How each process of a Session is started.
+struct Launch {
+  // In a PID namespace of its own, through bubblewrap (`tlbf check
+  // --sandbox`): when the implementation's first process ends, the kernel
+  // ends every process of the namespace, so nothing it started can outlive
+  // it, however it daemonizes and whatever becomes of tlbf.
+  bool own_pid_namespace = false;
+};
+
 // The real Session: `/bin/sh -c command`, started at once. A command that
 // cannot be started gives a Session whose every exchange is a NotStarted fault.
-std::unique_ptr<Session> start_session(const std::string& command, const Budget& budget);
+std::unique_ptr<Session> start_session(const std::string& command, const Budget& budget,
+                                       const Launch& launch = {});
+
+// `command` as a shell line that runs it in a PID namespace of its own
+// (bubblewrap; a user namespace too when not root), seeing the same files.
+std::string in_own_pid_namespace(const std::string& command);
+// Whether in_own_pid_namespace's lines can run here; the Failure says why not.
+tlbf::Outcome<tlbf::Done> own_pid_namespaces_available();
 
 }  // namespace tlbf::conformance

@@ -48,7 +48,8 @@ struct ReplayReport {
 
 // Sends every request of the transcript to one run of `command`, pipelined,
 // then closes its input, and checks the responses, their count and a clean exit.
-ReplayReport replay(const Transcript& transcript, const std::string& command, const Budget& budget);
+ReplayReport replay(const Transcript& transcript, const std::string& command, const Budget& budget,
+                    const Launch& launch = {});
 
 // The most bytes a right answer to `request` can have when it must match
 // `pattern`: the pattern, the request (an error's message may quote it) and
