@@ -1,4 +1,5 @@
 #include "tlbf/conformance/cases.hpp"
+#include "tlbf/vectors/vectors.hpp"
 
 #include <map>
 #include <stdexcept>

@@ -8,7 +8,12 @@
 #include <vector>
 
 #include "tlbf/protocol/commands.hpp"
-#include "tlbf/vectors/vectors.hpp"
+
+// Declared only: the vector files' JSON (nlohmann/json, some 95,000 lines)
+// reaches only the sources that read them, not every one that names a case.
+namespace tlbf::vectors {
+struct VectorFile;
+}
 
 namespace tlbf::conformance {
 
