@@ -1465,6 +1465,34 @@ def _():
     B.insert, B.contains = insert, contains
 
 
+# ---- an answer for every request (issue 38, part 3) --------------------------
+# A port that allocates its bits eagerly and dies when the allocation fails
+# leaves `new` of 2^40 bits (128 GiB) unanswered, where ok or err BadParams is
+# right. Simulated without the memory: a filter above 2^36 bits "fails".
+
+def die_when_large(die):
+    original = B.new
+    def new(m, k):
+        if 1 <= m <= impl.MAX_BITS and 1 <= k <= impl.MAX_K and m > 1 << 36:
+            sys.stderr.write(f"memory allocation of {(m + 7) // 8} bytes failed\n")
+            sys.stderr.flush()
+            die()
+        return original(m, k)
+    B.new = staticmethod(new)
+
+
+@bug("exits_when_it_cannot_allocate", "allocation", "a filter whose bits cannot be allocated ends the process (exit status 1, like an uncaught MemoryError): new and with_rate of 2^40 bits get no answer",
+     ["protocol/session/largest_new_answered", "protocol/session/largest_with_rate_answered"])
+def _():
+    die_when_large(lambda: os._exit(1))
+
+
+@bug("aborts_when_it_cannot_allocate", "allocation", "a filter whose bits cannot be allocated aborts the process (SIGABRT, like Rust's vec! on a failed allocation): new and with_rate of 2^40 bits get no answer",
+     ["protocol/session/largest_new_answered", "protocol/session/largest_with_rate_answered"])
+def _():
+    die_when_large(os.abort)
+
+
 # ---- an acceptable answer opens only the fields it leaves undecided ---------
 # (docs/check.md, "What is acceptable"): one member for each flag whose answer
 # leaves a filter open. Each takes the acceptable answer, then gets a field
