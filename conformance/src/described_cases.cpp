@@ -513,31 +513,52 @@ std::vector<Case> identity_cases() {
 
 // ---- header edges ---------------------------------------------------------
 
-std::vector<Case> header_edge_cases() {
-  // Each refused value of each field in a file whose every other field and
-  // whose length are right, so that no other check can refuse it first.
-  // Not here: m above 2^40, whose right length is 128 GiB.
-  std::vector<std::pair<std::string, Header>> files;
-  const Header good;  // m = 8, k = 1: one byte of bits
-  for (std::uint64_t v : {0ull, 2ull, 0x100ull, 0x10000ull, 0x01000001ull, 0xffffffffull}) {
-    Header h = good;
-    h.version = v;
-    files.emplace_back("version", h);
+namespace {
+
+// m above 2^40 in files whose magic, version, k and reserved are right and
+// whose length is what a length computed in wrapping arithmetic expects, so
+// that only the bound on m refuses them (docs/format.md, section 10, check
+// 4, before the length). The length a right computation expects, 32 +
+// ceil(m / 8), is 2^37 bytes and more for every such m, far beyond a line
+// (docs/check.md, "Known limits"). Each answer is stated, not asked: the
+// bound refuses the file (err Format), and a refused file makes no filter.
+Steps wrapped_lengths_of_refused_m() {
+  constexpr std::uint64_t kU64Max = ~std::uint64_t{0};
+  const std::vector<std::pair<std::uint64_t, std::size_t>> files = {
+      // (m + 7) / 8 in u64 wraps to 0 for m from 2^64 - 7 up: 32 bytes.
+      {kU64Max - 6, 0},
+      {kU64Max - 5, 0},
+      {kU64Max - 4, 0},
+      {kU64Max - 3, 0},
+      {kU64Max - 2, 0},
+      {kU64Max - 1, 0},
+      {kU64Max, 0},
+      // m cut to a u32 is 2^32 - 1, where (m + 7) / 8 in u32 wraps to 0; and
+      // (m + 7) / 8 in u64, 2^38, kept in a u32 is 0 too: 32 bytes.
+      {(std::uint64_t{1} << 41) - 1, 0},
+      // m / 8 + 32 and (m + 7) / 8 computed in u64 and kept in a u32:
+      // 2^40 + 32 is 32 and 2^40 is 0; for 2^43 + 8, 33 and 1.
+      {std::uint64_t{1} << 43, 0},
+      {(std::uint64_t{1} << 43) + 8, 1},
+      // The bound plus one, with its right length kept in a u32: 32 + 2^37 + 1
+      // is 33. Its right length in full cannot be sent.
+      {(std::uint64_t{1} << 40) + 1, 1}};
+  Steps out;
+  for (const auto& [m, bit_bytes] : files) {
+    Header h;
+    h.m = m;
+    h.bit_bytes = bit_bytes;
+    out.push_back({"from_bytes he_m " + file_hex(h), "err Format"});
+    out.push_back({"info he_m", "err NoSuchFilter"});
   }
-  for (std::uint64_t v : {1ull, 0x80ull, 0x100ull, 0x10000ull, 0x80000000ull, 0xffffffffull}) {
-    Header h = good;
-    h.reserved = v;
-    files.emplace_back("reserved", h);
-  }
-  {
-    Header m0 = good;
-    m0.m = 0;
-    m0.bit_bytes = 0;
-    files.emplace_back("m", m0);
-    Header k0 = good;
-    k0.k = 0;
-    files.emplace_back("k", k0);
-  }
+  return out;
+}
+
+using HeaderFiles = std::vector<std::pair<std::string, Header>>;
+
+// Refused for their padding or their length alone.
+void length_and_padding_files(HeaderFiles& files) {
+  const Header good;
   // Padding: every bit past m in the last byte, alone, for m = 1, 5 and 20.
   for (std::uint64_t m : {1ull, 5ull, 20ull}) {
     for (std::uint64_t bit = m % 8; bit < 8; ++bit) {
@@ -564,13 +585,11 @@ std::vector<Case> header_edge_cases() {
     h.bit_bytes = static_cast<std::size_t>(((m + 7) / 8) & 0xffffffff);
     files.emplace_back("length", h);
   }
-  std::map<std::string, Steps> by_field;
-  for (const auto& [field, h] : files) {
-    Steps& steps = by_field[field];
-    steps.push_back(ask("from_bytes he_" + field + " " + file_hex(h)));
-    steps.push_back(ask("info he_" + field));
-  }
-  // The magic: each of its four bytes changed, the other three right.
+}
+
+// The magic: each of its four bytes changed, the other three right.
+Steps magic_steps() {
+  const Header good;
   Steps magic;
   for (int at = 0; at < 4; ++at) {
     for (int value : {0x00, 0x20, 0x74, 0x6c, 0xff}) {
@@ -583,7 +602,46 @@ std::vector<Case> header_edge_cases() {
       magic.push_back(ask("info he_magic"));
     }
   }
-  by_field["magic"] = std::move(magic);
+  return magic;
+}
+
+}  // namespace
+
+std::vector<Case> header_edge_cases() {
+  // Each refused value of each field in a file whose every other field and
+  // whose length are right, so that no other check can refuse it first; for
+  // m above 2^40, whose right length is 2^37 bytes and more, the lengths
+  // that wrapping arithmetic takes for right (wrapped_lengths_of_refused_m).
+  HeaderFiles files;
+  const Header good;  // m = 8, k = 1: one byte of bits
+  for (std::uint64_t v : {0ull, 2ull, 0x100ull, 0x10000ull, 0x01000001ull, 0xffffffffull}) {
+    Header h = good;
+    h.version = v;
+    files.emplace_back("version", h);
+  }
+  for (std::uint64_t v : {1ull, 0x80ull, 0x100ull, 0x10000ull, 0x80000000ull, 0xffffffffull}) {
+    Header h = good;
+    h.reserved = v;
+    files.emplace_back("reserved", h);
+  }
+  {
+    Header m0 = good;
+    m0.m = 0;
+    m0.bit_bytes = 0;
+    files.emplace_back("m", m0);
+    Header k0 = good;
+    k0.k = 0;
+    files.emplace_back("k", k0);
+  }
+  length_and_padding_files(files);
+  std::map<std::string, Steps> by_field;
+  for (const auto& [field, h] : files) {
+    Steps& steps = by_field[field];
+    steps.push_back(ask("from_bytes he_" + field + " " + file_hex(h)));
+    steps.push_back(ask("info he_" + field));
+  }
+  for (auto& step : wrapped_lengths_of_refused_m()) by_field["m"].push_back(std::move(step));
+  by_field["magic"] = magic_steps();
   std::vector<Case> out;
   for (auto& [field, steps] : by_field)
     out.push_back(judged("format/header/refused_alone/" + field, std::move(steps)));

@@ -165,8 +165,37 @@ bool fits(std::string_view expected, std::string_view got, bool count_open, std:
                      [](char x) { return std::isdigit(x) || (x >= 'a' && x <= 'f'); });
 }
 
+// The filters new or with_rate of `w` makes, the documents' first (with
+// with_rate's m of a log one ulp off after it), when that filter may be too
+// large for the machine to allocate (kAllocationMayFailAbove); else none.
+std::vector<Shadow> unallocated_filters(const Words& w) {
+  if (w.size() != 4 || (w[0] != "new" && w[0] != "with_rate") || !protocol::is_name(w[1])) return {};
+  std::vector<Shadow> made;
+  if (w[0] == "new") {
+    const auto m = protocol::read_u64(w[2]);
+    const auto k = protocol::read_u32(w[3]);
+    if (!m || !k || *k < 1 || *k > MAX_K) return {};
+    made.push_back(Shadow{*m, *k, 0, {}});
+  } else {
+    const auto n = protocol::read_u64(w[2]);
+    const auto p = protocol::read_real(w[3]);
+    if (!n || !p || *n < 1 || !(*p > 0.0 && *p < 1.0)) return {};
+    const std::uint64_t m = optimal_m(*n, *p);
+    made.push_back(Shadow{m, optimal_k(m, *n), 0, {}});
+    for (const auto other : protocol::m_alternatives(*n, *p)) {
+      if (other >= 1 && other <= MAX_BITS) made.push_back(Shadow{other, optimal_k(other, *n), 0, {}});
+    }
+  }
+  const std::uint64_t m = made.front().m;
+  if (m <= kAllocationMayFailAbove || m > MAX_BITS) return {};
+  return made;
+}
+
 // For reasons: what an open filter leaves undecided, and what it does not.
 std::string what_is_open(const OpenFilter& f) {
+  if (f.flag == "CannotAllocate")
+    return "it was made with more than 2^35 bits, which the judge keeps without allocating them "
+           "(CannotAllocate); every field is decided";
   if (f.flag == "CountSaturates")
     return "its count is open since a union whose counts pass 2^64 - 1 (CountSaturates); its m, k and bits "
            "(F OR G) are decided";
@@ -328,11 +357,31 @@ void Judge::allow_file_with_k_above_the_bound(const std::vector<std::string_view
   }
 }
 
+// A filter of more bits than kAllocationMayFailAbove: ok, or err BadParams
+// from a machine that cannot allocate them (docs/format.md, section 8). The
+// oracle is not asked: its answer would be the machine's (its mmap of 128
+// GiB fails where memory is not overcommitted), and the judge takes no such
+// memory, not even unwritten.
+bool Judge::allow_failed_allocation(const std::vector<std::string_view>& w) {
+  const std::vector<Shadow> made = unallocated_filters(w);
+  if (made.empty()) return false;
+  oracle_answer_ = pattern_ = "ok";
+  Latitude& l = latitude_;
+  l.flag = "CannotAllocate";
+  l.err_kinds = {"BadParams"};
+  l.allows = "err BadParams: the machine may not allocate " + std::to_string(made.front().m) + " bits";
+  l.opens = std::string(w[1]);
+  l.opens_when_matching = true;
+  l.longest = 64;
+  return true;
+}
+
 const std::string& Judge::expect(std::string_view request) {
   request_ = std::string(request);
   latitude_ = Latitude{};
   const auto parsed = words_of(request);
   if (parsed) allow_by_state_before(*parsed);
+  if (parsed && allow_failed_allocation(*parsed)) return pattern_;
   oracle_answer_ = oracle_.handle(request);
   pattern_ = pattern_for(request, oracle_answer_);
   if (!parsed || oracle_answer_.rfind("err Protocol", 0) == 0 ||
@@ -418,6 +467,11 @@ void Judge::open_after(const Words& w, std::string_view got) {
     return;
   }
   if (effect != Effect::Creates || got != "ok") return;  // a create that failed changes nothing
+  if (flag == "CannotAllocate") {
+    oracle_.handle("drop " + name);  // the filter it replaced, if any
+    open_[name] = OpenFilter{flag, false, false, unallocated_filters(w), false};
+    return;
+  }
   if (latitude_.opens.empty()) {
     open_.erase(name);  // made as the oracle made it
   } else if (flag == "LogLastBit") {
@@ -464,6 +518,8 @@ Judgement Judge::judge_open(const Words& w, std::string_view got) {
             "expected " + readable(shown, 200) + ", got " + readable(got, 200) + ": " + what_is_open(f)};
   }
   const std::string flag = f.flag, why = what_is_open(f);
+  // The one filter the documents make, held by the judge instead of the oracle.
+  const bool as_made = flag == "CannotAllocate" && f.others.size() == 1 && kept.size() == 1;
   f.oracle_holds = oracle_fits;
   f.others = std::move(kept);
   if (effect_of(w[0]) == Effect::Writes) {
@@ -474,7 +530,7 @@ Judgement Judge::judge_open(const Words& w, std::string_view got) {
   } else {
     settle(name);
   }
-  if (oracle_fits && !mismatch(pattern_, got)) return {};
+  if ((oracle_fits && !mismatch(pattern_, got)) || as_made) return {};
   return {Verdict::Acceptable, flag, why + ", and this answer agrees with a state it may be in"};
 }
 

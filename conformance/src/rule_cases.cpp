@@ -781,6 +781,27 @@ void open_by_field(std::vector<Case>& out) {
                        true, "StrictKBound"));
 }
 
+// Every request gets one line (docs/protocol.md, section 1), a new or a
+// with_rate of the largest m the documents allow (2^40: 128 GiB of bits)
+// too: an implementation that exits when it cannot allocate answers nothing.
+// ok and err BadParams are both right (CannotAllocate, judge.hpp); the
+// patterns state ok, the judge takes err BadParams and what follows from it.
+// The oracle is not asked, since its answer would be the machine's.
+void largest_filters(std::vector<Case>& out) {
+  const std::string m = std::to_string(MAX_BITS);
+  out.push_back(finish("protocol/session/largest_new_answered",
+                       {expect("new big_new " + m + " 1", "ok"), expect("info big_new", "ok " + m + " 1 0"),
+                        expect("insert big_new 636174", "ok"), expect("contains big_new 636174", "ok true"),
+                        expect("drop big_new", "ok")},
+                       true, "CannotAllocate"));
+  // optimal_m(576524084580, 0.4) is 2^40 (its ideal m is 2^40 - 0.42, far
+  // from a log one ulp off), and optimal_k(2^40, 576524084580) is 1.
+  out.push_back(finish("protocol/session/largest_with_rate_answered",
+                       {expect("with_rate big_rate 576524084580 0.4", "ok"),
+                        expect("info big_rate", "ok " + m + " 1 0"), expect("drop big_rate", "ok")},
+                       true, "CannotAllocate"));
+}
+
 // Mistakes an adversary's ports of the format made that every earlier case
 // passed (docs/check.md, "The bug bank" has each as a bug).
 void found_by_adversaries(std::vector<Case>& out) {
@@ -825,6 +846,7 @@ std::vector<Case> rule_cases() {
   items(out);
   state(out);
   found_by_adversaries(out);
+  largest_filters(out);
   for (auto* family : {grammar_cases, width_cases, identity_cases, header_edge_cases, error_order_cases}) {
     for (auto& c : family()) out.push_back(std::move(c));
   }

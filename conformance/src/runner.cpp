@@ -418,7 +418,8 @@ void Run::fail_the_case_in_flight(const Pass& pass) {
             {},
             {},
             reproduce_line(pass.cases[index], command_),
-            transcript_of(pass.cases[index])};
+            transcript_of(pass.cases[index]),
+            pass.cases[index].about};
   count_fault(fault);
 }
 

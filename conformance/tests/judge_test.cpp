@@ -323,6 +323,52 @@ TEST(Judge, AnAcceptedKAboveMaxKIsTheKGiven) {
             (std::vector{Acceptable, Mismatch}));
 }
 
+TEST(Judge, AFilterTheMachineMayNotAllocateIsOkOrBadParams) {
+  // docs/check.md, CannotAllocate: new and with_rate of more than 2^35 bits.
+  // The judge expects ok, whatever this machine's oracle would answer (its
+  // mmap of 128 GiB fails here), and asks the oracle nothing.
+  const std::string big = "1099511627776";  // 2^40
+  Judge judge;
+  EXPECT_EQ(judge.expect("new f " + big + " 1"), "ok");
+  EXPECT_EQ(judge.zone(), "CannotAllocate");
+  // cat's one position at k = 1 is h1 mod 2^40: f5e307190ce4a327's low 40
+  // bits, 0x190ce4a327 = 107590492967.
+  EXPECT_EQ(verdicts({{"new f " + big + " 1", "ok"},
+                      {"info f", "ok " + big + " 1 0"},
+                      {"contains f 636174", "ok false"},
+                      {"insert f 636174", "ok"},
+                      {"contains f 636174", "ok true"},
+                      {"positions f 636174", "ok 107590492967"},
+                      {"count_ones f", "ok 1"},
+                      {"info f", "ok " + big + " 1 1"},
+                      {"drop f", "ok"},
+                      {"info f", "="}}),
+            (std::vector{Match, Match, Match, Match, Match, Match, Match, Match, Match, Match}));
+  // optimal_m(576524084580, 0.4) = 2^40, and its k is 1.
+  EXPECT_EQ(verdicts({{"with_rate g 576524084580 0.4", "ok"}, {"info g", "ok " + big + " 1 0"}}),
+            (std::vector{Match, Match}));
+  // Refused: no filter was made, and one of that name is as it was.
+  EXPECT_EQ(verdicts({{"new f " + big + " 1", "err BadParams could not allocate"}, {"info f", "="}}),
+            (std::vector{Acceptable, Match}));
+  EXPECT_EQ(
+      verdicts(
+          {{"new f 20 3", "ok"}, {"with_rate f 576524084580 0.4", "err BadParams"}, {"info f", "ok 20 3 0"}}),
+      (std::vector{Match, Acceptable, Match}));
+  // Made, then read wrong; refused with another kind; made and then forgotten.
+  EXPECT_EQ(verdicts({{"new f " + big + " 1", "ok"}, {"info f", "ok 1099511627775 1 0"}}),
+            (std::vector{Match, Mismatch}));
+  EXPECT_EQ(verdicts({{"new f " + big + " 1", "ok"}, {"contains f 636174", "ok true"}}),
+            (std::vector{Match, Mismatch}));
+  EXPECT_EQ(verdict("new f " + big + " 1", "err Format"), Mismatch);
+  EXPECT_EQ(verdicts({{"new f " + big + " 1", "ok"}, {"info f", "err NoSuchFilter"}}),
+            (std::vector{Match, Mismatch}));
+  // Small filters are every machine's: BadParams there is wrong. Above the
+  // bound, BadParams is the only answer.
+  EXPECT_EQ(verdict("new f 64 3", "err BadParams"), Mismatch);
+  EXPECT_EQ(verdict("new f 1099511627777 1", "ok"), Mismatch);
+  EXPECT_EQ(verdict("new f 1099511627777 1", "err BadParams"), Match);
+}
+
 TEST(Judge, AnAnswerWithAByteOutsidePrintableAsciiIsNeverRight) {
   // docs/protocol.md: an error's message is printable ASCII, and no "\r" is written.
   EXPECT_EQ(verdict("hell\xe9", "err Protocol framing"), Match);

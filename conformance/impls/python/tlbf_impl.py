@@ -103,7 +103,13 @@ class Bloom:
     @staticmethod
     def new(m, k):
         check_params(m, k)
-        return Bloom(m, k)
+        try:
+            return Bloom(m, k)
+        except MemoryError:
+            # Every request gets one line (docs/protocol.md, section 1): a
+            # filter this machine cannot hold (2^40 bits is 128 GiB) is
+            # refused, not a crash that leaves the request unanswered.
+            raise TlbfError("BadParams", f"m = {m}: this machine cannot allocate its bits") from None
 
     @staticmethod
     def with_rate(n, p):

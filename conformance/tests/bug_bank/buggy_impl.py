@@ -661,8 +661,9 @@ def _():
 # ---- 3. items and headers ---------------------------------------------------
 
 def set_header_reader(m_bytes=8, k_bytes=4, n_bytes=8, reserved_bytes=4, version_bytes=4, n_signed=False, n_double=False,
-                      padding_shift=0, m_min=1, k_min=1):
-    """from_bytes reading each header field from its first *_bytes bytes."""
+                      padding_shift=0, m_min=1, k_min=1, m_max=impl.MAX_BITS, bit_bytes=lambda m: (m + 7) // 8):
+    """from_bytes reading each header field from its first *_bytes bytes, refusing an m above m_max,
+    and taking bit_bytes(m) for the length of the bits."""
     def field(data, at, size, wanted):
         return int.from_bytes(data[at:at + min(size, wanted)], "little")
     def from_bytes(data):
@@ -675,14 +676,14 @@ def set_header_reader(m_bytes=8, k_bytes=4, n_bytes=8, reserved_bytes=4, version
         if field(data, 4, 4, version_bytes) != 1:
             refuse("version")
         m = field(data, 8, 8, m_bytes)
-        if not m_min <= m <= impl.MAX_BITS:
+        if not m_min <= m <= m_max:
             refuse("m")
         k = field(data, 16, 4, k_bytes)
         if not k_min <= k <= impl.MAX_K:
             refuse("k")
         if field(data, 20, 4, reserved_bytes) != 0:
             refuse("reserved")
-        if len(data) - 32 != (m + 7) // 8:
+        if len(data) - 32 != bit_bytes(m):
             refuse("length")
         if m % 8 and data[-1] >> (m % 8 + padding_shift):
             refuse("padding")
@@ -753,6 +754,23 @@ def _():
                 data = data[:32 + (m + 7) // 8]
         return original(data)
     B.from_bytes = staticmethod(from_bytes)
+
+
+# ---- sizes that wrap (issue 38, part 2) --------------------------------------
+# A port that leaves m's bound to the length check (a file of 2^37 bytes
+# cannot arrive, so why check m?) computes the length in wrapping arithmetic,
+# and a bare header claiming a vast m passes it.
+
+@bug("m_bound_left_to_length_u64", "wrap", "from_bytes leaves m's bound to the length check, whose (m + 7) / 8 wraps in u64: m from 2^64 - 7 up needs 0 bytes, and the bare header loads",
+     ["format/header/refused_alone/m"])
+def _():
+    set_header_reader(m_max=MASK, bit_bytes=lambda m: ((m + 7) & MASK) // 8)
+
+
+@bug("m_bound_left_to_length_u32", "wrap", "from_bytes leaves m's bound to the length check, whose (m + 7) / 8 is kept in a u32: m = 2^43 needs 0 bytes, and the bare header loads",
+     ["format/header/refused_alone/m", "format/header/refused_alone/length"])
+def _():
+    set_header_reader(m_max=MASK, bit_bytes=lambda m: ((m + 7) // 8) & 0xffffffff)
 
 
 @bug("padding_off_by_one", "header", "the padding check skips the lowest padding bit", ["vectors/from_bytes/FromBytesTest"])
@@ -1445,6 +1463,34 @@ def _():
     def contains(self, item):
         return all(self.bits[g >> 3] >> (g & 7) & 1 for g in index(self, item))
     B.insert, B.contains = insert, contains
+
+
+# ---- an answer for every request (issue 38, part 3) --------------------------
+# A port that allocates its bits eagerly and dies when the allocation fails
+# leaves `new` of 2^40 bits (128 GiB) unanswered, where ok or err BadParams is
+# right. Simulated without the memory: a filter above 2^36 bits "fails".
+
+def die_when_large(die):
+    original = B.new
+    def new(m, k):
+        if 1 <= m <= impl.MAX_BITS and 1 <= k <= impl.MAX_K and m > 1 << 36:
+            sys.stderr.write(f"memory allocation of {(m + 7) // 8} bytes failed\n")
+            sys.stderr.flush()
+            die()
+        return original(m, k)
+    B.new = staticmethod(new)
+
+
+@bug("exits_when_it_cannot_allocate", "allocation", "a filter whose bits cannot be allocated ends the process (exit status 1, like an uncaught MemoryError): new and with_rate of 2^40 bits get no answer",
+     ["protocol/session/largest_new_answered", "protocol/session/largest_with_rate_answered"])
+def _():
+    die_when_large(lambda: os._exit(1))
+
+
+@bug("aborts_when_it_cannot_allocate", "allocation", "a filter whose bits cannot be allocated aborts the process (SIGABRT, like Rust's vec! on a failed allocation): new and with_rate of 2^40 bits get no answer",
+     ["protocol/session/largest_new_answered", "protocol/session/largest_with_rate_answered"])
+def _():
+    die_when_large(os.abort)
 
 
 # ---- an acceptable answer opens only the fields it leaves undecided ---------

@@ -7,7 +7,9 @@ Fails (exit 1, naming each problem) when a name in the table is not a case of
 `tlbf check --list` (a name ending in "/*" must match at least one), when a
 rule names no case, when a case under protocol/, format/, items/ or state/
 is named by no rule, or when a row of docs/format.md's summary of decisions
-is not a rule of the table.
+is not a rule of the table; or when docs/protocol.md, docs/format.md and
+docs/check.md do not say the same about allocation: each holds one paragraph
+that begins "**Allocation.**", and the three are the same words.
 """
 import fnmatch
 import os
@@ -16,6 +18,7 @@ import subprocess
 import sys
 
 HEADING = "## Rules and the cases that check them"
+ALLOCATION = "**Allocation.**"
 
 
 def table_rows(text, heading):
@@ -27,6 +30,24 @@ def table_rows(text, heading):
         if line.startswith("|") and not line.startswith("|---"):
             rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
     return rows[1:]  # without the header row
+
+
+def allocation_problems(docs):
+    """The allocation paragraphs of the three pages must agree word for word
+    (they used to disagree on whether an implementation may end the session)."""
+    paragraphs = {}
+    problems = []
+    for page in ("protocol.md", "format.md", "check.md"):
+        text = open(os.path.join(docs, page)).read()
+        found = [p for p in re.split(r"\n\s*\n", text) if p.lstrip().startswith(ALLOCATION)]
+        if len(found) != 1:
+            problems.append(f"{page} has {len(found)} paragraphs that begin {ALLOCATION}; it must have one")
+        else:
+            paragraphs[page] = " ".join(found[0].split())
+    if len(set(paragraphs.values())) > 1:
+        problems.append("the allocation paragraphs differ: " +
+                        "; ".join(f"{page}: '{text}'" for page, text in paragraphs.items()))
+    return problems
 
 
 def main(docs, tlbf):
@@ -54,6 +75,7 @@ def main(docs, tlbf):
     for question, *_ in table_rows(format_md, "## 12. Summary of decisions"):
         if question not in rule_texts:
             problems.append(f"format.md decides '{question}', which is no rule of the table")
+    problems += allocation_problems(docs)
     for p in problems:
         print(p)
     print(f"{len(rules)} rules, {len(named)} cases named, {len(problems)} problems")

@@ -16,6 +16,29 @@ pub const MAX_BITS: u64 = 1 << 40;
 const MAX_K: u32 = 1 << 16;
 const LN2: f64 = 0.6931471805599453; // the double nearest ln 2
 
+/// `len` zero bytes, or None when the machine cannot allocate them. A filter
+/// of 2^40 bits is 128 GiB, and `vec![0; len]` aborts the process when its
+/// allocation fails, leaving the request unanswered; every request gets one
+/// line (docs/protocol.md, section 1). alloc_zeroed, like vec!, takes pages
+/// the kernel zeroes when first touched, so a large filter costs nothing
+/// until it is written.
+fn zeroed(len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    // SAFETY: the layout has a size of len > 0 bytes; the block is zeroed,
+    // so all len bytes are initialised u8; the Vec owns it with the layout
+    // it was allocated with (align 1, capacity len).
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout);
+        if p.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(p, len, len))
+    }
+}
+
 /// What went wrong, with a message naming the field and its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BloomError {
@@ -114,7 +137,10 @@ impl Bloom {
         if !(1..=MAX_K).contains(&k) {
             return Err(BloomError::BadParams(format!("k = {}; must be 1 ..= 65536", k)));
         }
-        Ok(Bloom { m, k, n_inserted: 0, bits: vec![0; ((m + 7) / 8) as usize] })
+        let bits = zeroed(((m + 7) / 8) as usize).ok_or_else(|| {
+            BloomError::BadParams(format!("m = {}: this machine cannot allocate its bits", m))
+        })?;
+        Ok(Bloom { m, k, n_inserted: 0, bits })
     }
 
     pub fn m(&self) -> u64 {

@@ -21,6 +21,13 @@
 //                  wrapped), err BadParams or err Mismatch. After ok the
 //                  filter's count is open and its bits are F OR G; after an
 //                  error it is as it was.
+//   CannotAllocate new and with_rate of a valid filter of more than
+//                  kAllocationMayFailAbove bits: ok, or err BadParams when
+//                  the machine cannot allocate the bits (docs/format.md,
+//                  section 8). The judge does not hand such a request to the
+//                  oracle, whose answer would depend on the machine: it
+//                  expects ok, and after ok keeps the filter itself, its
+//                  bits sparse. Never an answer missing or a session ended.
 //
 // A filter is "open" after an acceptable answer that leaves a field of its
 // state undecided, and only that field is: the judge keeps each state the
@@ -51,6 +58,12 @@
 namespace tlbf::conformance {
 
 enum class Verdict { Match, Acceptable, Mismatch };
+
+// new and with_rate of more bits than this (a bit array above 4 GiB) may be
+// refused with err BadParams by a machine that cannot allocate them
+// (CannotAllocate). Below it the check expects every machine it runs on to
+// hold the filter: the large filters (docs/check.md) go up to 2^33 + 3.
+constexpr std::uint64_t kAllocationMayFailAbove = std::uint64_t{1} << 35;
 
 struct Judgement {
   Verdict verdict = Verdict::Match;
@@ -105,6 +118,7 @@ class Judge {
     bool oracle_holds = true;    // the oracle's filter of that name is one
     bool count_open = false;     // any count, in each state (CountSaturates)
     std::vector<Shadow> others;  // the others, decided but for count_open
+                                 // (CannotAllocate: the documents' first)
     bool whole = false;          // beyond the judge: judged by form only
   };
 
@@ -128,6 +142,9 @@ class Judge {
   void allow_by_sizing(const std::vector<std::string_view>& words);
   void allow_k_above_the_bound(const std::vector<std::string_view>& words);
   void allow_file_with_k_above_the_bound(const std::vector<std::string_view>& words);
+  // new or with_rate of a filter that may not be allocated: answered here,
+  // without the oracle. False for any other request.
+  bool allow_failed_allocation(const std::vector<std::string_view>& words);
   // The parts of judge(): a request on a filter that is not open, one on an
   // open filter, and what an acceptable answer leaves open.
   Judgement judge_closed(const std::vector<std::string_view>& words, std::string_view got);
