@@ -34,6 +34,18 @@ TRICKS = {
     "group_leaving_grandchild": PY + " -c 'import os, time; os.setpgid(0, 0); time.sleep(3599)' MARK &",
     # A double fork: the middle process exits at once, the daemon holds standard output.
     "double_fork": "( setsid SLEEPER & ) ;",
+    # A background process that tries to join tlbf's own process group, then the watchdog's
+    # (each refused: they sit in another session), and stays.
+    "joins_tlbf_or_the_watchdogs_group": PY + " -c '" + (
+        "import os, time\n"
+        "me = os.getppid()\n"
+        "tlbf = int(open(\"/proc/%d/stat\" % me).read().rsplit(\")\", 1)[1].split()[1])\n"
+        "targets = [tlbf] + [int(p) for t in os.listdir(\"/proc/%d/task\" % tlbf)"
+        " for p in open(\"/proc/%d/task/%s/children\" % (tlbf, t)).read().split() if int(p) != me]\n"
+        "for target in targets:\n"
+        "    try: os.setpgid(0, os.getpgid(target))\n"
+        "    except OSError: pass\n"
+        "time.sleep(3599)\n") + "' MARK &",
     # Kills tlbf's watchdog (the child of tlbf that is not this process), then leaves a daemon.
     "kills_the_watchdog": PY + " -c '" + (
         "import os, signal\n"
@@ -162,6 +174,9 @@ class ProcessTree(unittest.TestCase):
 
     def test_an_implementation_that_kills_the_watchdog_first(self):
         self.each_way("kills_the_watchdog")
+
+    def test_a_process_that_tries_to_join_tlbfs_or_the_watchdogs_group(self):
+        self.each_way("joins_tlbf_or_the_watchdogs_group")
 
     def test_each_trick_is_ended_at_a_normal_end_too(self):
         for trick in TRICKS:
