@@ -187,7 +187,8 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
       return failure(
           "cannot find the Python adapter (adapters/python/tlbf_adapter.py beside tlbf or in share/tlbf)");
     }
-    auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms));
+    auto a = conformance::python_module_adapter(module, *script, std::chrono::milliseconds(opt.timeout_ms),
+                                                launch_of(opt));
     if (!a) return a.failure();
     opt.impls.push_back(std::move(a.value()));
   }
@@ -197,8 +198,8 @@ Outcome<Done> add_adapters(CheckOptions& opt) {
     if (!server)
       return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
     std::cerr << kCheckCommand << ": building the Rust adapter against " << crate << " ..." << std::endl;
-    auto a =
-        conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(), limit);
+    auto a = conformance::rust_crate_adapter(crate, opt.rust_module, *server, conformance::adapter_cache(),
+                                             limit, launch_of(opt));
     if (!a) return a.failure();
     opt.impls.push_back(std::move(a.value()));
   }
@@ -385,12 +386,12 @@ int run_check(CheckOptions opt) {
   if (const auto usable = commands_are_usable(opt); !usable.ok()) {
     return fail_with(kUsage, kCheckCommand, usable.failure());
   }
-  if (const auto added = add_adapters(opt); !added.ok())
-    return fail_with(kCannotRun, kCheckCommand, added.failure());
   if (opt.sandbox) {
     if (const auto available = conformance::own_pid_namespaces_available(); !available.ok())
       return fail_with(kCannotRun, kCheckCommand, failure("--sandbox: " + available.why()));
   }
+  if (const auto added = add_adapters(opt); !added.ok())
+    return fail_with(kCannotRun, kCheckCommand, added.failure());
   if (opt.impls.empty()) {
     auto impl = default_implementation();
     if (!impl.ok()) return fail_with(kUsage, kCheckCommand, impl.failure());

@@ -87,8 +87,10 @@ tlbf::Failure with_output(const std::string& why, const std::string& output) {
 
 // Asks the server `hello`: done when it answers ok, else a Failure that says
 // what went wrong, with its last lines of output below.
-tlbf::Outcome<tlbf::Done> answers_hello(const std::string& command, std::chrono::milliseconds limit) {
-  const RunResult r = run_with_input(command, "hello\n", limit);
+tlbf::Outcome<tlbf::Done> answers_hello(const std::string& command, std::chrono::milliseconds limit,
+                                        const Launch& launch) {
+  const RunResult r =
+      run_with_input(launch.own_pid_namespace ? in_own_pid_namespace(command) : command, "hello\n", limit);
   if (r.started && !r.timed_out && r.out.rfind("ok ", 0) == 0) return tlbf::done();
   const std::string output = last_lines(r.err.empty() ? r.out : r.err, 12);
   if (!r.started) return with_output("cannot start it: " + r.start_error, output);
@@ -108,7 +110,7 @@ fs::path adapter_cache() {
 }
 
 tlbf::Outcome<std::string> python_module_adapter(const fs::path& module, const fs::path& adapter_script,
-                                                 std::chrono::milliseconds limit) {
+                                                 std::chrono::milliseconds limit, const Launch& launch) {
   std::error_code ec;
   if (!fs::is_regular_file(module, ec))
     return tlbf::failure("--python-module '" + module.string() + "' is not a file");
@@ -116,14 +118,14 @@ tlbf::Outcome<std::string> python_module_adapter(const fs::path& module, const f
     return tlbf::failure("cannot find the Python adapter " + adapter_script.string());
   const std::string command = "python3 " + shell_quote(fs::absolute(adapter_script).string()) + " " +
                               shell_quote(fs::absolute(module).string());
-  if (auto served = answers_hello(command, limit); !served)
+  if (auto served = answers_hello(command, limit, launch); !served)
     return served.failure_in("the Python adapter over " + module.string() + " does not serve: ");
   return command;
 }
 
 tlbf::Outcome<std::string> rust_crate_adapter(const fs::path& crate_dir, const std::string& module,
                                               const fs::path& server_source, const fs::path& cache,
-                                              std::chrono::milliseconds limit) {
+                                              std::chrono::milliseconds limit, const Launch& launch) {
   std::error_code ec;
   const fs::path crate = fs::weakly_canonical(fs::absolute(crate_dir), ec);
   const std::string manifest = slurp(crate / "Cargo.toml");
@@ -180,7 +182,7 @@ tlbf::Outcome<std::string> rust_crate_adapter(const fs::path& crate_dir, const s
                        last_lines(built.out + built.err, 25));
   }
   const std::string command = shell_quote((folder / "target" / "release" / "tlbf-adapter").string());
-  if (auto served = answers_hello(command, limit); !served)
+  if (auto served = answers_hello(command, limit, launch); !served)
     return served.failure_in("the Rust adapter over " + crate.string() + " does not serve: ");
   return command;
 }

@@ -475,7 +475,9 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
         report_.results.push_back(not_run(ic.name));
         continue;
       }
-      if (std::optional<Finding> finding = ic.run_alone(command_, options_.budget)) {
+      // Started as the Session starts its processes: under --sandbox, in a PID namespace too.
+      const std::string alone = options_.launch.own_pid_namespace ? in_own_pid_namespace(command_) : command_;
+      if (std::optional<Finding> finding = ic.run_alone(alone, options_.budget)) {
         result = {ic.name, Outcome::Failed,    finding->reason, {}, {}, {}, finding->stderr_tail,
                   {},      finding->transcript};
         if (finding->fault) count_fault(*finding->fault);

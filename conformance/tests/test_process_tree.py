@@ -208,6 +208,28 @@ class ProcessTree(unittest.TestCase):
             tlbf.wait(timeout=600)
             self.assert_nothing_left(row, mark)
 
+    def test_with_sandbox_every_start_of_the_implementation_is_in_a_namespace_of_its_own(self):
+        """The Session's processes, the case that runs a process of its own (a last line
+        without its newline), and --python-module's first try of the learner's module: each
+        logs its PID namespace, and none may be tlbf's."""
+        host = os.readlink("/proc/self/ns/pid")
+        log = os.path.join(self.dir, "namespaces")
+        impl = "readlink /proc/self/ns/pid >> %s; exec %s serve" % (shlex.quote(log), shlex.quote(TLBF))
+        r = subprocess.run([TLBF, "check", "--sandbox", "--impl", impl], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        module = os.path.join(self.dir, "logging_module.py")
+        with open(module, "w") as f:
+            f.write("import os, sys\n"
+                    "open(%r, 'a').write(os.readlink('/proc/self/ns/pid') + '\\n')\n"
+                    "sys.path.insert(0, %r)\n"
+                    "from tlbf_impl import *\n" % (log, os.path.join(SOURCE, "conformance/impls/python")))
+        r = subprocess.run([TLBF, "check", "--sandbox", "--python-module", module, "--filter", "vectors/hash/*"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        starts = open(log).read().split()
+        self.assertGreaterEqual(len(starts), 4, starts)  # two of each check at least
+        self.assertNotIn(host, starts, "a start of the implementation ran outside --sandbox's namespace")
+
     def test_a_process_that_moves_groups_and_hangs_is_ended_by_the_budget(self):
         for name, find_target in MOVERS.items():
             mark = self.mark(name)

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "tlbf/conformance/session.hpp"
 #include "tlbf/outcome.hpp"
 
 namespace tlbf::conformance {
@@ -20,10 +21,13 @@ namespace tlbf::conformance {
 // layer of the bundled Python implementation over the module's functions).
 // Tried once with `hello` before it is returned: a module that cannot be
 // imported, or lacks a name the adapter calls, is an error here, with the
-// interpreter's message, not a check that fails every case.
+// interpreter's message, not a check that fails every case. The try is
+// started as `launch` says, as the check's own processes are (the learner's
+// code runs in it); a Rust crate's build is not (cargo runs as on the
+// author's machine: docs/check.md, "No process outlives the run").
 tlbf::Outcome<std::string> python_module_adapter(const std::filesystem::path& module,
                                                  const std::filesystem::path& adapter_script,
-                                                 std::chrono::milliseconds limit);
+                                                 std::chrono::milliseconds limit, const Launch& launch = {});
 
 // The bundled Rust server (`server_source`, its main.rs) built against the
 // crate in `crate_dir`, whose module `module` has the section-4 API:
@@ -36,7 +40,7 @@ tlbf::Outcome<std::string> rust_crate_adapter(const std::filesystem::path& crate
                                               const std::string& module,
                                               const std::filesystem::path& server_source,
                                               const std::filesystem::path& cache,
-                                              std::chrono::milliseconds limit);
+                                              std::chrono::milliseconds limit, const Launch& launch = {});
 
 // Where adapters' builds go: $XDG_CACHE_HOME/tlbf, else ~/.cache/tlbf.
 std::filesystem::path adapter_cache();
