@@ -105,7 +105,7 @@ tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command, I
   if (input == Input::None) close_fd(child->in_);
   child->out_ = out[0];
   child->err_ = err[0];
-  set_nonblocking(child->in_);
+  if (child->in_ >= 0) set_nonblocking(child->in_);
   set_nonblocking(child->out_);
   set_nonblocking(child->err_);
   return tlbf::Outcome<std::unique_ptr<Child>>(std::move(child));

@@ -110,7 +110,7 @@ Shadow shadow_of_file(const std::vector<std::uint8_t>& file) {
   Shadow s{get(8, 8), static_cast<std::uint32_t>(get(16, 4)), get(24, 8), {}};
   for (std::size_t i = HEADER_LEN; i < file.size(); ++i) {
     for (unsigned bit = 0; bit < 8; ++bit) {
-      if (file[i] >> bit & 1u) s.ones.insert((i - HEADER_LEN) * 8 + bit);
+      if ((file[i] >> bit) & 1) s.ones.insert((i - HEADER_LEN) * 8 + bit);
     }
   }
   return s;
