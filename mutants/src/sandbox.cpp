@@ -3,6 +3,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -89,6 +90,21 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
       out += " --ro-bind " + quoted((fs::path(cargo) / config).string()) + " /tmp/cargo-home/" + config;
     }
   }
+  // Last, over what the binds above show (a path no bind shows is left out:
+  // hiding it would make its folders).
+  const auto shown = [&sandbox](const std::string& path) {
+    std::vector<std::string> roots = {"/usr/", "/etc/", "/opt/"};
+    for (const auto& dir : sandbox.read_only) roots.push_back(dir + "/");
+    for (const auto& dir : sandbox.read_write) roots.push_back(dir + "/");
+    return std::any_of(roots.begin(), roots.end(),
+                       [&path](const std::string& root) { return path.rfind(root, 0) == 0; });
+  };
+  for (const auto& path : sandbox.hidden) {
+    if (!shown(path)) continue;
+    std::error_code ec;
+    const bool folder = fs::is_directory(path, ec);
+    out += folder ? " --tmpfs " + quoted(path) : " --ro-bind /dev/null " + quoted(path);
+  }
   if (!directory.empty()) out += " --chdir " + quoted(directory);
   return out + " -- /bin/sh -c " + quoted(line);
 }
@@ -105,6 +121,34 @@ std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite
     const std::string program = resolved(suite.front());
     if (!program.empty() && !under_system_folder(program))
       out.push_back(fs::path(program).parent_path().string());
+  }
+  return out;
+}
+
+std::vector<std::string> tlbf_own_files(const std::vector<std::string>& suite) {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const fs::path bin = self.parent_path();
+  const fs::path prefix = bin.parent_path();
+  // Beside tlbf in the build tree, and the install layout's folders.
+  std::vector<fs::path> candidates = {self,
+                                      bin / "tlbf-mutant",
+                                      bin / "grade-kits",
+                                      bin / "adapters",
+                                      prefix / "libexec" / "tlbf" / "tlbf-mutant",
+                                      prefix / "share" / "tlbf",
+                                      prefix / "include" / "tlbf",
+                                      prefix / "lib" / "cmake" / "tlbf"};
+  for (const auto& entry : fs::directory_iterator(prefix / "lib", ec)) {
+    if (entry.path().filename().string().rfind("libtlbf", 0) == 0) candidates.push_back(entry.path());
+  }
+  const std::string program = suite.empty() ? "" : resolved(suite.front());
+  std::vector<std::string> out;
+  for (const auto& candidate : candidates) {
+    const fs::path path = fs::weakly_canonical(candidate, ec);
+    if (ec || !fs::exists(path, ec) || path.string() == program) continue;
+    if (std::find(out.begin(), out.end(), path.string()) == out.end()) out.push_back(path.string());
   }
   return out;
 }

@@ -211,7 +211,8 @@ class Patched final : public Subjects {
         seed_(workdir_),
         reveal_(reveal),
         sandbox_(set.sandbox),
-        toolchain_(toolchain_folders(suite_)) {
+        toolchain_(toolchain_folders(suite_)),
+        hidden_(tlbf_own_files(suite_)) {
     if (auto made = make_private_folder(); made.ok()) {
       scratch_ = std::move(made).value();
     } else {
@@ -444,7 +445,7 @@ class Patched final : public Subjects {
     run.command = suite_command(suite_, "", mutant);
     // Its own copy, writable, and nothing else of the scratch folder (the
     // warmed copies, the seeds) or of the work directory it came from.
-    if (sandbox_) run.command = sandboxed({toolchain_, {copy.string()}}, copy.string(), run.command);
+    if (sandbox_) run.command = sandboxed({toolchain_, {copy.string()}, hidden_}, copy.string(), run.command);
     // Every run's files that patches change are written afresh, the clean
     // runs' too: else a patched file alone would be new (its inode, its
     // change time equal to its modification time, its build products), and a
@@ -541,6 +542,7 @@ class Patched final : public Subjects {
   bool reveal_;
   bool sandbox_;
   std::vector<std::string> toolchain_;  // what a sandboxed run sees read-only
+  std::vector<std::string> hidden_;     // tlbf's own files, which it does not
   fs::path disguised_;                  // the disguised wheat's files, "" when there is none
   std::set<std::string> patched_;       // the files, relative to the work directory, that some patch changes
   std::atomic<int> runs_{0};
@@ -770,7 +772,7 @@ class Served final : public Subjects {
       // (not tlbf-mutant, which could serve it any mutant, nor tlbf beside
       // it), and its folder; in a PID namespace of its own it cannot see the
       // served processes at all.
-      Sandbox box{toolchain_folders(suite_), {}};
+      Sandbox box{toolchain_folders(suite_), {}, tlbf_own_files(suite_)};
       box.read_only.push_back(server->socket_folder());
       box.read_only.push_back(relay);
       if (set_.directory.empty()) {

@@ -14,6 +14,9 @@ namespace tlbf::mutants {
 struct Sandbox {
   std::vector<std::string> read_only;  // beside the system's folders: toolchains, the programs the suite runs
   std::vector<std::string> read_write;  // the run's own folder
+  // Files and folders the suite must not see though a folder above them is
+  // shown (tlbf's own install under /usr or /opt): each shows empty.
+  std::vector<std::string> hidden;
 };
 
 // Done when bubblewrap can make a sandbox here (it is installed, and user
@@ -27,5 +30,14 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
 // that lies outside the system's folders, and the toolchains in the home
 // folder (~/.cargo, ~/.rustup, ~/.pyenv) that exist.
 std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite);
+
+// tlbf's own files, where a sandboxed suite would otherwise see them: the
+// running tlbf (`tlbf serve` is the oracle, `tlbf check` a ready-made suite),
+// tlbf-mutant (it serves any mutant), and what is installed beside them (the
+// kits' references, patches, wheats and chaffs, the adapters, the vectors,
+// the oracle's library and headers). tlbf-relay stays: the suite needs it.
+// Not those the suite's own program is (an author's `tlbf mutate --sandbox
+// -- tlbf check`). Only what exists is listed.
+std::vector<std::string> tlbf_own_files(const std::vector<std::string>& suite);
 
 }  // namespace tlbf::mutants
