@@ -212,12 +212,19 @@ bool fork_watchdog() {
   return true;
 }
 
-// A thread that waits for the watchdog and, should it die while the harness
-// lives, starts another at once.
+// A thread that waits for the watchdog: should it be stopped (SIGSTOP, as
+// an implementation of the same user can), it continues it at once; should
+// it die while the harness lives, it starts another.
 void keep_watchdog_alive() {
   for (;;) {
     const pid_t pid = g_watchdog_pid;
-    if (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) continue;
+    int status = 0;
+    const pid_t got = ::waitpid(pid, &status, WUNTRACED);
+    if (got < 0 && errno == EINTR) continue;
+    if (got == pid && WIFSTOPPED(status)) {
+      ::kill(pid, SIGCONT);
+      continue;
+    }
     std::lock_guard<std::mutex> lock(g_mutex);
     if (!fork_watchdog()) return;
   }
@@ -229,6 +236,7 @@ void keep_watchdog_alive() {
 void end_descendants_and_die(int sig) {
   const int saved = errno;
   descendants::end_tree(::getpid(), false, g_watchdog_pid.load());
+  ::kill(g_watchdog_pid.load(), SIGCONT);  // a stopped watchdog would never read the end of its pipe
   ::raise(sig);
   errno = saved;
 }
@@ -244,7 +252,10 @@ void install_ending_handlers() {
     ::sigaction(sig, &ending, nullptr);
   }
   // A normal end too: nothing started outlives the harness's exit.
-  std::atexit([] { descendants::end_tree(::getpid(), false, g_watchdog_pid.load()); });
+  std::atexit([] {
+    descendants::end_tree(::getpid(), false, g_watchdog_pid.load());
+    ::kill(g_watchdog_pid.load(), SIGCONT);
+  });
 }
 
 void tell_watchdog(char op, pid_t pgid) {

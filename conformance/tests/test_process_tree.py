@@ -46,6 +46,18 @@ TRICKS = {
         "    try: os.setpgid(0, os.getpgid(target))\n"
         "    except OSError: pass\n"
         "time.sleep(3599)\n") + "' MARK &",
+    # Stops tlbf's watchdog (SIGSTOP) rather than killing it, then leaves a daemon. A stopped
+    # watchdog would never act, and would itself be left; its command line is tlbf's, which
+    # holds the marker, so a leftover watchdog is counted too.
+    "stops_the_watchdog": PY + " -c '" + (
+        "import os, signal\n"
+        "me = os.getppid()\n"
+        "tlbf = int(open(\"/proc/%d/stat\" % me).read().rsplit(\")\", 1)[1].split()[1])\n"
+        "for task in os.listdir(\"/proc/%d/task\" % tlbf):\n"
+        "    for pid in open(\"/proc/%d/task/%s/children\" % (tlbf, task)).read().split():\n"
+        "        if int(pid) != me:\n"
+        "            try: os.kill(int(pid), signal.SIGSTOP)\n"
+        "            except OSError: pass\n") + "' ; setsid SLEEPER </dev/null >/dev/null 2>&1 &",
     # Kills tlbf's watchdog (the child of tlbf that is not this process), then leaves a daemon.
     "kills_the_watchdog": PY + " -c '" + (
         "import os, signal\n"
@@ -100,6 +112,12 @@ def comm_of(pid):
         return ""
 
 
+def trick_ran(mark):
+    """A marked process that is not tlbf itself or its watchdog (their command line holds
+    the implementation's, and so the marker, too)."""
+    return any(not cmdline.startswith(TLBF + " ") for _, cmdline in marked(mark))
+
+
 def end_marked(mark):
     for pid, _ in marked(mark):
         try:
@@ -146,8 +164,9 @@ class ProcessTree(unittest.TestCase):
             tlbf = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
             # Until the trick has made its process (or at most 20 s), then a moment more.
             deadline = time.monotonic() + 20
-            while not marked(mark) and time.monotonic() < deadline and tlbf.poll() is None:
+            while not trick_ran(mark) and time.monotonic() < deadline and tlbf.poll() is None:
                 time.sleep(0.05)
+            self.assertTrue(trick_ran(mark), row + ": the trick never ran")
             time.sleep(0.5)
             self.assertIsNone(tlbf.poll(), "%s: tlbf ended before it was killed" % row)
             if how != "end":
@@ -175,6 +194,9 @@ class ProcessTree(unittest.TestCase):
     def test_an_implementation_that_kills_the_watchdog_first(self):
         self.each_way("kills_the_watchdog")
 
+    def test_an_implementation_that_stops_the_watchdog(self):
+        self.each_way("stops_the_watchdog")
+
     def test_a_process_that_tries_to_join_tlbfs_or_the_watchdogs_group(self):
         self.each_way("joins_tlbf_or_the_watchdogs_group")
 
@@ -198,9 +220,9 @@ class ProcessTree(unittest.TestCase):
             tlbf = subprocess.Popen([TLBF, "check", "--sandbox", "--impl", impl],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             deadline = time.monotonic() + 20
-            while not marked(mark) and time.monotonic() < deadline and tlbf.poll() is None:
+            while not trick_ran(mark) and time.monotonic() < deadline and tlbf.poll() is None:
                 time.sleep(0.05)
-            self.assertTrue(marked(mark), row + ": the trick never ran")
+            self.assertTrue(trick_ran(mark), row + ": the trick never ran")
             watchdogs = [pid for pid in children_of(tlbf.pid) if comm_of(pid) == "tlbf"]
             self.assertTrue(watchdogs, row + ": no watchdog to kill")
             for pid in watchdogs + [tlbf.pid]:
