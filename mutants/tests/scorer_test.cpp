@@ -418,6 +418,30 @@ TEST(Scorer, ASuiteThatPassesOnlyItsFirstRunsFailsTheWheatsAmongTheMutants) {
       << to_string(score.stopped) << ": " << score.stop_reason;
 }
 
+// What tlbf-relay sends first: the hello and two descriptors (here a pipe's
+// ends), which become the served process's standard input and output.
+void send_relay_hello(int sock) {
+  int pipe_ends[2];
+  ASSERT_EQ(::pipe(pipe_ends), 0);
+  char hello[sizeof kRelayHello];
+  std::memcpy(hello, kRelayHello, sizeof hello);
+  iovec data{hello, sizeof hello};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  cmsghdr* fds = CMSG_FIRSTHDR(&message);
+  fds->cmsg_level = SOL_SOCKET;
+  fds->cmsg_type = SCM_RIGHTS;
+  fds->cmsg_len = CMSG_LEN(2 * sizeof(int));
+  std::memcpy(CMSG_DATA(fds), pipe_ends, sizeof pipe_ends);
+  ASSERT_EQ(::sendmsg(sock, &message, 0), static_cast<ssize_t>(sizeof hello));
+  ::close(pipe_ends[0]);
+  ::close(pipe_ends[1]);
+}
+
 // The real server: a connection it cannot serve (tlbf-mutant cannot be run)
 // is a fault it reports, and connections are counted.
 TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
@@ -434,6 +458,7 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   std::strcpy(address.sun_path, server->socket_path().c_str());
   const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
   ASSERT_EQ(::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  send_relay_hello(sock);
   char byte;
   EXPECT_EQ(::read(sock, &byte, 1), 0);  // the served process could not run: the connection ends at once
   ::close(sock);
@@ -457,6 +482,7 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   const int again = ::socket(AF_UNIX, SOCK_STREAM, 0);
   std::strcpy(address.sun_path, server->socket_path().c_str());
   ASSERT_EQ(::connect(again, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  send_relay_hello(again);
   EXPECT_EQ(::read(again, &byte, 1), 0);
   ::close(again);
   EXPECT_EQ(server->connections(), 1);

@@ -26,11 +26,12 @@ CMAKE = os.environ.get("CMAKE", "cmake")
 DELEGATE = '''"""Tests nothing itself: asks the installed tlbf to check TLBF_IMPL, and
 that tlbf-mutant, the kits and the oracle's library are out of sight."""
 import os, subprocess, unittest
+from unittest import TestCase as Case
 
 PREFIX = {prefix!r}
 
 
-class Delegate(unittest.TestCase):
+class Delegate(Case):
     def test_the_installed_tlbf_checks_it(self):
         r = subprocess.run([PREFIX + "/bin/tlbf", "check", "--impl", os.environ["TLBF_IMPL"]],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -39,6 +40,7 @@ class Delegate(unittest.TestCase):
 
 PROBE = '''"""Passes; prints what of tlbf's install it can see."""
 import os, unittest
+from unittest import TestCase as Case
 
 PREFIX = {prefix!r}
 
@@ -52,7 +54,7 @@ def sight(path):
         return "absent (%s)" % e.strerror
 
 
-class Probe(unittest.TestCase):
+class Probe(Case):
     def test_look(self):
         for name in ("bin/tlbf", "libexec/tlbf/tlbf-mutant", "libexec/tlbf/tlbf-relay", "share/tlbf",
                      "include/tlbf", "lib/libtlbf_oracle.a"):

@@ -91,9 +91,15 @@ class HiddenServer {
   std::vector<pid_t> children_;
 };
 
-// The client side, run by TLBF_IMPL (tlbf-relay SOCKET): copies standard
-// input to the socket and the socket to standard output, each direction on
-// its own, until the server closes it. Returns an exit status.
+// The client side, run by TLBF_IMPL (tlbf-relay SOCKET): hands its standard
+// input and output to the server over the socket (SCM_RIGHTS), so that the
+// served process reads the suite's requests and writes its answers with no
+// process between them, then waits until the served process has ended (the
+// socket's end of file). Returns an exit status.
 int relay(const std::string& socket_path);
+
+// What the relay sends first, with its two descriptors: a connection that
+// does not begin so is not served.
+inline constexpr char kRelayHello[] = "tlbf-relay-1";
 
 }  // namespace tlbf::mutants
