@@ -160,27 +160,35 @@ void Bloom::insert_many(std::span<const ByteView> items) noexcept {
 
 void Bloom::contains_many(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
   if (bits_.size() <= kCached) {
-    // The filter fits in a cache: few misses to overlap, and the bookkeeping
-    // of rounds would cost more than it saves. Where the processor has
-    // AVX-512, sixteen items are probed at once (wide_probes.hpp).
-    const bool wide = bits_.size() >= 4 && detail::wide_probes_available();
-    std::array<std::uint64_t, kBlock> h1;
-    for (std::size_t base = 0; base < items.size(); base += kBlock) {
-      const std::size_t n = std::min(kBlock, items.size() - base);
-      fnv1a64_many(items.subspan(base, n), h1);
-      if (wide) {
-        detail::contains_wide(std::span(h1).first(n), m_, k_, bits_, answers.data() + base);
-        continue;
-      }
-      for (std::size_t j = 0; j < n; ++j) {
-        ProbeSequence probes(h1[j], mod_);
-        bool all_set = true;
-        for (std::uint32_t i = 0; i < k_; ++i) all_set &= bit_is_set(probes.next());
-        answers[base + j] = all_set;
-      }
-    }
-    return;
+    contains_in_cache(items, answers);
+  } else {
+    contains_in_rounds(items, answers);
   }
+}
+
+// The filter fits in a cache: few misses to overlap, and the bookkeeping of
+// rounds would cost more than it saves. Where the processor has AVX-512,
+// sixteen items are probed at once (wide_probes.hpp).
+void Bloom::contains_in_cache(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
+  const bool wide = bits_.size() >= 4 && detail::wide_probes_available();
+  std::array<std::uint64_t, kBlock> h1;
+  for (std::size_t base = 0; base < items.size(); base += kBlock) {
+    const std::size_t n = std::min(kBlock, items.size() - base);
+    fnv1a64_many(items.subspan(base, n), h1);
+    if (wide) {
+      detail::contains_wide(std::span(h1).first(n), m_, k_, bits_, answers.data() + base);
+      continue;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      ProbeSequence probes(h1[j], mod_);
+      bool all_set = true;
+      for (std::uint32_t i = 0; i < k_; ++i) all_set &= bit_is_set(probes.next());
+      answers[base + j] = all_set;
+    }
+  }
+}
+
+void Bloom::contains_in_rounds(std::span<const ByteView> items, std::span<bool> answers) const noexcept {
   // Two blocks in flight: while the rounds of one wait on memory, the items
   // of the next are hashed a share per round, so that the hashing overlaps
   // the misses instead of taking turns with them.

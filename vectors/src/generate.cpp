@@ -147,17 +147,14 @@ Flags sizing_flags(Flags flags, std::uint64_t n, double p) {
   return with(std::move(flags), ideal_m_depends_on_last_bit_of_log(n, p), "LogLastBit");
 }
 
-VectorFile sizing_file() {
-  FileBuilder f("tlbf_sizing_v1.json",
-                {"optimal_m, optimal_k, predicted_fp_rate and with_rate (docs/format.md, sections 7 and 8).",
-                 "Reals are strings in the shortest decimal that reads back as the double: parse them with a "
-                 "correctly rounded parser ('nan', 'inf', '-inf' included)."});
-  struct MCase {
-    std::uint64_t n;
-    double p;
-    const char* comment;
-    Flags flags;
-  };
+struct MCase {
+  std::uint64_t n;
+  double p;
+  const char* comment;
+  Flags flags;
+};
+
+void optimal_m_tests(FileBuilder& f) {
   const MCase m_cases[] = {
       {4, 0.1, "the worked example: 19.17 bits", {"WorkedExample", "CeilOfM"}},
       {1000, 0.01, "9585.06 bits", {"SizingTable", "CeilOfM"}},
@@ -185,12 +182,15 @@ VectorFile sizing_file() {
   f.group("OptimalMTest");
   for (const auto& c : m_cases)
     f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
+}
 
-  struct KCase {
-    std::uint64_t m, n;
-    const char* comment;
-    Flags flags;
-  };
+struct KCase {
+  std::uint64_t m, n;
+  const char* comment;
+  Flags flags;
+};
+
+void optimal_k_tests(FileBuilder& f) {
   const KCase k_cases[] = {
       {20, 4, "the worked example: 3.466", {"WorkedExample"}},
       {9586, 1000, "6.644 rounds to 7; truncation gives 6", {"SizingTable", "RoundingOfK"}},
@@ -208,14 +208,17 @@ VectorFile sizing_file() {
   };
   f.group("OptimalKTest");
   for (const auto& c : k_cases) f.add(c.comment, c.flags, {{"m", c.m}, {"n", c.n}});
+}
 
-  struct RateCase {
-    std::uint64_t m;
-    std::uint32_t k;
-    std::uint64_t n;
-    const char* comment;
-    Flags flags;
-  };
+struct RateCase {
+  std::uint64_t m;
+  std::uint32_t k;
+  std::uint64_t n;
+  const char* comment;
+  Flags flags;
+};
+
+void predicted_fp_rate_tests(FileBuilder& f) {
   const RateCase rate_cases[] = {
       {20, 3, 2, "the worked example: 0.0174106", {"WorkedExample", "PredictedRate"}},
       {9586, 7, 1000, "about 1% at the design load", {"PredictedRate"}},
@@ -226,8 +229,10 @@ VectorFile sizing_file() {
   };
   f.group("PredictedFpRateTest");
   for (const auto& c : rate_cases) f.add(c.comment, c.flags, {{"m", c.m}, {"k", c.k}, {"n", c.n}});
+}
 
-  // The smallest n whose m at p = 0.5 exceeds 2^40.
+// The smallest n whose m at p = 0.5 exceeds 2^40.
+std::uint64_t smallest_n_over_max_bits_at_half() {
   std::uint64_t lo = 1, hi = MAX_BITS;
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
@@ -236,6 +241,10 @@ VectorFile sizing_file() {
     else
       lo = mid + 1;
   }
+  return lo;
+}
+
+void with_rate_tests(FileBuilder& f) {
   const MCase rate_cases_with[] = {
       {4, 0.1, "the worked example", {"WorkedExample"}},
       {1000, 0.01, "1000 items at 1%", {"SizingTable"}},
@@ -252,11 +261,25 @@ VectorFile sizing_file() {
       {4, -kInf, "p = -inf", {"BadP"}},
       {4, kNaN, "p = NaN", {"NaN"}},
       {MAX_BITS, 0.1, "2^40 items at 10% need about 5.3e12 bits", {"TooManyBits"}},
-      {lo, 0.5, "the smallest n whose m exceeds 2^40 at p = 0.5", {"TooManyBits"}},
+      {smallest_n_over_max_bits_at_half(),
+       0.5,
+       "the smallest n whose m exceeds 2^40 at p = 0.5",
+       {"TooManyBits"}},
   };
   f.group("WithRateTest");
   for (const auto& c : rate_cases_with)
     f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
+}
+
+VectorFile sizing_file() {
+  FileBuilder f("tlbf_sizing_v1.json",
+                {"optimal_m, optimal_k, predicted_fp_rate and with_rate (docs/format.md, sections 7 and 8).",
+                 "Reals are strings in the shortest decimal that reads back as the double: parse them with a "
+                 "correctly rounded parser ('nan', 'inf', '-inf' included)."});
+  optimal_m_tests(f);
+  optimal_k_tests(f);
+  predicted_fp_rate_tests(f);
+  with_rate_tests(f);
   return f.finish();
 }
 
@@ -455,87 +478,107 @@ VectorFile union_file() {
 
 // ---- from_bytes -------------------------------------------------------------
 
-VectorFile from_bytes_file() {
-  FileBuilder f("tlbf_from_bytes_v1.json",
-                {"from_bytes of whole files: valid ones load (and to_bytes gives the same bytes back); every "
-                 "malformed class is refused with Format (docs/format.md, section 10)."});
-  f.group("FromBytesTest");
+// The worked example's file: the valid one every malformed one is cut from.
+Bytes worked_example_file() {
   Bloom worked = Bloom::with_rate(4, 0.1).value();
   worked.insert("cat");
   worked.insert("dog");
-  const Bytes ex = worked.to_bytes();
-  auto edit = [&](std::size_t at, std::initializer_list<std::uint8_t> values) {
-    Bytes copy = ex;
-    std::size_t i = at;
-    for (auto v : values) copy[i++] = v;
-    return copy;
-  };
-  auto le64 = [](std::uint64_t v) {
-    std::vector<std::uint8_t> out;
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-    return out;
-  };
-  auto with_m = [&](std::uint64_t m, std::size_t body) {
-    Bytes copy(ex.begin(), ex.begin() + 32);
-    const auto bytes = le64(m);
-    std::copy(bytes.begin(), bytes.end(), copy.begin() + 8);
-    copy.resize(32 + body, 0);
-    return copy;
-  };
-  auto add = [&](const std::string& comment, Flags flags, const Bytes& bytes) {
-    f.add(comment, flags, {{"bytes", hex(bytes)}});
-  };
-  add("the worked example", {"WorkedExample"}, ex);
-  add("an empty 13-bit filter", {"EmptyFilter", "OddM"}, Bloom::create(13, 2).value().to_bytes());
-  add("a count of 2^64 - 1 with no bit set", {"AnyCount", "EmptyFilter"},
-      unhex(file_with_count(8, 1, kU64Max, 0)));
-  add("one bit, set", {"OneBit"}, unhex(file_of(1, 1, {text("x")})));
-  add("1000 items at 1%", {"Typical"}, [] {
+  return worked.to_bytes();
+}
+
+Bytes edited(Bytes bytes, std::size_t at, std::initializer_list<std::uint8_t> values) {
+  for (auto v : values) bytes[at++] = v;
+  return bytes;
+}
+
+// The header of `ex` claiming m bits, and `body` zero bytes after it.
+Bytes with_m(const Bytes& ex, std::uint64_t m, std::size_t body) {
+  Bytes copy(32 + body, 0);
+  std::copy(ex.begin(), ex.begin() + 32, copy.begin());
+  for (std::size_t i = 0; i < 8; ++i) copy[8 + i] = static_cast<std::uint8_t>(m >> (8 * i));
+  return copy;
+}
+
+void add_file(FileBuilder& f, const std::string& comment, Flags flags, const Bytes& bytes) {
+  f.add(comment, std::move(flags), {{"bytes", hex(bytes)}});
+}
+
+void valid_files(FileBuilder& f, const Bytes& ex) {
+  add_file(f, "the worked example", {"WorkedExample"}, ex);
+  add_file(f, "an empty 13-bit filter", {"EmptyFilter", "OddM"}, Bloom::create(13, 2).value().to_bytes());
+  add_file(f, "a count of 2^64 - 1 with no bit set", {"AnyCount", "EmptyFilter"},
+           unhex(file_with_count(8, 1, kU64Max, 0)));
+  add_file(f, "one bit, set", {"OneBit"}, unhex(file_of(1, 1, {text("x")})));
+  add_file(f, "1000 items at 1%", {"Typical"}, [] {
     Bloom b = Bloom::with_rate(1000, 0.01).value();
     for (int i = 0; i < 1000; ++i) b.insert("k" + std::to_string(i));
     return b.to_bytes();
   }());
+}
+
+void short_truncated_and_extended_files(FileBuilder& f, const Bytes& ex) {
   for (std::size_t len : {0U, 1U, 4U, 24U, 31U}) {
-    add("the first " + std::to_string(len) + " bytes", {"Short"},
-        Bytes(ex.begin(), ex.begin() + static_cast<long>(len)));
+    add_file(f, "the first " + std::to_string(len) + " bytes", {"Short"},
+             Bytes(ex.begin(), ex.begin() + static_cast<long>(len)));
   }
   for (std::size_t len : {32U, 33U, 34U}) {
-    add("the first " + std::to_string(len) + " bytes: bits cut", {"Truncated"},
-        Bytes(ex.begin(), ex.begin() + static_cast<long>(len)));
+    add_file(f, "the first " + std::to_string(len) + " bytes: bits cut", {"Truncated"},
+             Bytes(ex.begin(), ex.begin() + static_cast<long>(len)));
   }
   Bytes one_more = ex;
   one_more.push_back(0);
   Bytes eight_more = ex;
   eight_more.resize(ex.size() + 8, 0);
-  add("one byte after the bits", {"Extended"}, one_more);
-  add("eight bytes after the bits", {"Extended"}, eight_more);
+  add_file(f, "one byte after the bits", {"Extended"}, one_more);
+  add_file(f, "eight bytes after the bits", {"Extended"}, eight_more);
+}
+
+void bad_header_field_files(FileBuilder& f, const Bytes& ex) {
   for (std::size_t i = 0; i < 4; ++i) {
-    add("magic byte " + std::to_string(i) + " changed", {"BadMagic"},
-        edit(i, {static_cast<std::uint8_t>(ex[i] ^ 0x20)}));
+    add_file(f, "magic byte " + std::to_string(i) + " changed", {"BadMagic"},
+             edited(ex, i, {static_cast<std::uint8_t>(ex[i] ^ 0x20)}));
   }
-  add("magic reversed", {"BadMagic"}, edit(0, {'F', 'B', 'L', 'T'}));
-  add("version 0", {"BadVersion"}, edit(4, {0}));
-  add("version 2", {"BadVersion"}, edit(4, {2}));
-  add("version 257", {"BadVersion"}, edit(5, {1}));
-  add("version 2^32 - 1", {"BadVersion"}, edit(4, {0xff, 0xff, 0xff, 0xff}));
-  add("m = 0", {"ZeroM"}, with_m(0, 3));
-  add("m = 2^40 + 1", {"MTooLarge"}, with_m(MAX_BITS + 1, 3));
-  add("m = 2^63", {"MTooLarge"}, with_m(1ULL << 63, 3));
-  add("m = 2^64 - 1", {"MTooLarge"}, with_m(kU64Max, 3));
-  add("k = 0", {"ZeroK"}, edit(16, {0}));
-  add("k = 65537", {"StrictKBound"}, edit(16, {1, 0, 1, 0}));
-  add("k = 2^32 - 1", {"StrictKBound"}, edit(16, {0xff, 0xff, 0xff, 0xff}));
+  add_file(f, "magic reversed", {"BadMagic"}, edited(ex, 0, {'F', 'B', 'L', 'T'}));
+  add_file(f, "version 0", {"BadVersion"}, edited(ex, 4, {0}));
+  add_file(f, "version 2", {"BadVersion"}, edited(ex, 4, {2}));
+  add_file(f, "version 257", {"BadVersion"}, edited(ex, 5, {1}));
+  add_file(f, "version 2^32 - 1", {"BadVersion"}, edited(ex, 4, {0xff, 0xff, 0xff, 0xff}));
+  add_file(f, "m = 0", {"ZeroM"}, with_m(ex, 0, 3));
+  add_file(f, "m = 2^40 + 1", {"MTooLarge"}, with_m(ex, MAX_BITS + 1, 3));
+  add_file(f, "m = 2^63", {"MTooLarge"}, with_m(ex, 1ULL << 63, 3));
+  add_file(f, "m = 2^64 - 1", {"MTooLarge"}, with_m(ex, kU64Max, 3));
+  add_file(f, "k = 0", {"ZeroK"}, edited(ex, 16, {0}));
+  add_file(f, "k = 65537", {"StrictKBound"}, edited(ex, 16, {1, 0, 1, 0}));
+  add_file(f, "k = 2^32 - 1", {"StrictKBound"}, edited(ex, 16, {0xff, 0xff, 0xff, 0xff}));
   for (std::size_t i = 0; i < 4; ++i) {
-    add("reserved byte " + std::to_string(i) + " set", {"BadReserved"}, edit(20 + i, {1}));
+    add_file(f, "reserved byte " + std::to_string(i) + " set", {"BadReserved"}, edited(ex, 20 + i, {1}));
   }
-  add("m = 16 needs 2 bytes of bits, 3 follow", {"InconsistentLength"}, edit(8, {16}));
-  add("m = 30 needs 4 bytes of bits, 3 follow", {"InconsistentLength"}, edit(8, {30}));
-  add("m = 2^40 claimed by a 35-byte file", {"ClaimsMaxBits", "InconsistentLength"}, with_m(MAX_BITS, 3));
-  add("m = 2^40 claimed by a bare header", {"ClaimsMaxBits", "InconsistentLength"}, with_m(MAX_BITS, 0));
+}
+
+// Files whose bits do not fit the header's m: too few or too many bytes, or padding set.
+void bits_unlike_m_files(FileBuilder& f, const Bytes& ex) {
+  add_file(f, "m = 16 needs 2 bytes of bits, 3 follow", {"InconsistentLength"}, edited(ex, 8, {16}));
+  add_file(f, "m = 30 needs 4 bytes of bits, 3 follow", {"InconsistentLength"}, edited(ex, 8, {30}));
+  add_file(f, "m = 2^40 claimed by a 35-byte file", {"ClaimsMaxBits", "InconsistentLength"},
+           with_m(ex, MAX_BITS, 3));
+  add_file(f, "m = 2^40 claimed by a bare header", {"ClaimsMaxBits", "InconsistentLength"},
+           with_m(ex, MAX_BITS, 0));
   for (int bit = 20; bit < 24; ++bit) {
-    add("padding bit " + std::to_string(bit) + " set", {"PaddingBitsSet"},
-        edit(34, {static_cast<std::uint8_t>(ex[34] | (1U << (bit - 16)))}));
+    add_file(f, "padding bit " + std::to_string(bit) + " set", {"PaddingBitsSet"},
+             edited(ex, 34, {static_cast<std::uint8_t>(ex[34] | (1U << (bit - 16)))}));
   }
+}
+
+VectorFile from_bytes_file() {
+  FileBuilder f("tlbf_from_bytes_v1.json",
+                {"from_bytes of whole files: valid ones load (and to_bytes gives the same bytes back); every "
+                 "malformed class is refused with Format (docs/format.md, section 10)."});
+  f.group("FromBytesTest");
+  const Bytes ex = worked_example_file();
+  valid_files(f, ex);
+  short_truncated_and_extended_files(f, ex);
+  bad_header_field_files(f, ex);
+  bits_unlike_m_files(f, ex);
   return f.finish();
 }
 

@@ -144,6 +144,11 @@ class Bloom {
  private:
   Bloom(std::uint64_t m, std::uint32_t k, std::uint64_t n_inserted, BitArray bits) noexcept;
 
+  // The two ways of contains_many: item after item while the filter fits in
+  // a cache (kCached in bloom.cpp), in rounds over blocks past that.
+  void contains_in_cache(std::span<const ByteView> items, std::span<bool> answers) const noexcept;
+  void contains_in_rounds(std::span<const ByteView> items, std::span<bool> answers) const noexcept;
+
   // Where bit g lives, to fetch ahead of reading or writing it.
   void prefetch(std::uint64_t g, bool for_write) const noexcept {
     if (TLBF_MUTANT(s09) && g / 8 >= bits_.size()) return;  // only a mutant's truncated file gets here
