@@ -182,6 +182,24 @@ class Binding(unittest.TestCase):
             ''', timeout=120)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
+    def test_many_filters_dropped_at_once_then_inserts_sent_ahead_end(self):
+        # Their drops wait to be sent with the next request: every one must be
+        # written before any of their answers is awaited.
+        r = self.run_suite(shlex.quote(TLBF) + " serve", text='''
+            import unittest
+            from tlbf_impl import Bloom
+
+            class T(unittest.TestCase):
+                def test_it(self):
+                    many = [Bloom.new(8, 1) for _ in range(20000)]
+                    keep = many.pop()
+                    del many
+                    for i in range(20000):
+                        keep.insert(b"%d" % i)
+                    self.assertEqual(keep.n_inserted, 20000)
+            ''', timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
     def test_filters_no_bloom_holds_are_dropped(self):
         impl = self.script("logger.py", INSERT_REFUSER.replace('"insert": "err BadParams no", ', "").replace(
             "sys.stdout.write(", "open(%r, 'a').write(line); sys.stdout.write(" % os.path.join(self.dir, "log")))

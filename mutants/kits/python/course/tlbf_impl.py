@@ -121,7 +121,8 @@ class _Subject:
         """Sends `request`, whose only right answer is "ok", without waiting for it."""
         with self._lock:
             self._queue(request, _MUST_BE_OK)
-            if self._unsent_bytes >= _SEND_AT:
+            # Written before any answer is awaited: an answer owed to a request still unsent never comes.
+            if self._unsent_bytes >= _SEND_AT or len(self._owed) >= _READ_AT:
                 self._write_all()
             while len(self._owed) >= _READ_AT:
                 self._settle(self._owed[0], self._line(self._owed[0][0]))
@@ -150,7 +151,9 @@ class _Subject:
         if self._dropped:
             dropped, self._dropped = self._dropped, []
             for name in dropped:
-                self._unsent.append(b"drop " + name.encode() + b"\n")
+                line = b"drop " + name.encode() + b"\n"
+                self._unsent.append(line)
+                self._unsent_bytes += len(line)
                 self._owed.append(("drop " + name, _IGNORED))
         line = request.encode("ascii") + b"\n"
         self._unsent.append(line)
