@@ -34,6 +34,11 @@ What differs from a module that computes in process:
   asking for numbers the protocol cannot carry (negative, or past its u64 and
   u32 fields), as the reference does for every number out of its range;
   anything else the protocol refuses is `TlbfError("Protocol")`.
+- `Bloom(m, k, n_inserted=0, bits=None)` asks for the filter (`new`, or
+  `from_bytes` of the file those values make), so values the reference's
+  constructor stored unchecked are refused here. `copy.copy` of a Bloom
+  shares its filter, as the reference's shallow copy shared its bits;
+  `copy.deepcopy` makes a new one from `to_bytes`.
 """
 import atexit
 import collections
