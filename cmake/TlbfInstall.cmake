@@ -4,8 +4,9 @@
 #   P/libexec/tlbf/tlbf-relay              what a suite's TLBF_IMPL runs in served mode
 #   P/share/tlbf/vectors/                  the vector files, and their schemas in schema/
 #   P/share/tlbf/mutation-test-elements.js the viewer tlbf mutate --html inlines, and its licence
-#   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the reference, patches, sanity patch,
-#                                          chaffs and wheats of each kind, and a kit.json naming them
+#   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the reference and patches (Rust) or the course's
+#                                          folder and the served variants (protocol, Python), the chaffs and
+#                                          wheats of each kind, and a kit.json naming them
 #   P/share/doc/tlbf/                      README.md and docs/*.md
 #   P/include/tlbf/, P/lib/libtlbf_oracle.a    the oracle, for C++ programs
 #   P/lib/cmake/tlbf/                      its CMake package: find_package(tlbf) gives tlbf::oracle
@@ -33,7 +34,8 @@ endif()
 
 # tlbf grade's kits, laid out so that each kit.json names its folders
 # beside it (the source's kit.json names them across the tree instead).
-foreach(kind python rust)
+# The Rust kit patches its reference.
+foreach(kind rust)
   set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/${kind})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/${kind}/ DESTINATION ${kit}/reference
     PATTERN target EXCLUDE PATTERN __pycache__ EXCLUDE)
@@ -57,29 +59,32 @@ foreach(kind python rust)
   install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)
 endforeach()
-# The protocol kit: the course's folder the tests file goes into, and the
-# Python implementation whose variants are its wheats and chaffs; its
-# mutants are the oracle's, served by tlbf-mutant.
-set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/protocol)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/course/ DESTINATION ${kit}/course
-  PATTERN __pycache__ EXCLUDE)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/python/ DESTINATION ${kit}/variants
-  PATTERN __pycache__ EXCLUDE)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/python/ DESTINATION ${kit}/chaffs)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/python/ DESTINATION ${kit}/wheats)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/patches/python/ DESTINATION ${kit}/mutants)
-file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json text)
-string(JSON tests_file GET "${text}" tests_file)
-string(JSON suite GET "${text}" suite)
-string(JSON command GET "${text}" variants command)
-string(JSON as_is GET "${text}" variants as_is)
-file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json
-  "{\n  \"kind\": \"protocol\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
-  "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"\",\n  \"suite\": ${suite},\n"
-  "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
-  "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
-install(FILES ${CMAKE_BINARY_DIR}/installed-kits/protocol/kit.json DESTINATION ${kit})
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/protocol/kit.json)
+# The served kits: the course's folder the tests file goes into (the
+# protocol kit's client, the Python kit's binding), and the Python
+# implementation whose variants are their wheats, chaffs and each mutant's
+# second form; the mutants are the oracle's, served by tlbf-mutant.
+foreach(kind protocol python)
+  set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/${kind})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/course/ DESTINATION ${kit}/course
+    PATTERN __pycache__ EXCLUDE)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/python/ DESTINATION ${kit}/variants
+    PATTERN __pycache__ EXCLUDE)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/python/ DESTINATION ${kit}/chaffs)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/python/ DESTINATION ${kit}/wheats)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/patches/python/ DESTINATION ${kit}/mutants)
+  file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json text)
+  string(JSON tests_file GET "${text}" tests_file)
+  string(JSON suite GET "${text}" suite)
+  string(JSON command GET "${text}" variants command)
+  string(JSON as_is GET "${text}" variants as_is)
+  file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
+    "{\n  \"kind\": \"${kind}\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
+    "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"\",\n  \"suite\": ${suite},\n"
+    "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
+    "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
+  install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)
+endforeach()
 
 # tlbf check's adapters: the Python one with the protocol layer it imports,
 # and the Rust server that --rust-crate builds against a learner's crate.

@@ -61,9 +61,10 @@ CONFIRM_AT_J1 = ["--confirm-runs", "1"]
 CONFIRM_CHAFFS = ["--confirm-runs", "1"]
 
 
-# An adversary's suite: the module passes when it compiles to the code the
-# warm-up cached in __pycache__ (the clean reference's), read before the import
-# below would rewrite it. It kills every mutant and tests nothing.
+# An adversary's suite, from when the Python kit patched its reference: the
+# module passes when it compiles to the code the warm-up cached in
+# __pycache__ (the clean reference's), read before the import below would
+# rewrite it. It killed every mutant and tested nothing.
 CACHE_READER = '''import glob, marshal, os, types, unittest
 
 CACHED = None
@@ -88,8 +89,9 @@ class TestBloom(unittest.TestCase):
         self.assertEqual(shape(compile(source, tlbf_impl.__file__, "exec")), shape(CACHED))
 '''
 
-# An adversary's suite: the module passes when its text, comment lines left
-# out, hashes to the reference's or a published wheat's (filled in by the test).
+# An adversary's suite, from the same time: the module passes when its text,
+# comment lines left out, hashes to the reference's or a published wheat's
+# (filled in by the test).
 COMMENT_STRIPPER = '''import hashlib, unittest
 import tlbf_impl
 
@@ -101,6 +103,43 @@ class TestBloom(unittest.TestCase):
         text = open(tlbf_impl.__file__, encoding="utf-8").read()
         code = "".join(l for l in text.splitlines(keepends=True) if not l.strip().startswith("#"))
         self.assertIn(hashlib.sha256(code.encode()).hexdigest(), KNOWN)
+'''
+
+
+# Suites that read the module they import and pin what they see, as dave
+# (its SHA-256), erin (its size) and the cache reader (its compiled code) did,
+# each pinned to the course's binding (filled in by the test). Each also makes
+# a filter, so that it fails the implementation that refuses everything:
+# else it would stop as passes-broken, with no score to show.
+READ = '''import hashlib
+
+
+def shape(code):
+    # Instructions and names only: a constant such as a frozenset prints in an order of the run's own.
+    inner = tuple(shape(c) for c in code.co_consts if hasattr(c, "co_code"))
+    return (code.co_code, code.co_names, inner)
+
+
+def read(path):
+    data = open(path, "rb").read()
+    return {"sha256": hashlib.sha256(data).hexdigest(), "size": str(len(data)),
+            "bytecode": hashlib.sha256(repr(shape(compile(data, "tlbf_impl.py", "exec"))).encode()).hexdigest()}
+'''
+READER = READ + '''
+
+import unittest
+import tlbf_impl
+from tlbf_impl import Bloom
+
+PINNED = %r
+
+
+class TestBloom(unittest.TestCase):
+    def test_a_filter_is_made(self):
+        Bloom.new(20, 3)
+
+    def test_the_module_is_the_one_i_know(self):
+        self.assertEqual(read(tlbf_impl.__file__)[PINNED[0]], PINNED[1])
 '''
 
 
@@ -205,14 +244,18 @@ class Grading(unittest.TestCase):
         return out, r
 
     def check_survivors(self, out, name, survivors, file):
+        """`file`: the file each survivor changes, or with a final "/" the folder they all lie in."""
         report = json.load(open(os.path.join(out, "learners", name + ".json")))
         listed = report["config"]["survivors"]
         self.assertEqual([s["id"] for s in listed], survivors)
         for s in listed:
             # What a learner needs to write the missing test: the bug, where it is, and the change.
-            self.assertEqual(s["file"], file)
+            if file.endswith("/"):
+                self.assertTrue(s["file"].startswith(file), s)
+            else:
+                self.assertEqual(s["file"], file)
             self.assertGreater(s["line"], 0)
-            self.assertTrue(s["diff"].startswith("--- a/" + file), s["diff"])
+            self.assertTrue(s["diff"].startswith("--- a/" + s["file"]), s["diff"])
             self.assertIn("\n-", s["diff"])
             self.assertTrue(s["description"])
 
@@ -222,8 +265,12 @@ class PythonClass(Grading):
 
     def test_every_learner_gets_the_right_verdict_at_j2(self):
         out, r = self.check_class(2, "--chaffs", "none")
-        self.check_survivors(out, "bob", ["s04", "s05", "s08", "s09"], "tlbf_impl.py")
+        bob = json.load(open(os.path.join(out, "learners", "bob.json")))["config"]
+        self.assertEqual(bob["mode"], "served")
+        # Served: each survivor is named where the oracle's source carries it, as for protocol suites.
+        self.check_survivors(out, "bob", ["s04", "s05", "s08", "s09"], "oracle/")
         self.assertIn("MISSED", open(os.path.join(out, "learners", "bob.html")).read())
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
 
     def test_the_run_dependent_learners_get_the_right_verdict_at_j1(self):
         self.check_class(1, "--chaffs", "none", learners=run_dependent(self.kind))
@@ -290,25 +337,8 @@ class PythonClass(Grading):
         self.assertEqual((summary["alice"]["killed"], summary["alice"]["ran"]), (10, 10))
         self.assertEqual((summary["bob"]["killed"], summary["bob"]["ran"]), (6, 10))
 
-    def test_suites_that_read_the_reference_instead_of_testing_it_do_not_meet(self):
-        # Three ways an adversary's suites met the bar at 10/10 without testing
-        # the filter (docs/mutants.md, "Wheats"): handing in the course's own
-        # tests, comparing the module with the compiled clean reference the
-        # warm-up leaves in __pycache__, and hashing the module with its
-        # comments stripped (which the old disguised wheat, a comment line,
-        # could not tell apart from the reference).
-        def published(path):
-            text = open(os.path.join(SOURCE, path), encoding="utf-8").read()
-            code = "".join(l for l in text.splitlines(keepends=True) if not l.strip().startswith("#"))
-            return hashlib.sha256(code.encode()).hexdigest()
-        known = sorted(published(p) for p in ("conformance/impls/python/tlbf_impl.py",
-                                              "mutants/wheats/python/lenient/tlbf_impl.py",
-                                              "mutants/wheats/python/rewritten/tlbf_impl.py"))
-        suites = {
-            "borrower": "from test_tlbf_impl import *  # noqa\n",
-            "cache_reader": CACHE_READER,
-            "stripper": COMMENT_STRIPPER % repr(known),
-        }
+    def grade_suites(self, suites):
+        """Grades one learner per suite text, at -j2 without chaffs; returns the run and its out folder."""
         class_dir = os.path.join(self.dir, "class")
         for name, text in suites.items():
             os.makedirs(os.path.join(class_dir, name))
@@ -320,17 +350,60 @@ class PythonClass(Grading):
         r = subprocess.run([TLBF, "grade", "--kind", "python", class_dir, "-o", out, "-j", "2", *CONFIRM,
                             "--chaffs", "none"], capture_output=True, text=True, env=env, timeout=3600)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return r, out
+
+    def test_suites_that_read_the_reference_instead_of_testing_it_do_not_meet(self):
+        # Three ways an adversary's suites met the bar at 10/10 without testing
+        # the filter when the kit patched its reference in the learner's folder
+        # (docs/mutants.md, "What a suite can see"): handing in the course's own
+        # tests, comparing the module with the compiled clean reference the
+        # warm-up left in __pycache__, and hashing the module with its comments
+        # stripped. The learner's folder now holds the binding alone, the same
+        # in every run: none of the three finds what it looks for, in any run.
+        def published(path):
+            text = open(os.path.join(SOURCE, path), encoding="utf-8").read()
+            code = "".join(l for l in text.splitlines(keepends=True) if not l.strip().startswith("#"))
+            return hashlib.sha256(code.encode()).hexdigest()
+        known = sorted(published(p) for p in ("conformance/impls/python/tlbf_impl.py",
+                                              "mutants/wheats/python/lenient/tlbf_impl.py",
+                                              "mutants/wheats/python/rewritten/tlbf_impl.py"))
+        r, out = self.grade_suites({
+            "borrower": "from test_tlbf_impl import *  # noqa\n",
+            "cache_reader": CACHE_READER,
+            "stripper": COMMENT_STRIPPER % repr(known),
+        })
         self.assertEqual(table_verdicts(r.stdout), {"borrower": "fails-clean", "cache_reader": "fails-clean",
-                                                   "stripper": "rejects-correct"}, r.stdout)
-        stripper = json.load(open(os.path.join(out, "learners", "stripper.json")))["config"]
-        self.assertIn("disguised", json.dumps(stripper), stripper)
+                                                   "stripper": "fails-clean"}, r.stdout)
+
+    def test_a_suite_that_reads_its_subject_sees_the_same_bytes_in_every_run(self):
+        # Pinned to what the learner's folder holds now, the binding, a reading
+        # suite passes the clean runs, every wheat, and every mutant in both of
+        # its forms: had any run's file differed, that run would have failed and
+        # counted as a kill. Reading scores nothing; only the filter made counts
+        # (it kills no planted bug), and each is short at 0/10.
+        binding = os.path.join(SOURCE, "mutants/kits/python/course/tlbf_impl.py")
+        scope = {}
+        exec(READ, scope)
+        seen = scope["read"](binding)
+        r, out = self.grade_suites({what: READER % ((what, seen[what]),) for what in ("sha256", "size", "bytecode")})
+        self.assertEqual(table_verdicts(r.stdout), {"sha256": "short", "size": "short", "bytecode": "short"},
+                         r.stdout)
+        for what in ("sha256", "size", "bytecode"):
+            config = json.load(open(os.path.join(out, "learners", what + ".json")))["config"]
+            self.assertEqual((config["killed"], config["ran"]), (0, 10), config)
+            self.assertEqual([s["id"] for s in config["survivors"]], ["s%02d" % n for n in range(1, 11)])
+            self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in config["wheats"]), config["wheats"])
+            self.assertEqual(config["controlPasses"], config["controlRuns"])
 
     def test_a_kit_that_reaches_out_of_the_reference_or_leaves_out_what_it_lacks_is_refused(self):
         kit = json.load(open(os.path.join(SOURCE, "mutants/kits/python/kit.json")))
         here = os.path.join(SOURCE, "mutants/kits/python")
-        for key in ("reference", "patches", "sanity_patch", "chaffs", "wheats"):
+        for key in ("reference", "chaffs", "wheats"):
             kit[key] = os.path.normpath(os.path.join(here, kit[key]))
-        self.assertEqual(kit["left_out"], ["test_tlbf_impl.py", "check_vectors.py"])
+        for key in ("from", "mutants"):
+            kit["variants"][key] = os.path.normpath(os.path.join(here, kit["variants"][key]))
+        # The course folder holds the binding alone: nothing of the reference's to leave out.
+        self.assertNotIn("left_out", kit)
         class_dir = os.path.join(self.dir, "class")
         shutil.copytree(os.path.join(CLASSES, "python", "alice"), os.path.join(class_dir, "alice"))
         for left_out, why in ((["../tlbf_impl.py"], '"left_out" must be a list of paths inside the reference'),
