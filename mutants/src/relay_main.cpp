@@ -1,8 +1,9 @@
-// tlbf-relay SOCKET: what TLBF_IMPL runs in served mode. It carries standard
-// input and output to and from a socket of tlbf mutate or tlbf grade, which
-// chooses what is served there (docs/mutants.md, "What a suite can see"). It
-// can serve nothing itself, so a sandboxed suite that is shown it learns
-// nothing from running it otherwise.
+// tlbf-relay SOCKET: what TLBF_IMPL runs in served mode. It hands its standard
+// input and output to a socket of tlbf mutate or tlbf grade, which chooses
+// what is served there and gives them to the served process (docs/mutants.md,
+// "What a suite can see"), then waits for that process to end. It can serve
+// nothing itself, so a sandboxed suite that is shown it learns nothing from
+// running it otherwise.
 #include <cstring>
 #include <iostream>
 
