@@ -8,6 +8,10 @@ FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 MAX_BITS = 1 << 40
 MAX_K = 1 << 16
+# Its bits are one Python int, which an insert near bit 2^40 would make 128
+# GiB: a filter of more bits than this it cannot hold, and refuses
+# (BadParams), as docs/format.md allows one that cannot be allocated.
+HOLDS_AT_MOST = 1 << 35
 HEADER_LEN = 32
 U64 = (1 << 64) - 1
 LN2 = 0.6931471805599453
@@ -93,6 +97,8 @@ class Bloom:
 
     @classmethod
     def new(cls, m, k):
+        if m > HOLDS_AT_MOST:
+            raise BadParams(f"m = {m}: more bits than this filter can hold")
         return cls(m, k)
 
     @classmethod
@@ -100,7 +106,7 @@ class Bloom:
         if n == 0 or not 0.0 < p < 1.0:
             raise BadParams(f"n = {n}, p = {p}")
         m = optimal_m(n, p)
-        return cls(m, optimal_k(m, n))
+        return cls.new(m, optimal_k(m, n))
 
     def m(self):
         return self._m
