@@ -94,26 +94,37 @@ std::string on_path(const std::string& word) {
   return word;
 }
 
+// The relay's one message: kRelayHello, with room for two descriptors.
+// Built in place (its header points into itself), so never copied.
+struct StdioMessage {
+  char hello[sizeof kRelayHello] = {};
+  iovec data{hello, sizeof hello};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr header{};
+  StdioMessage() {
+    header.msg_iov = &data;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+  }
+  StdioMessage(const StdioMessage&) = delete;
+  StdioMessage& operator=(const StdioMessage&) = delete;
+};
+
 // The relay's standard input and output, sent with kRelayHello on
 // `connection`; false (nothing kept) when the connection does not begin so
 // within a few seconds.
 bool receive_stdio(int connection, int (&stdio)[2]) {
   pollfd p{connection, POLLIN, 0};
   if (::poll(&p, 1, 5000) != 1) return false;
-  char hello[sizeof kRelayHello] = {};
-  iovec data{hello, sizeof hello};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  const ssize_t n = ::recvmsg(connection, &message, MSG_CMSG_CLOEXEC);
-  const cmsghdr* fds = CMSG_FIRSTHDR(&message);
+  StdioMessage message;
+  const ssize_t n = ::recvmsg(connection, &message.header, MSG_CMSG_CLOEXEC);
+  const cmsghdr* fds = CMSG_FIRSTHDR(&message.header);
   const bool whole = fds != nullptr && fds->cmsg_level == SOL_SOCKET && fds->cmsg_type == SCM_RIGHTS &&
                      fds->cmsg_len == CMSG_LEN(2 * sizeof(int));
   if (whole) std::memcpy(stdio, CMSG_DATA(fds), 2 * sizeof(int));
-  if (whole && n == static_cast<ssize_t>(sizeof hello) && std::memcmp(hello, kRelayHello, sizeof hello) == 0)
+  if (whole && n == static_cast<ssize_t>(sizeof message.hello) &&
+      std::memcmp(message.hello, kRelayHello, sizeof message.hello) == 0)
     return true;
   if (whole) ::close(stdio[0]), ::close(stdio[1]);
   return false;
@@ -340,25 +351,18 @@ int relay(const std::string& socket_path) {
   // requests and writes the answers itself, with no copy between (a relay
   // that copied made every answer two more hops: 100,000 contains took 7 s
   // where the served process alone takes 1).
-  char hello[sizeof kRelayHello];
-  std::memcpy(hello, kRelayHello, sizeof hello);
-  iovec data{hello, sizeof hello};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  cmsghdr* fds = CMSG_FIRSTHDR(&message);
+  StdioMessage message;
+  std::memcpy(message.hello, kRelayHello, sizeof message.hello);
+  cmsghdr* fds = CMSG_FIRSTHDR(&message.header);
   fds->cmsg_level = SOL_SOCKET;
   fds->cmsg_type = SCM_RIGHTS;
   fds->cmsg_len = CMSG_LEN(2 * sizeof(int));
   const int stdio[2] = {STDIN_FILENO, STDOUT_FILENO};
   std::memcpy(CMSG_DATA(fds), stdio, sizeof stdio);
   ssize_t sent;
-  while ((sent = ::sendmsg(sock, &message, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+  while ((sent = ::sendmsg(sock, &message.header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
   }
-  if (sent != static_cast<ssize_t>(sizeof hello)) return 3;
+  if (sent != static_cast<ssize_t>(sizeof message.hello)) return 3;
   // Its copies closed (on /dev/null), so the suite sees the end of the
   // answers when the served process ends, not when this one does.
   const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
