@@ -51,8 +51,8 @@ bool under_system_folder(const std::string& path) {
 
 Outcome<Done> sandbox_available() {
   const auto probe = conformance::run_with_input(
-      "bwrap --unshare-user --cap-drop ALL --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --unshare-net "
-      "--unshare-pid "
+      "bwrap --unshare-user --disable-userns --cap-drop ALL --ro-bind / / --proc /proc --ro-bind /proc/sys /proc/sys "
+      "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
       "--die-with-parent true",
       "", std::chrono::seconds(30));
   if (probe.exited_cleanly()) return done();
@@ -75,7 +75,16 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
       "--unshare-ipc --unshare-uts"
       " --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind-try /opt /opt"
       " --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
-      " --proc /proc --dev /dev --tmpfs /tmp";
+      " --proc /proc --dev /dev --tmpfs /tmp"
+      // The kernel's settings read-only. A suite that tlbf runs as root is
+      // uid 0 of the machine in its namespace, and a sysctl asks only for
+      // that uid, not for a capability: an adversary's suite set
+      // kernel.core_pattern to a program of its own, crashed a process, and
+      // the kernel ran that program as root outside every namespace. The
+      // cover also makes this /proc not "fully visible", so no namespace
+      // made inside can mount a writable one; --disable-userns refuses such
+      // namespaces outright.
+      " --ro-bind /proc/sys /proc/sys --disable-userns";
   for (const auto& dir : sandbox.read_only) out += " --ro-bind-try " + quoted(dir) + " " + quoted(dir);
   for (const auto& dir : sandbox.read_write) out += " --bind " + quoted(dir) + " " + quoted(dir);
   // Cargo writes its locks and caches into CARGO_HOME, which is read-only
