@@ -82,7 +82,8 @@ struct PackageFile {
 };
 
 std::vector<PackageFile> gradescope_files(const std::string& kind, const std::string& args) {
-  const std::string fallback = std::string("{\"score\": 0, \"output\": \"") + kFailedMessage + "\", \"tests\": []}";
+  const std::string fallback = std::string("{\"score\": 0, \"max_score\": 0, \"output\": \"") + kFailedMessage +
+                               "\", \"visibility\": \"visible\", \"tests\": []}";
   return {{"setup.sh", setup_script(kind), true},
           {"run_autograder",
            entry_script("# Gradescope runs this for each submission: it grades /autograder/submission and\n"
@@ -130,10 +131,6 @@ Outcome<Done> write_autograder_package(const PlatformOptions& opt, const std::st
     if (file.executable && ::chmod(path.c_str(), 0755) != 0) return failure("cannot make " + path + " executable");
   }
   if (!opt.deb.empty()) {
-    const std::string name = fs::path(opt.deb).filename().string();
-    if (name.rfind("tlbf_", 0) != 0 || name.size() < 10 || name.substr(name.size() - 4) != ".deb") {
-      return failure("--deb " + opt.deb + ": not tlbf_VERSION_ARCH.deb, the name the scripts look for");
-    }
     const fs::path deb = fs::path(out) / fs::path(opt.deb).filename();
     fs::copy_file(opt.deb, deb, fs::copy_options::overwrite_existing, ec);
     if (ec) return failure("cannot copy " + opt.deb + " into " + out + ": " + ec.message());

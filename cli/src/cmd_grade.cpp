@@ -506,6 +506,9 @@ std::string usage_problem(const GradeOptions& opt) {
     return "--gradescope, --prairielearn and --github-classroom go with --submission DIR";
   if (!p.autograder.empty() && opt.kind.empty()) return "--autograder grades with an installed kit: give --kind";
   if (!p.deb.empty() && p.autograder.empty()) return "--deb goes with --autograder";
+  if (const std::string deb = fs::path(p.deb).filename().string();
+      !deb.empty() && (deb.rfind("tlbf_", 0) != 0 || deb.size() < 10 || !deb.ends_with(".deb")))
+    return "--deb " + p.deb + ": not tlbf_VERSION_ARCH.deb, the name the package's scripts look for";
   return "";
 }
 

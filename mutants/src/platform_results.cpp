@@ -284,7 +284,7 @@ std::string github_classroom_result(const Submission& s, Feedback level) {
                        {"message", pr_bug_output(bug)}});
     }
   }
-  return Json{{"version", 1}, {"status", status}, {"max_score", s.max_points}, {"tests", tests}}.dump(
+  return Json{{"status", status}, {"max_score", s.max_points}, {"tests", tests}}.dump(
       -1, ' ', false, Json::error_handler_t::replace);
 }
 
