@@ -43,7 +43,8 @@ std::string entry_script(const std::string& about, const std::string& root_var, 
          "mkdir -p \"$root/results\"\n"
          "rm -f \"$root/results/results.json\"\n"
          "\"$tlbf\" grade --submission \"$root/" +
-         submission + "\" " + result_option + " \"$root/results/results.json\" -o \"$root/tlbf-grade\"" + args +
+         submission + "\" " + result_option + " \"$root/results/results.json\" -o \"$root/tlbf-grade\"" +
+         args +
          "\nstatus=$?\n"
          "if [ ! -s \"$root/results/results.json\" ]; then\n"
          "  cat > \"$root/results/results.json\" <<'JSON'\n" +
@@ -66,7 +67,8 @@ std::string setup_script(const std::string& kind) {
          "here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
          "debs=(\"$here\"/tlbf_*.deb)\n"
          "if [ ! -f \"${debs[0]}\" ]; then\n"
-         "  echo \"setup.sh: no tlbf_*.deb in $here: build it (cmake --build BUILD --target package) and put it "
+         "  echo \"setup.sh: no tlbf_*.deb in $here: build it (cmake --build BUILD --target package) and put "
+         "it "
          "beside setup.sh\" >&2\n"
          "  exit 1\n"
          "fi\n"
@@ -82,8 +84,8 @@ struct PackageFile {
 };
 
 std::vector<PackageFile> gradescope_files(const std::string& kind, const std::string& args) {
-  const std::string fallback = std::string("{\"score\": 0, \"max_score\": 0, \"output\": \"") + kFailedMessage +
-                               "\", \"visibility\": \"visible\", \"tests\": []}";
+  const std::string fallback = std::string("{\"score\": 0, \"max_score\": 0, \"output\": \"") +
+                               kFailedMessage + "\", \"visibility\": \"visible\", \"tests\": []}";
   return {{"setup.sh", setup_script(kind), true},
           {"run_autograder",
            entry_script("# Gradescope runs this for each submission: it grades /autograder/submission and\n"
@@ -94,8 +96,8 @@ std::vector<PackageFile> gradescope_files(const std::string& kind, const std::st
 }
 
 std::vector<PackageFile> prairielearn_files(const std::string& kind, const std::string& args) {
-  const std::string fallback =
-      std::string("{\"gradable\": false, \"score\": 0, \"message\": \"") + kFailedMessage + "\", \"tests\": []}";
+  const std::string fallback = std::string("{\"gradable\": false, \"score\": 0, \"message\": \"") +
+                               kFailedMessage + "\", \"tests\": []}";
   return {{"Dockerfile",
            "# The external grader's image: tlbf from the .deb beside this file\n"
            "# (cmake --build BUILD --target package), and what the suites run with.\n"
@@ -111,14 +113,16 @@ std::vector<PackageFile> prairielearn_files(const std::string& kind, const std::
                         "GRADE_ROOT", "/grade", "student", "--prairielearn", args, fallback),
            true},
           {"info.json",
-           "{\n  \"externalGradingOptions\": {\n    \"enabled\": true,\n    \"image\": \"YOUR-REGISTRY/tlbf-grader\",\n"
+           "{\n  \"externalGradingOptions\": {\n    \"enabled\": true,\n    \"image\": "
+           "\"YOUR-REGISTRY/tlbf-grader\",\n"
            "    \"entrypoint\": \"/grade/tests/run.sh\",\n    \"timeout\": 600\n  }\n}\n"}};
 }
 
 }  // namespace
 
 Outcome<Done> write_autograder_package(const PlatformOptions& opt, const std::string& out,
-                                       const std::string& kind, const std::vector<std::string>& grading_args) {
+                                       const std::string& kind,
+                                       const std::vector<std::string>& grading_args) {
   const std::string args = quoted(grading_args);
   const auto files =
       opt.autograder == "gradescope" ? gradescope_files(kind, args) : prairielearn_files(kind, args);
@@ -128,7 +132,8 @@ Outcome<Done> write_autograder_package(const PlatformOptions& opt, const std::st
   for (const auto& file : files) {
     const std::string path = (fs::path(out) / file.name).string();
     if (auto written = write_file(path, file.text); !written) return written;
-    if (file.executable && ::chmod(path.c_str(), 0755) != 0) return failure("cannot make " + path + " executable");
+    if (file.executable && ::chmod(path.c_str(), 0755) != 0)
+      return failure("cannot make " + path + " executable");
   }
   if (!opt.deb.empty()) {
     const fs::path deb = fs::path(out) / fs::path(opt.deb).filename();

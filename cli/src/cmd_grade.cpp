@@ -376,7 +376,8 @@ int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<
     return fail_with(kIo, kFileSpeaker, written.failure());
   if (wants_platform_results(opt.platform)) {
     const auto report = learners_dir / (rows.front().name + ".json");
-    if (auto written = write_platform_results(opt.platform, rows.front(), report.string(), opt.threshold, run.kit);
+    if (auto written =
+            write_platform_results(opt.platform, rows.front(), report.string(), opt.threshold, run.kit);
         !written)
       return fail_with(kIo, kGradeCommand, written.failure());
   }
@@ -397,18 +398,22 @@ mutants::Learner submitted(const std::string& folder, const std::string& tests_f
 
 // What the package's scripts give tlbf grade: the kind and every option that changes a grade.
 std::vector<std::string> grading_args(const GradeOptions& opt) {
-  std::vector<std::string> args = {"--kind", opt.kind, "--chaffs", opt.chaffs, "--feedback", opt.platform.feedback,
+  std::vector<std::string> args = {"--kind",         opt.kind,
+                                   "--chaffs",       opt.chaffs,
+                                   "--feedback",     opt.platform.feedback,
                                    "--score-policy", opt.platform.score_policy};
   const auto number = [](double x) {
     std::ostringstream s;
     s << x;
     return s.str();
   };
-  for (const auto& [flag, value] :
-       {std::pair{"--threshold", number(opt.threshold)}, {"--baseline-runs", std::to_string(opt.baseline_runs)},
-        {"--control-runs", std::to_string(opt.control_runs)}, {"--confirm-runs", std::to_string(opt.confirm_runs)},
-        {"--timeout-factor", number(opt.timeout_factor)}, {"--timeout-floor", number(opt.timeout_floor_s)},
-        {"--setup-timeout", number(opt.setup_timeout_s)}}) {
+  for (const auto& [flag, value] : {std::pair{"--threshold", number(opt.threshold)},
+                                    {"--baseline-runs", std::to_string(opt.baseline_runs)},
+                                    {"--control-runs", std::to_string(opt.control_runs)},
+                                    {"--confirm-runs", std::to_string(opt.confirm_runs)},
+                                    {"--timeout-factor", number(opt.timeout_factor)},
+                                    {"--timeout-floor", number(opt.timeout_floor_s)},
+                                    {"--setup-timeout", number(opt.setup_timeout_s)}}) {
     args.insert(args.end(), {flag, value});
   }
   if (!opt.require.empty()) args.insert(args.end(), {"--require", opt.require});
@@ -421,9 +426,10 @@ int run_grade(const GradeOptions& opt) {
     if (auto written = write_autograder_package(opt.platform, opt.out, opt.kind, grading_args(opt)); !written)
       return fail_with(kIo, kGradeCommand, written.failure());
     std::cout << "tlbf grade: the " << opt.platform.autograder << " package is in " << opt.out
-              << (opt.platform.deb.empty() ? "; put tlbf's .deb (cmake --build BUILD --target package) beside "
-                                             "its scripts before you upload it\n"
-                                           : "\n");
+              << (opt.platform.deb.empty()
+                      ? "; put tlbf's .deb (cmake --build BUILD --target package) beside "
+                        "its scripts before you upload it\n"
+                      : "\n");
     return kOk;
   }
   // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
@@ -501,10 +507,12 @@ std::string usage_problem(const GradeOptions& opt) {
   const auto& p = opt.platform;
   const int modes = !opt.class_dir.empty() + !p.submission.empty() + !p.autograder.empty();
   if (modes != 1) return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them)";
-  if (opt.kind.empty() == opt.kit.empty()) return "give --kind rust|python|protocol, or --kit FILE (not both)";
+  if (opt.kind.empty() == opt.kit.empty())
+    return "give --kind rust|python|protocol, or --kit FILE (not both)";
   if (wants_platform_results(p) && p.submission.empty())
     return "--gradescope, --prairielearn and --github-classroom go with --submission DIR";
-  if (!p.autograder.empty() && opt.kind.empty()) return "--autograder grades with an installed kit: give --kind";
+  if (!p.autograder.empty() && opt.kind.empty())
+    return "--autograder grades with an installed kit: give --kind";
   if (!p.deb.empty() && p.autograder.empty()) return "--deb goes with --autograder";
   if (const std::string deb = fs::path(p.deb).filename().string();
       !deb.empty() && (deb.rfind("tlbf_", 0) != 0 || deb.size() < 10 || !deb.ends_with(".deb")))
@@ -526,7 +534,9 @@ void add_grade(CLI::App& app, int& rc) {
       ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
-      "did not change.\n" +
+      "did not change. With --submission DIR instead of CLASS, one learner, as an autograder platform\n"
+      "runs it (--gradescope, --prairielearn, --github-classroom); --autograder writes the package\n"
+      "to upload (docs/mutants.md, \"Grading on a platform\").\n" +
       exit_footer({{kOk,
                     "every learner has a verdict (see the table; with --fail-unless-all-meet: every "
                     "learner meets the bar)"},

@@ -70,8 +70,9 @@ Outcome<Done> write_github_classroom(const std::string& json) {
 }  // namespace
 
 void add_platform_options(CLI::App& cmd, PlatformOptions& opt) {
-  cmd.add_option("--submission", opt.submission,
-                 "Grade one learner, whose folder this is, as an autograder platform runs it (instead of CLASS)")
+  cmd.add_option(
+         "--submission", opt.submission,
+         "Grade one learner, whose folder this is, as an autograder platform runs it (instead of CLASS)")
       ->check(kNotEmpty);
   cmd.add_option("--gradescope", opt.gradescope, "With --submission: write Gradescope's results.json here")
       ->check(kNotEmpty);
@@ -80,9 +81,10 @@ void add_platform_options(CLI::App& cmd, PlatformOptions& opt) {
       ->check(kNotEmpty);
   cmd.add_flag("--github-classroom", opt.github_classroom,
                "With --submission: append GitHub Classroom's result=BASE64 to $GITHUB_OUTPUT (or print it)");
-  cmd.add_option("--feedback", opt.feedback,
-                 "What the learner sees: none, score, mutants (default: the survivors and their pitfalls) or all "
-                 "(also the failing output); chaffs never")
+  cmd.add_option(
+         "--feedback", opt.feedback,
+         "What the learner sees: none, score, mutants (default: the survivors and their pitfalls) or all "
+         "(also the failing output); chaffs never")
       ->check(CLI::IsMember({"none", "score", "mutants", "all"}));
   cmd.add_option("--score-policy", opt.score_policy,
                  "bar (default: all the points for meeting the bar, none otherwise) or share (a point per "
@@ -91,7 +93,8 @@ void add_platform_options(CLI::App& cmd, PlatformOptions& opt) {
   cmd.add_option("--autograder", opt.autograder,
                  "Write the package to upload to gradescope or prairielearn into -o DIR (instead of CLASS)")
       ->check(CLI::IsMember({"gradescope", "prairielearn"}));
-  cmd.add_option("--deb", opt.deb, "With --autograder: the tlbf .deb to put in the package")->check(kNotEmpty);
+  cmd.add_option("--deb", opt.deb, "With --autograder: the tlbf .deb to put in the package")
+      ->check(kNotEmpty);
 }
 
 bool wants_platform_results(const PlatformOptions& opt) {
@@ -115,7 +118,8 @@ Outcome<Done> write_platform_results(const PlatformOptions& opt, const mutants::
     if (auto w = write_file(opt.prairielearn, mutants::prairielearn_results(submission.value(), level)); !w)
       return w;
   }
-  if (opt.github_classroom) return write_github_classroom(mutants::github_classroom_result(submission.value(), level));
+  if (opt.github_classroom)
+    return write_github_classroom(mutants::github_classroom_result(submission.value(), level));
   return done();
 }
 

@@ -205,8 +205,8 @@ Learner learner_in(const fs::path& folder, const std::string& name, const std::s
   std::error_code ec;
   int best_depth = -1;
   std::vector<fs::path> at_best;
-  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(folder, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->is_directory() && skipped_folder(it->path())) {
       it.disable_recursion_pending();
       continue;
@@ -229,8 +229,8 @@ Learner learner_in(const fs::path& folder, const std::string& name, const std::s
     learner.problem = "no file named " + tests_file + " in " + folder.string();
   } else if (at_best.size() > 1) {
     std::sort(at_best.begin(), at_best.end());
-    learner.problem = "two files named " + tests_file + " at the same depth: " + at_best[0].string() + " and " +
-                      at_best[1].string() + "; keep one";
+    learner.problem = "two files named " + tests_file + " at the same depth: " + at_best[0].string() +
+                      " and " + at_best[1].string() + "; keep one";
   } else {
     learner.tests = at_best.front();
   }

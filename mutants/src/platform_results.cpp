@@ -177,10 +177,11 @@ std::string pr_policy_words(const Submission& s) {
 // The score line: the points, how they were given, the bugs caught.
 std::string pr_score_line(const Submission& s) {
   if (!s.gradable) return "Not graded.";
-  std::string out =
-      "Score: " + pr_points_text(s.points) + " / " + pr_points_text(s.max_points) + " (" + pr_policy_words(s) + ")";
+  std::string out = "Score: " + pr_points_text(s.points) + " / " + pr_points_text(s.max_points) + " (" +
+                    pr_policy_words(s) + ")";
   if (!s.bugs.empty()) {
-    out += "; your tests caught " + std::to_string(s.killed) + " of " + std::to_string(s.ran) + " planted bugs";
+    out +=
+        "; your tests caught " + std::to_string(s.killed) + " of " + std::to_string(s.ran) + " planted bugs";
   }
   return out + ".";
 }
@@ -211,7 +212,9 @@ std::string pr_bug_output(const Submission::Bug& bug) {
                     : "Survived: every test of yours passes on it. The pitfall: " + bug.pitfall;
 }
 
-std::string pr_results_text(const Json& json) { return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n"; }
+std::string pr_results_text(const Json& json) {
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace
 
@@ -223,7 +226,9 @@ std::string gradescope_results(const Submission& s, Feedback level) {
                    {"score", s.points},
                    {"max_score", s.max_points},
                    {"status", passed ? "passed" : "failed"},
-                   {"output", level == Feedback::None ? "" : s.gradable ? pr_score_line(s) : s.fix},
+                   {"output", level == Feedback::None ? ""
+                              : s.gradable            ? pr_score_line(s)
+                                                      : s.fix},
                    {"visibility", visibility}});
   if (level >= Feedback::Mutants) {
     for (const auto& bug : s.bugs) {
@@ -236,11 +241,11 @@ std::string gradescope_results(const Submission& s, Feedback level) {
     }
   }
   return pr_results_text({{"score", s.points},
-                 {"max_score", s.max_points},
-                 {"output", pr_learner_summary(s, level)},
-                 {"visibility", visibility},
-                 {"stdout_visibility", "hidden"},
-                 {"tests", tests}});
+                          {"max_score", s.max_points},
+                          {"output", pr_learner_summary(s, level)},
+                          {"visibility", visibility},
+                          {"stdout_visibility", "hidden"},
+                          {"tests", tests}});
 }
 
 std::string prairielearn_results(const Submission& s, Feedback level) {
@@ -293,7 +298,8 @@ std::string base64(std::string_view bytes) {
   std::string out;
   std::size_t i = 0;
   for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1]) << 8 |
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 |
+                       static_cast<unsigned char>(bytes[i + 1]) << 8 |
                        static_cast<unsigned char>(bytes[i + 2]);
     for (int shift : {18, 12, 6, 0}) out += kDigits[(v >> shift) & 63];
   }
@@ -301,7 +307,8 @@ std::string base64(std::string_view bytes) {
     const unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
     out += {kDigits[(v >> 18) & 63], kDigits[(v >> 12) & 63], '=', '='};
   } else if (i + 2 == bytes.size()) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1]) << 8;
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1])
+                                                                        << 8;
     out += {kDigits[(v >> 18) & 63], kDigits[(v >> 12) & 63], kDigits[(v >> 6) & 63], '='};
   }
   return out;
