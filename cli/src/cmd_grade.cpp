@@ -389,9 +389,11 @@ int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<
 // Gradescope, "student" on PrairieLearn). A folder that is missing or holds
 // no tests file is a learner with nothing to grade, whose result says so.
 mutants::Learner submitted(const std::string& folder, const std::string& tests_file) {
-  std::string name = fs::path(folder).lexically_normal().filename().string();
-  if (name.empty() || name == "." || name == "..") name = "submission";
   std::error_code ec;
+  fs::path path = fs::absolute(folder, ec).lexically_normal();
+  if (!path.has_filename()) path = path.parent_path();  // "DIR/"
+  std::string name = path.filename().string();
+  if (name.empty() || name == "." || name == "..") name = "submission";
   if (!fs::is_directory(folder, ec)) return {name, folder, {}, "no folder " + folder + " was handed in"};
   return mutants::learner_in(folder, name, tests_file);
 }
