@@ -8,8 +8,8 @@ container.
 
 The submissions are learners of the Python class (mutants/tests/class/python:
 alice meets the bar, bob is short with s04 s05 s08 s09 surviving, carol
-rejects the lenient wheat; expected.json says so, reasoned from each suite),
-and a learner who handed in no tests file. Each is graded once; the other
+rejects the lenient wheat, ivan fails the reference; expected.json says so,
+reasoned from each suite), and a learner who handed in no tests file. Each is graded once; the other
 views of the same grading come from the reuse of its report (same -o, same
 files and options), which takes no run of a suite.
 
@@ -96,10 +96,11 @@ class Platforms(Grading):
             jsonschema.validate(got[p], schema(name))
         return r, got
 
-    def test_each_platform_result_of_a_strong_short_rejecting_and_ungradable_submission(self):
+    def test_each_platform_result_of_a_strong_short_rejecting_and_two_ungradable_submissions(self):
         out = os.path.join(self.dir, "out")
         graded = {}
-        for name, of in (("alice", "alice"), ("bob", "bob"), ("carol", "carol"), ("nobody", None)):
+        for name, of in (("alice", "alice"), ("bob", "bob"), ("carol", "carol"), ("ivan", "ivan"),
+                         ("nobody", None)):
             r, got = self.results(self.submission(name, of), out, name, *QUICK)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             graded[name] = got
@@ -140,6 +141,12 @@ class Platforms(Grading):
         for text in (everything["pl"]["message"], everything["gs"]["output"]):
             self.assertIn("'lenient'", text)
             self.assertRegex(text, r"(FAIL|ERROR): test_")
+        # ivan's suite fails the reference (m = 19 for the worked example): ungradable, told to fix it.
+        self.assertEqual(EXPECTED["ivan"]["verdict"], "fails-clean")
+        ivan = graded["ivan"]
+        self.assertIs(ivan["pl"]["gradable"], False)
+        self.assertEqual((ivan["gs"]["score"], ivan["ghc"]["status"]), (0, "error"))
+        self.assertIn("fail the course's correct reference", ivan["gs"]["output"])
         # nobody handed in no tests file: not a silent zero but ungradable, saying what to hand in.
         nobody = graded["nobody"]
         self.assertIs(nobody["pl"]["gradable"], False)
