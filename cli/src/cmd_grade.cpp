@@ -23,6 +23,7 @@
 #include "grading_output.hpp"
 #include "installed_files.hpp"
 #include "mutant_binary.hpp"
+#include "platform_output.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
@@ -52,6 +53,7 @@ struct GradeOptions {
   bool no_sandbox = false;
   std::string junit;
   bool fail_unless_all_meet = false;
+  PlatformOptions platform;  // one submission, for an autograder platform
 };
 
 // The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade-kits once installed.
@@ -372,15 +374,70 @@ int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<
   const auto rows = grade_class(run, *seed, learners, plain_every);
   if (auto written = write_summaries(run, rows); !written)
     return fail_with(kIo, kFileSpeaker, written.failure());
+  if (wants_platform_results(opt.platform)) {
+    const auto report = learners_dir / (rows.front().name + ".json");
+    if (auto written =
+            write_platform_results(opt.platform, rows.front(), report.string(), opt.threshold, run.kit);
+        !written)
+      return fail_with(kIo, kGradeCommand, written.failure());
+  }
   std::fputs(mutants::class_summary_text(rows, (fs::path(opt.out) / "class.html").string()).c_str(), stdout);
   return class_exit(run, rows);
 }
 
+// The learner of --submission, named after their folder ("submission" on
+// Gradescope, "student" on PrairieLearn). A folder that is missing or holds
+// no tests file is a learner with nothing to grade, whose result says so.
+mutants::Learner submitted(const std::string& folder, const std::string& tests_file) {
+  std::error_code ec;
+  fs::path path = fs::absolute(folder, ec).lexically_normal();
+  if (!path.has_filename()) path = path.parent_path();  // "DIR/"
+  std::string name = path.filename().string();
+  if (name.empty() || name == "." || name == "..") name = "submission";
+  if (!fs::is_directory(folder, ec)) return {name, folder, {}, "no folder " + folder + " was handed in"};
+  return mutants::learner_in(folder, name, tests_file);
+}
+
+// What the package's scripts give tlbf grade: the kind and every option that changes a grade.
+std::vector<std::string> grading_args(const GradeOptions& opt) {
+  std::vector<std::string> args = {"--kind",         opt.kind,
+                                   "--chaffs",       opt.chaffs,
+                                   "--feedback",     opt.platform.feedback,
+                                   "--score-policy", opt.platform.score_policy};
+  const auto number = [](double x) {
+    std::ostringstream s;
+    s << x;
+    return s.str();
+  };
+  for (const auto& [flag, value] : {std::pair{"--threshold", number(opt.threshold)},
+                                    {"--baseline-runs", std::to_string(opt.baseline_runs)},
+                                    {"--control-runs", std::to_string(opt.control_runs)},
+                                    {"--confirm-runs", std::to_string(opt.confirm_runs)},
+                                    {"--timeout-factor", number(opt.timeout_factor)},
+                                    {"--timeout-floor", number(opt.timeout_floor_s)},
+                                    {"--setup-timeout", number(opt.setup_timeout_s)}}) {
+    args.insert(args.end(), {flag, value});
+  }
+  if (!opt.require.empty()) args.insert(args.end(), {"--require", opt.require});
+  if (opt.no_sandbox) args.push_back("--no-sandbox");
+  return args;
+}
+
 int run_grade(const GradeOptions& opt) {
+  if (!opt.platform.autograder.empty()) {
+    if (auto written = write_autograder_package(opt.platform, opt.out, opt.kind, grading_args(opt)); !written)
+      return fail_with(kIo, kGradeCommand, written.failure());
+    std::cout << "tlbf grade: the " << opt.platform.autograder << " package is in " << opt.out
+              << (opt.platform.deb.empty()
+                      ? "; put tlbf's .deb (cmake --build BUILD --target package) beside "
+                        "its scripts before you upload it\n"
+                      : "\n");
+    return kOk;
+  }
   // Not dumpable, as tlbf mutate: the suites cannot read its memory through /proc.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::error_code ec;
-  if (!fs::is_directory(opt.class_dir, ec)) {
+  if (opt.platform.submission.empty() && !fs::is_directory(opt.class_dir, ec)) {
     return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' is not a folder (one sub-folder per learner)"));
   }
@@ -394,7 +451,9 @@ int run_grade(const GradeOptions& opt) {
   if (auto completed = complete_run(run); !completed.ok()) {
     return fail_with(kUsage, kGradeCommand, completed.failure());
   }
-  const auto learners = mutants::find_learners(opt.class_dir, run.kit.tests_file);
+  const auto learners = opt.platform.submission.empty()
+                            ? mutants::find_learners(opt.class_dir, run.kit.tests_file)
+                            : std::vector{submitted(opt.platform.submission, run.kit.tests_file)};
   if (learners.empty()) {
     return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
@@ -404,9 +463,7 @@ int run_grade(const GradeOptions& opt) {
 }
 
 void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
-  cmd.add_option("class", opt.class_dir, "The class: one sub-folder per learner")
-      ->required()
-      ->check(kNotEmpty);
+  cmd.add_option("class", opt.class_dir, "The class: one sub-folder per learner")->check(kNotEmpty);
   cmd.add_option("--kind", opt.kind, "The kind of suite: rust, python or protocol (picks the bundled kit)")
       ->check(CLI::IsMember({"rust", "python", "protocol"}));
   cmd.add_option("--kit", opt.kit,
@@ -443,6 +500,26 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       ->check(kNotEmpty);
   cmd.add_flag("--fail-unless-all-meet", opt.fail_unless_all_meet,
                "Exit 9 when some learner does not meet the bar (by default 0: the table says who does)");
+  add_platform_options(cmd, opt.platform);
+}
+
+// CLASS, --submission DIR or --autograder PLATFORM, one of them; the platform
+// results go with --submission, and a package grades with an installed kit.
+std::string usage_problem(const GradeOptions& opt) {
+  const auto& p = opt.platform;
+  const int modes = !opt.class_dir.empty() + !p.submission.empty() + !p.autograder.empty();
+  if (modes != 1) return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them)";
+  if (opt.kind.empty() == opt.kit.empty())
+    return "give --kind rust|python|protocol, or --kit FILE (not both)";
+  if (wants_platform_results(p) && p.submission.empty())
+    return "--gradescope, --prairielearn and --github-classroom go with --submission DIR";
+  if (!p.autograder.empty() && opt.kind.empty())
+    return "--autograder grades with an installed kit: give --kind";
+  if (!p.deb.empty() && p.autograder.empty()) return "--deb goes with --autograder";
+  if (const std::string deb = fs::path(p.deb).filename().string();
+      !deb.empty() && (deb.rfind("tlbf_", 0) != 0 || deb.size() < 10 || !deb.ends_with(".deb")))
+    return "--deb " + p.deb + ": not tlbf_VERSION_ARCH.deb, the name the package's scripts look for";
+  return "";
 }
 
 }  // namespace
@@ -459,7 +536,9 @@ void add_grade(CLI::App& app, int& rc) {
       ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
-      "did not change.\n" +
+      "did not change. With --submission DIR instead of CLASS, one learner, as an autograder platform\n"
+      "runs it (--gradescope, --prairielearn, --github-classroom); --autograder writes the package\n"
+      "to upload (docs/mutants.md, \"Grading on a platform\").\n" +
       exit_footer({{kOk,
                     "every learner has a verdict (see the table; with --fail-unless-all-meet: every "
                     "learner meets the bar)"},
@@ -471,8 +550,8 @@ void add_grade(CLI::App& app, int& rc) {
   add_grade_options(*cmd, *opt);
   add_version(*cmd);
   cmd->callback([opt, &rc] {
-    if (opt->kind.empty() == opt->kit.empty()) {
-      std::cerr << "tlbf grade: give --kind rust|python|protocol, or --kit FILE (not both)\n";
+    if (const std::string problem = usage_problem(*opt); !problem.empty()) {
+      std::cerr << "tlbf grade: " << problem << "\n";
       rc = kUsage;
       return;
     }

@@ -54,6 +54,12 @@ struct Learner {
   std::string problem;          // why the learner cannot be graded ("" when they can)
 };
 
+// The learner `name` whose folder is `folder`: their tests file is the file
+// named `tests_file` nearest the folder's top (build products and version
+// control skipped); none, or two at the same depth, is a problem.
+Learner learner_in(const std::filesystem::path& folder, const std::string& name,
+                   const std::string& tests_file);
+
 // Every sub-folder of `class_dir`, in name order. A learner's tests file is
 // the file named `tests_file` nearest the folder's top (build products and
 // version control skipped); none, or two at the same depth, is a problem.
