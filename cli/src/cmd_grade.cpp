@@ -424,6 +424,12 @@ Outcome<mutants::ClassShard> shard_of(const std::string& shard) {
 int run_grade_merge(const GradeOptions& opt) {
   std::vector<std::pair<std::string, std::string>> shards;
   for (const auto& dir : opt.merge) {
+    std::error_code ec;
+    if (fs::equivalent(dir, opt.out, ec)) {
+      return fail_with(
+          kUsage, kMergeCommand,
+          failure("-o " + opt.out + " is one of the shards: the class would be written over it"));
+    }
     const std::string path = (fs::path(dir) / "class.json").string();
     auto text = read_file(path);
     if (!text) return fail_with(kIo, kFileSpeaker, text.failure());

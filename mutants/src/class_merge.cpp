@@ -225,7 +225,9 @@ Outcome<Done> copy_learner_files(const fs::path& shard_dir, const fs::path& out,
       if (!linked) continue;
       return failure("cannot read " + from.string() + ": the class page links to it, and it is not there");
     }
-    fs::copy_file(from, out / "learners" / (row.name + ext), fs::copy_options::overwrite_existing, ec);
+    const fs::path to = out / "learners" / (row.name + ext);
+    if (fs::exists(to, ec) && fs::equivalent(from, to, ec)) continue;  // -o is that shard's own folder
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
     if (ec)
       return failure("cannot copy " + from.string() + " into " + (out / "learners").string() + ": " +
                      ec.message());

@@ -47,7 +47,7 @@ std::string page_head(const ClassSummary& summary) {
          "<title>tlbf grade: " +
          escape_html(summary.kind) +
          " class</title>\n<style>\n"
-         "body { font-family: system-ui, sans-serif; margin: 2em; }\n"
+         "body { font-family: system-ui, sans-serif; margin: 1.5em; }\n"
          "table { border-collapse: collapse; }\n"
          "td, th { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: bottom; "
          "}\n"
@@ -61,7 +61,7 @@ std::string page_head(const ClassSummary& summary) {
          "}\n"
          "#matrix th.bug { padding: 0.3em 0 0.2em; font-size: 10px; cursor: pointer; }\n"
          "#matrix th.mutant { font-weight: bold; } #matrix th.chaff { font-weight: normal; color: #444; }\n"
-         "#matrix td.cell, #matrix th.bug { width: 12px; min-width: 12px; max-width: 12px; }\n"
+         "#matrix td.cell, #matrix th.bug { width: 11px; min-width: 11px; max-width: 11px; }\n"
          "#matrix td.cell { padding: 0; text-align: center; font-size: 8px; border-color: #fff; }\n"
          "#matrix td { white-space: nowrap; }\n"
          "#matrix th.sorted { background: #ffe08a; }\n"

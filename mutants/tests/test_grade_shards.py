@@ -155,6 +155,10 @@ class GradeInShards(Grading):
         r = self.merge(s1, s2, os.path.join(self.dir, "no-such-shard"), "-o", refused)
         self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
         self.assertIn("no-such-shard/class.json", r.stderr)
+        # Into a shard's own folder, which it would write over.
+        r = self.merge(s1, s2, s3, "-o", s2)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("is one of the shards", r.stderr)
         # The three as they are merge.
         r = self.merge(s1, s2, s3, "-o", refused)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
