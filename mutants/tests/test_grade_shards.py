@@ -208,5 +208,42 @@ class GradeInShards(Grading):
             self.assertIn("--shard wants K/N", r.stderr)
 
 
+    def test_the_documented_workflow_grades_in_shards_and_merges(self):
+        """docs/mutants.md's GitHub Actions workflow: valid YAML, a matrix whose jobs' commands, run here
+        as the runner would, make the shards its merge job reads."""
+        import yaml  # python3-yaml, Debian's
+        with open(os.path.join(SOURCE, "docs/mutants.md")) as f:
+            doc = f.read()
+        block = doc[doc.index("```\nname: grade\n") + 4:]
+        workflow = yaml.safe_load(block[:block.index("```")])
+        shard_job, class_job = workflow["jobs"]["shard"], workflow["jobs"]["class"]
+        self.assertEqual(class_job["needs"], "shard")
+        shards = shard_job["strategy"]["matrix"]["shard"]
+        runs = [step["run"] for step in shard_job["steps"] if "run" in step and "tlbf grade" in step["run"]]
+        self.assertEqual(len(runs), 1, runs)
+        uploads = [step["with"] for step in shard_job["steps"] if step.get("uses", "").startswith("actions/upload-artifact")]
+        merges = [step["run"] for step in class_job["steps"] if "run" in step and "--merge" in step["run"]]
+        self.assertEqual(len(merges), 1, merges)
+        # The course's class folder: learners who handed in nothing, graded in an instant.
+        self.class_of({name: None for name in ("ann", "ben", "cid", "dee", "eve")})
+        for k in shards:
+            command = runs[0].replace("${{ matrix.shard }}", str(k))
+            r = subprocess.run(command.replace("tlbf", TLBF, 1), shell=True, capture_output=True, text=True,
+                               env=self.env, cwd=self.dir, timeout=600)
+            self.assertEqual(r.returncode, 0, (command, r.stdout, r.stderr))
+            # What the job uploads is the folder it wrote, under the name the merge job reads it by.
+            self.assertEqual(uploads[0]["path"].replace("${{ matrix.shard }}", str(k)),
+                             uploads[0]["name"].replace("${{ matrix.shard }}", str(k)))
+            folder = os.path.join(self.dir, uploads[0]["path"].replace("${{ matrix.shard }}", str(k)))
+            self.assertTrue(os.path.isfile(os.path.join(folder, "class.json")), folder)
+        r = subprocess.run(merges[0].replace("tlbf", TLBF, 1), shell=True, capture_output=True, text=True,
+                           env=self.env, cwd=self.dir, timeout=600)
+        # Nobody handed in anything, so with --fail-unless-all-meet: 9, the class written all the same.
+        self.assertEqual(r.returncode, 9, r.stdout + r.stderr)
+        self.assertEqual(len(load(os.path.join(self.dir, "grades", "class.json"))["learners"]), 5)
+        self.assertTrue(os.path.isfile(os.path.join(self.dir, "grades.xml")))
+        self.assertIn("merged %d shards of 5 learners" % len(shards), r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
