@@ -76,6 +76,12 @@ ClassSummary summary_of(const Json& json) {
   return summary;
 }
 
+std::string bar_of(const ClassSummary& s) {
+  std::string out = Json(s.threshold).dump();
+  for (const auto& id : s.required) out += " " + id;
+  return out;
+}
+
 std::string split_name(const ClassShard& s) { return std::to_string(s.k) + "/" + std::to_string(s.n); }
 
 // What every shard of one class shares; the first difference, named with the two files.
@@ -90,7 +96,7 @@ Outcome<Done> same_grading(const std::string& name, const ClassSummary& one, con
   if (one.kit != first.kit) return differ("kits", "kit digest " + one.kit, first.kit);
   if (one.options != first.options) return differ("options", one.options, first.options);
   if (one.threshold != first.threshold || one.required != first.required)
-    return differ("bars", "threshold and required mutants", "theirs");
+    return differ("bars (threshold, required mutants)", bar_of(one), bar_of(first));
   if (one.shard->n != first.shard->n || one.shard->class_learners != first.shard->class_learners) {
     return failure(name + " is shard " + split_name(*one.shard) + " of a class of " +
                    std::to_string(one.shard->class_learners) + ", " + first_name + " shard " +

@@ -86,6 +86,19 @@ TEST(ClassMerge, ReadsBackWhatItWroteAndRefusesALearnerTwice) {
       "learner 'ann' is graded in both a/class.json and c/class.json; each learner belongs to one shard");
 }
 
+TEST(ClassMerge, NamesTheBarsThatDiffer) {
+  const ClassSummary whole = two_learners();
+  ClassSummary other = shard(2, 2, {whole.rows[1]});
+  other.threshold = 0.9;
+  const auto merged = merge_class_shards({{"a/class.json", class_summary_json(shard(1, 2, {whole.rows[0]}))},
+                                          {"b/class.json", class_summary_json(other)}});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_EQ(
+      merged.why(),
+      "b/class.json and a/class.json were graded with different bars (threshold, required mutants) (0.9 s01 "
+      "s02 and 0.8 s01 s02); the shards of one class are graded alike");
+}
+
 TEST(ClassMerge, RefusesANameThatIsNoFolderAndAnOutcomeItDoesNotWrite) {
   ClassSummary s = shard(1, 1, {graded("../escape", 0, {})});
   s.shard->class_learners = 1;
