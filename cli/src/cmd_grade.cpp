@@ -27,6 +27,7 @@
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
+#include "tlbf/mutants/class_merge.hpp"
 #include "tlbf/mutants/grade.hpp"
 
 namespace tlbf::cli {
@@ -53,7 +54,9 @@ struct GradeOptions {
   bool no_sandbox = false;
   std::string junit;
   bool fail_unless_all_meet = false;
-  PlatformOptions platform;  // one submission, for an autograder platform
+  PlatformOptions platform;        // one submission, for an autograder platform
+  std::string shard;               // --shard K/N
+  std::vector<std::string> merge;  // --merge: the shards' output folders
 };
 
 // The bundled kit of a kind: beside tlbf in the build tree, in share/tlbf/grade-kits once installed.
@@ -65,14 +68,19 @@ std::optional<fs::path> bundled_kit(const std::string& kind) {
   return std::nullopt;
 }
 
-// What a learner's grade depends on besides the files: the options that change it.
-std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
+// The options that change a grade, in words.
+std::string grade_options(const GradeOptions& opt, const std::vector<std::string>& required) {
   std::ostringstream key;
-  key << "tlbf=" TLBF_VERSION_STRING " sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs
+  key << "sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs
       << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " threshold=" << opt.threshold
       << " chaffs=" << opt.chaffs << " require=";
   for (const auto& id : required) key << id << ",";
   return key.str();
+}
+
+// What a learner's grade depends on besides the files: tlbf and the options that change it.
+std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
+  return "tlbf=" TLBF_VERSION_STRING " " + grade_options(opt, required);
 }
 
 // The learner's report from an earlier run of the same class, when it was
@@ -104,9 +112,11 @@ struct ClassRun {
   std::string sandbox;      // sandbox_state's
   std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
   ProgressLine* progress = nullptr;
+  std::optional<mutants::ClassShard> shard = std::nullopt;  // --shard's
 };
 
 constexpr std::string_view kGradeCommand = "tlbf grade";
+constexpr std::string_view kMergeCommand = "tlbf grade --merge";
 using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 
 // The learner's copy of the reference (in `workdir`) with the kit's mutants, patched or served.
@@ -322,29 +332,52 @@ Outcome<ProgressLine::Seconds> plain_progress_every() {
 }
 
 // class.json, class.html and --junit's file; a Failure names the one not written.
-Outcome<Done> write_summaries(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
-  const GradeOptions& opt = run.opt;
-  const std::string& kind = run.kit.kind;
-  if (auto written = write_file((fs::path(opt.out) / "class.json").string(),
-                                mutants::class_summary_json(rows, kind, opt.threshold, run.required));
+Outcome<Done> write_summaries(const GradeOptions& opt, const mutants::ClassSummary& summary) {
+  if (auto written =
+          write_file((fs::path(opt.out) / "class.json").string(), mutants::class_summary_json(summary));
       !written)
     return written;
-  if (auto written = write_file((fs::path(opt.out) / "class.html").string(),
-                                mutants::class_summary_html(rows, kind, opt.threshold, run.required));
+  if (auto written =
+          write_file((fs::path(opt.out) / "class.html").string(), mutants::class_summary_html(summary));
       !written)
     return written;
   if (opt.junit.empty()) return done();
-  return write_file(opt.junit, mutants::class_summary_junit(rows, kind, opt.threshold, run.required));
+  return write_file(opt.junit, mutants::class_summary_junit(summary.rows, summary.kind, summary.threshold,
+                                                            summary.required));
+}
+
+// The class's summary of this run's rows.
+mutants::ClassSummary summary_of(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
+  mutants::ClassSummary summary;
+  summary.kind = run.kit.kind;
+  summary.threshold = run.opt.threshold;
+  summary.required = run.required;
+  summary.version = TLBF_VERSION_STRING;
+  summary.kit = mutants::kit_digest(run.kit);
+  summary.options = grade_options(run.opt, run.required);
+  summary.shard = run.shard;
+  summary.bugs = mutants::bugs_of(rows);
+  summary.rows = rows;
+  return summary;
 }
 
 // A harness error first: whatever the verdicts, the class is to be graded again.
-Exit class_exit(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
-  if (run.harness_failed) return kCannotRun;
-  if (!run.opt.fail_unless_all_meet) return kOk;
+Exit class_exit(bool harness_failed, const GradeOptions& opt, const std::vector<mutants::ClassRow>& rows) {
+  if (harness_failed) return kCannotRun;
+  if (!opt.fail_unless_all_meet) return kOk;
   const bool all_meet = std::all_of(rows.begin(), rows.end(), [](const mutants::ClassRow& r) {
     return r.verdict == mutants::to_string(mutants::LearnerVerdict::Meets);
   });
   return all_meet ? kOk : kNotAllMeet;
+}
+
+// Writes and prints the class of `rows`, and says how it ends.
+int finish(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
+  if (auto written = write_summaries(run.opt, summary_of(run, rows)); !written)
+    return fail_with(kIo, kFileSpeaker, written.failure());
+  std::fputs(mutants::class_summary_text(rows, (fs::path(run.opt.out) / "class.html").string()).c_str(),
+             stdout);
+  return class_exit(run.harness_failed, run.opt, rows);
 }
 
 // Grades the class with the kit at `kit_path`, once the command line is known to be right.
@@ -364,6 +397,9 @@ int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
   }
+  // A shard of a class smaller than its split holds nobody: its class.json
+  // says so to the merge, with no reference warmed.
+  if (learners.empty()) return finish(run, {});
   std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path.string()
             << "; warming the reference\n";
   const auto setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
@@ -372,17 +408,78 @@ int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<
   const auto& seed = seeded.value();
   std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
   const auto rows = grade_class(run, *seed, learners, plain_every);
-  if (auto written = write_summaries(run, rows); !written)
-    return fail_with(kIo, kFileSpeaker, written.failure());
-  if (wants_platform_results(opt.platform)) {
+  if (wants_platform_results(opt.platform) && !rows.empty()) {
     const auto report = learners_dir / (rows.front().name + ".json");
     if (auto written =
             write_platform_results(opt.platform, rows.front(), report.string(), opt.threshold, run.kit);
         !written)
       return fail_with(kIo, kGradeCommand, written.failure());
   }
-  std::fputs(mutants::class_summary_text(rows, (fs::path(opt.out) / "class.html").string()).c_str(), stdout);
-  return class_exit(run, rows);
+  return finish(run, rows);
+}
+
+// --shard K/N; 1/1 without it.
+Outcome<mutants::ClassShard> shard_of(const std::string& shard) {
+  if (shard.empty()) return mutants::ClassShard{};
+  const std::size_t slash = shard.find('/');
+  const auto k = strict_whole_number(shard.substr(0, slash));
+  const auto n = slash == std::string::npos ? std::nullopt : strict_whole_number(shard.substr(slash + 1));
+  if (!k || !n || *k < 1 || *k > *n || *n > 10000) {
+    return failure("--shard wants K/N with 1 <= K <= N <= 10000, not '" + shard + "'");
+  }
+  return mutants::ClassShard{static_cast<int>(*k), static_cast<int>(*n), 0};
+}
+
+// --merge: the class of its shards' output folders (docs/mutants.md, "A class over a CI matrix").
+int run_grade_merge(const GradeOptions& opt) {
+  std::vector<std::pair<std::string, std::string>> shards;
+  for (const auto& dir : opt.merge) {
+    std::error_code ec;
+    if (fs::equivalent(dir, opt.out, ec)) {
+      return fail_with(
+          kUsage, kMergeCommand,
+          failure("-o " + opt.out + " is one of the shards: the class would be written over it"));
+    }
+    const std::string path = (fs::path(dir) / "class.json").string();
+    auto text = read_file(path);
+    if (!text) return fail_with(kIo, kFileSpeaker, text.failure());
+    shards.emplace_back(path, std::move(text).value());
+  }
+  const auto merged = mutants::merge_class_shards(shards);
+  if (!merged.ok()) return fail_with(kUsage, kMergeCommand, merged.failure());
+  const auto& summary = merged.value().summary;
+  std::error_code ec;
+  fs::create_directories(fs::path(opt.out) / "learners", ec);
+  if (ec)
+    return fail_with(kIo, kMergeCommand, failure("cannot make " + opt.out + "/learners: " + ec.message()));
+  bool harness_failed = false;
+  for (std::size_t i = 0; i < summary.rows.size(); ++i) {
+    const auto& row = summary.rows[i];
+    if (auto copied = mutants::copy_learner_files(opt.merge[merged.value().from[i]], opt.out, row); !copied)
+      return fail_with(kIo, kMergeCommand, copied.failure());
+    harness_failed |= row.verdict == mutants::to_string(mutants::LearnerVerdict::Harness);
+  }
+  if (auto written = write_summaries(opt, summary); !written)
+    return fail_with(kIo, kFileSpeaker, written.failure());
+  std::printf("merged %zu shards of %zu learners\n\n", shards.size(), summary.rows.size());
+  std::fputs(mutants::class_summary_text(summary.rows, (fs::path(opt.out) / "class.html").string()).c_str(),
+             stdout);
+  return class_exit(harness_failed, opt, summary.rows);
+}
+
+// A merge grades nothing: the settings of the grading come from the shards,
+// so only where the class goes and how it ends go beside --merge.
+int run_grade_merge_alone(const CLI::App& cmd, const GradeOptions& opt) {
+  for (const auto* o : cmd.get_options()) {
+    const std::string name = o->get_name();
+    if (o->count() > 0 && name != "--merge" && name != "--out" && name != "--junit" &&
+        name != "--fail-unless-all-meet") {
+      std::cerr << "tlbf grade --merge: " << (name.empty() || name[0] != '-' ? "CLASS" : name)
+                << " belongs to a grading, not a merge (the shards' class.json carry their settings)\n";
+      return kUsage;
+    }
+  }
+  return run_grade_merge(opt);
 }
 
 // The learner of --submission, named after their folder ("submission" on
@@ -443,6 +540,8 @@ int run_grade(const GradeOptions& opt) {
   }
   const auto plain_every = plain_progress_every();
   if (!plain_every.ok()) return fail_with(kUsage, kGradeCommand, plain_every.failure());
+  const auto shard = shard_of(opt.shard);
+  if (!shard.ok()) return fail_with(kUsage, kGradeCommand, shard.failure());
   const auto kit_path = kit_path_of(opt);
   if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
   const auto read = mutants::read_kit(kit_path.value());
@@ -451,13 +550,20 @@ int run_grade(const GradeOptions& opt) {
   if (auto completed = complete_run(run); !completed.ok()) {
     return fail_with(kUsage, kGradeCommand, completed.failure());
   }
-  const auto learners = opt.platform.submission.empty()
-                            ? mutants::find_learners(opt.class_dir, run.kit.tests_file)
-                            : std::vector{submitted(opt.platform.submission, run.kit.tests_file)};
+  auto learners = opt.platform.submission.empty()
+                      ? mutants::find_learners(opt.class_dir, run.kit.tests_file)
+                      : std::vector{submitted(opt.platform.submission, run.kit.tests_file)};
   if (learners.empty()) {
     return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
                              run.kit.tests_file));
+  }
+  if (!opt.shard.empty()) {
+    run.shard = shard.value();
+    run.shard->class_learners = static_cast<int>(learners.size());
+    learners = mutants::learners_of_shard(learners, *run.shard);
+    std::cerr << "tlbf grade: shard " << opt.shard << ": " << learners.size() << " of the class's "
+              << run.shard->class_learners << " learners\n";
   }
   return grade_and_report(run, kit_path.value(), learners, plain_every.value());
 }
@@ -500,6 +606,14 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       ->check(kNotEmpty);
   cmd.add_flag("--fail-unless-all-meet", opt.fail_unless_all_meet,
                "Exit 9 when some learner does not meet the bar (by default 0: the table says who does)");
+  cmd.add_option("--shard", opt.shard,
+                 "Grade shard K of N (K/N) of the class's learners, for a CI matrix; --merge makes the class")
+      ->check(kNotEmpty);
+  cmd.add_option("--merge", opt.merge,
+                 "Make the class (class.json, class.html, the table) in -o of the output folders of its "
+                 "shards, every one of 1..N")
+      ->expected(1, -1)
+      ->check(kNotEmpty);
   add_platform_options(cmd, opt.platform);
 }
 
@@ -508,7 +622,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
 std::string usage_problem(const GradeOptions& opt) {
   const auto& p = opt.platform;
   const int modes = !opt.class_dir.empty() + !p.submission.empty() + !p.autograder.empty();
-  if (modes != 1) return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them)";
+  if (modes != 1)
+    return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them), or --merge SHARD...";
+  if (!opt.shard.empty() && opt.class_dir.empty()) return "--shard goes with CLASS";
   if (opt.kind.empty() == opt.kit.empty())
     return "give --kind rust|python|protocol, or --kit FILE (not both)";
   if (wants_platform_results(p) && p.submission.empty())
@@ -536,20 +652,26 @@ void add_grade(CLI::App& app, int& rc) {
       ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"
       "OUT/class.json and OUT/class.html; a second run reuses the reports of learners whose files\n"
-      "did not change. With --submission DIR instead of CLASS, one learner, as an autograder platform\n"
-      "runs it (--gradescope, --prairielearn, --github-classroom); --autograder writes the package\n"
-      "to upload (docs/mutants.md, \"Grading on a platform\").\n" +
+      "did not change. --shard K/N grades one shard of the learners (a CI matrix's job); --merge\n"
+      "SHARD... -o OUT makes the class of the shards' output folders. With --submission DIR instead\n"
+      "of CLASS, one learner, as an autograder platform runs it (--gradescope, --prairielearn,\n"
+      "--github-classroom); --autograder writes the package to upload (docs/mutants.md, \"Grading on\n"
+      "a platform\").\n" +
       exit_footer({{kOk,
                     "every learner has a verdict (see the table; with --fail-unless-all-meet: every "
                     "learner meets the bar)"},
-                   {kUsage, "usage"},
-                   {kIo, "an output file cannot be written"},
+                   {kUsage, "usage, or (--merge) shards that are not one class's"},
+                   {kIo, "an output file cannot be written, or (--merge) a shard's cannot be read"},
                    {kCannotRun, "some learner's grading met a harness error"},
                    {kNotAllMeet, "with --fail-unless-all-meet, some learner does not meet the bar"}},
                   "docs/mutants.md"));
   add_grade_options(*cmd, *opt);
   add_version(*cmd);
-  cmd->callback([opt, &rc] {
+  cmd->callback([opt, cmd, &rc] {
+    if (!opt->merge.empty()) {
+      rc = run_grade_merge_alone(*cmd, *opt);
+      return;
+    }
     if (const std::string problem = usage_problem(*opt); !problem.empty()) {
       std::cerr << "tlbf grade: " << problem << "\n";
       rc = kUsage;

@@ -13,7 +13,6 @@
 #include "private_folder.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/hash.hpp"
-#include "tlbf/markup.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/strict_json.hpp"
 #include "tlbf/whole_file.hpp"
@@ -338,17 +337,28 @@ LearnerVerdict verdict_of(const Score& score, bool meets) {
   }
 }
 
-std::string learner_key(const Kit& kit, const Learner& learner, const std::string& options) {
-  // Everything the grade depends on, each part framed by its length so that
-  // no two different sets of inputs read alike.
-  std::string all;
-  const auto add = [&](const std::string& part) { all += std::to_string(part.size()) + ":" + part; };
-  add(kit.kind);
-  add(options);
-  add(file_text(learner.tests));
-  add(kit.serves);
-  for (const auto& word : kit.served.variant_command) add(word);
-  add(kit.served.as_is);
+namespace {
+
+// Appends each part framed by its length, so that no two different sets of
+// inputs read alike.
+class Framed {
+ public:
+  void add(const std::string& part) { all_ += std::to_string(part.size()) + ":" + part; }
+  std::string digest() const {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(tlbf::fnv1a64(all_)));
+    return hex;
+  }
+
+ private:
+  std::string all_;
+};
+
+// The kit's files, and how its variants are served.
+void add_kit_files(Framed& framed, const Kit& kit) {
+  framed.add(kit.serves);
+  for (const auto& word : kit.served.variant_command) framed.add(word);
+  framed.add(kit.served.as_is);
   for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats,
                           kit.served.variants_from, kit.served.mutant_patches}) {
     if (dir.empty()) continue;
@@ -363,15 +373,73 @@ std::string learner_key(const Kit& kit, const Learner& learner, const std::strin
       }
     }
     for (const auto& [name, text] : files) {
-      add(name);
-      add(text);
+      framed.add(name);
+      framed.add(text);
     }
   }
-  if (!kit.set.sanity_patch.empty()) add(file_text(kit.set.sanity_patch));
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(tlbf::fnv1a64(all)));
-  return hex;
+  if (!kit.set.sanity_patch.empty()) framed.add(file_text(kit.set.sanity_patch));
 }
+
+}  // namespace
+
+std::string learner_key(const Kit& kit, const Learner& learner, const std::string& options) {
+  // Everything the grade depends on.
+  Framed framed;
+  framed.add(kit.kind);
+  framed.add(options);
+  framed.add(file_text(learner.tests));
+  add_kit_files(framed, kit);
+  return framed.digest();
+}
+
+std::string kit_digest(const Kit& kit) {
+  Framed framed;
+  framed.add(kit.kind);
+  for (const auto& word : kit.suite) framed.add(word);
+  framed.add(kit.tests_file);
+  framed.add(kit.tests_into);
+  for (const auto& file : kit.left_out) framed.add(file);
+  add_kit_files(framed, kit);
+  return framed.digest();
+}
+
+namespace {
+
+// A report's status as a cell of the class's matrix: a timeout is a kill, as
+// in the score; a run that could not happen (RuntimeError) was not run.
+std::string outcome_of(const std::string& status) {
+  if (status == "Killed" || status == "Timeout") return "caught";
+  if (status == "Survived") return "survived";
+  return "";
+}
+
+// The bugs of one kind in a report, (id, status, description), in id order.
+void take_bugs(ClassRow& row, const std::string& kind, std::vector<const Json*> bugs) {
+  std::sort(bugs.begin(), bugs.end(), [](const Json* a, const Json* b) {
+    return a->at("id").get<std::string>() < b->at("id").get<std::string>();
+  });
+  for (const Json* bug : bugs) {
+    const std::string id = bug->at("id").get<std::string>();
+    row.bugs.push_back({id, kind, bug->value("description", "")});
+    const std::string outcome = outcome_of(bug->at("status").get<std::string>());
+    if (!outcome.empty()) row.outcomes.emplace_back(id, outcome);
+  }
+}
+
+void take_outcomes(ClassRow& row, const Json& report) {
+  std::vector<const Json*> mutants, chaffs;
+  for (const auto& [file, entry] : report.at("files").items()) {
+    for (const auto& mutant : entry.at("mutants")) mutants.push_back(&mutant);
+  }
+  const Json& config = report.at("config");
+  if (config.at("chaffs").is_object()) {
+    for (const auto& chaff : config.at("chaffs").at("runs")) chaffs.push_back(&chaff);
+  }
+  take_bugs(row, "mutant", mutants);
+  take_bugs(row, "chaff", chaffs);
+}
+
+}  // namespace
 
 Outcome<ClassRow> class_row(const std::string& report_json) {
   ClassRow row;
@@ -392,6 +460,7 @@ Outcome<ClassRow> class_row(const std::string& report_json) {
       row.chaffs_ran = config.at("chaffs").at("ran").get<int>();
       row.chaffs_missed = strings_of(config.at("chaffs").at("missed"));
     }
+    take_outcomes(row, report);
     if (!config.at("stopped").is_null()) {
       // No grade: what ran before it stopped is not one.
       row.reason = config.at("stopped").at("reason").get<std::string>();
@@ -399,6 +468,8 @@ Outcome<ClassRow> class_row(const std::string& report_json) {
       row.score = 0;
       row.chaffs_killed = row.chaffs_ran = 0;
       row.chaffs_missed.clear();
+      row.outcomes.clear();
+      row.bugs.clear();
     }
   } catch (const Json::exception& e) {
     return failure(std::string("not a report of tlbf grade: ") + e.what());
@@ -406,83 +477,88 @@ Outcome<ClassRow> class_row(const std::string& report_json) {
   return row;
 }
 
-std::string class_summary_json(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
-                               const std::vector<std::string>& required) {
+std::vector<Bug> bugs_of(const std::vector<ClassRow>& rows) {
+  std::map<std::pair<bool, std::string>, Bug> all;  // (a chaff, id): mutants first, each kind in id order
+  for (const auto& r : rows) {
+    for (const auto& bug : r.bugs) all.emplace(std::make_pair(bug.kind == "chaff", bug.id), bug);
+  }
+  std::vector<Bug> out;
+  for (auto& [key, bug] : all) out.push_back(std::move(bug));
+  return out;
+}
+
+namespace {
+
+Json learner_json(const ClassRow& r) {
+  Json outcomes = Json::object();
+  for (const auto& [id, outcome] : r.outcomes) outcomes[id] = outcome;
+  return {{"name", r.name},
+          {"verdict", r.verdict},
+          {"killed", r.killed},
+          {"ran", r.ran},
+          {"score", r.score},
+          {"survivors", r.survivors},
+          {"chaffs", {{"killed", r.chaffs_killed}, {"ran", r.chaffs_ran}, {"missed", r.chaffs_missed}}},
+          {"outcomes", outcomes},
+          {"reason", r.reason},
+          {"report", r.report}};
+}
+
+}  // namespace
+
+std::string class_summary_json(const ClassSummary& summary) {
   Json learners = Json::array();
   std::map<std::string, int> counts;
-  for (const auto& r : rows) {
+  for (const auto& r : summary.rows) {
     ++counts[r.verdict];
-    learners.push_back(
-        {{"name", r.name},
-         {"verdict", r.verdict},
-         {"killed", r.killed},
-         {"ran", r.ran},
-         {"score", r.score},
-         {"survivors", r.survivors},
-         {"chaffs", {{"killed", r.chaffs_killed}, {"ran", r.chaffs_ran}, {"missed", r.chaffs_missed}}},
-         {"reason", r.reason},
-         {"report", r.report}});
+    learners.push_back(learner_json(r));
   }
   Json verdicts = Json::object();
   for (const auto& [verdict, n] : counts) verdicts[verdict] = n;
-  return Json{{"tool", "tlbf grade"}, {"kind", kind},         {"threshold", threshold},
-              {"require", required},  {"verdicts", verdicts}, {"learners", learners}}
+  Json bugs = Json::array();
+  for (const auto& b : summary.bugs)
+    bugs.push_back({{"id", b.id}, {"kind", b.kind}, {"description", b.description}});
+  Json shard = nullptr;
+  if (summary.shard) {
+    shard = {
+        {"k", summary.shard->k}, {"n", summary.shard->n}, {"class_learners", summary.shard->class_learners}};
+  }
+  return Json{{"tool", "tlbf grade"},
+              {"kind", summary.kind},
+              {"threshold", summary.threshold},
+              {"require", summary.required},
+              {"grading", {{"tlbf", summary.version}, {"kit", summary.kit}, {"options", summary.options}}},
+              {"shard", shard},
+              {"verdicts", verdicts},
+              {"bugs", bugs},
+              {"learners", learners}}
              .dump(2, ' ', false, Json::error_handler_t::replace) +
          "\n";
 }
 
 namespace {
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
+ClassSummary summary_of(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                        const std::vector<std::string>& required) {
+  ClassSummary summary;
+  summary.kind = kind;
+  summary.threshold = threshold;
+  summary.required = required;
+  summary.bugs = bugs_of(rows);
+  summary.rows = rows;
+  return summary;
 }
 
 }  // namespace
 
+std::string class_summary_json(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
+                               const std::vector<std::string>& required) {
+  return class_summary_json(summary_of(rows, kind, threshold, required));
+}
+
 std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
                                const std::vector<std::string>& required) {
-  int meeting = 0;
-  for (const auto& r : rows) meeting += r.verdict == "meets";
-  char bar[64];
-  std::snprintf(bar, sizeof bar, "%.2f", threshold);
-  std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
-      "'unsafe-inline'\">\n"
-      "<title>tlbf grade: " +
-      escape_html(kind) +
-      " class</title>\n<style>\n"
-      "body { font-family: system-ui, sans-serif; margin: 2em; }\n"
-      "table { border-collapse: collapse; }\n"
-      "td, th { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }\n"
-      ".meets { background: #d8f5d0; } .short { background: #fbd9d3; }\n"
-      ".stopped { background: #fdf0c4; }\n"
-      ".banner { font-size: 1.2em; margin-bottom: 1em; }\n"
-      "</style>\n</head>\n<body>\n<h1>tlbf grade: a class of " +
-      std::to_string(rows.size()) + " (" + escape_html(kind) + ")</h1>\n<p class=\"banner\" id=\"summary\">" +
-      std::to_string(meeting) + " of " + std::to_string(rows.size()) + " meet the bar: score at least " +
-      bar + " and every required mutant (" + escape_html(joined(required)) +
-      ") killed.</p>\n"
-      "<table id=\"learners\">\n<tr><th>learner</th><th>verdict</th><th>score</th><th>survivors</th>"
-      "<th>chaffs caught</th><th>chaffs missed</th><th>why it stopped</th></tr>\n";
-  for (const auto& r : rows) {
-    const std::string css = r.verdict == "meets" ? "meets" : r.verdict == "short" ? "short" : "stopped";
-    char score[64];
-    std::snprintf(score, sizeof score, "%d/%d", r.killed, r.ran);
-    const std::string name =
-        r.report.empty() ? escape_html(r.name)
-                         : "<a href=\"" + escape_html(r.report) + "\">" + escape_html(r.name) + "</a>";
-    page += "<tr class=\"" + css + "\"><td>" + name + "</td><td>" + escape_html(r.verdict) + "</td><td>" +
-            (r.ran > 0 ? std::string(score) : "") + "</td><td>" + escape_html(joined(r.survivors)) +
-            "</td><td>" +
-            (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
-            "</td><td>" + escape_html(joined(r.chaffs_missed)) + "</td><td>" +
-            escape_html(r.reason.substr(0, 400)) + "</td></tr>\n";
-  }
-  page += "</table>\n</body>\n</html>\n";
-  return page;
+  return class_summary_html(summary_of(rows, kind, threshold, required));
 }
 
 }  // namespace tlbf::mutants

@@ -433,8 +433,11 @@ class PythonClass(Grading):
         os.mkdir(os.path.join(class_dir, "mallory"))
         os.symlink("/etc/hostname", os.path.join(class_dir, "mallory", "test_bloom.py"))
         out = os.path.join(self.dir, "out")
-        r = self.grade(class_dir, out, "--chaffs", "none")
+        # With the chaffs, whose columns the matrix shows; one run of each is enough for a page.
+        r = self.grade(class_dir, out, *CONFIRM_CHAFFS)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        summary = json.load(open(os.path.join(out, "class.json")))
+        self.check_outcomes_against_reports(out, summary)
         browser = html_reports.Browser(binary)
         try:
             page = os.path.join(out, "class.html")
@@ -447,11 +450,89 @@ class PythonClass(Grading):
             self.assertIn("1 of 6 meet the bar", text)
             links = [a["attrs"].get("href") for a in dom.tags("a")]
             self.assertIn("learners/bob.html", links)
+            self.check_matrix(dom, summary)
+            self.check_sorted(browser, page, summary)
             shots = os.path.join(os.path.dirname(TLBF), "..", "html-reports")
             os.makedirs(shots, exist_ok=True)
             browser.screenshot(page, os.path.join(shots, "grade-class.png"))
         finally:
             browser.close()
+
+    def check_outcomes_against_reports(self, out, summary):
+        """class.json's outcomes, each learner's, agree with their own report's counts and lists."""
+        chaffs = sorted(f[:-6] for f in os.listdir(os.path.join(SOURCE, "mutants/chaffs/python")) if f.endswith(".patch"))
+        self.assertEqual([b["id"] for b in summary["bugs"]], ["s%02d" % n for n in range(1, 11)] + chaffs)
+        for learner in summary["learners"]:
+            outcomes = learner["outcomes"]
+            if learner["verdict"] not in ("meets", "short"):
+                self.assertEqual(outcomes, {}, learner["name"])  # stopped: nothing ran that counts
+                continue
+            config = json.load(open(os.path.join(out, "learners", learner["name"] + ".json")))["config"]
+            mutants = {k: v for k, v in outcomes.items() if k.startswith("s")}
+            self.assertEqual(sorted(k for k, v in mutants.items() if v == "survived"),
+                             sorted(s["id"] for s in config["survivors"]))
+            self.assertEqual(sum(v == "caught" for v in mutants.values()), config["killed"])
+            self.assertEqual(len(mutants), config["ran"])
+            chaff_cells = {k: v for k, v in outcomes.items() if k in chaffs}
+            self.assertEqual(len(chaff_cells), config["chaffs"]["ran"])
+            self.assertEqual(sorted(k for k, v in chaff_cells.items() if v == "survived"),
+                             sorted(config["chaffs"]["missed"]))
+
+    def matrix_of(self, dom):
+        """(column ids, [(learner, {bug: outcome})]) as the browser drew the matrix, in its order."""
+        columns, rows, row = [], [], None
+        for e in dom.elements:
+            attrs = e["attrs"]
+            if e["tag"] == "th" and "data-bug" in attrs and "data-index" in attrs:
+                columns.append(attrs["data-bug"])
+            elif e["tag"] == "tr" and "data-name" in attrs:
+                row = (attrs["data-name"], {}, [])
+                rows.append(row)
+            elif e["tag"] == "td" and "data-outcome" in attrs and row is not None:
+                row[1][attrs["data-bug"]] = attrs["data-outcome"]
+                row[2].append(attrs["data-bug"])
+        return columns, rows
+
+    def check_matrix(self, dom, summary):
+        columns, rows = self.matrix_of(dom)
+        self.assertEqual(columns, [b["id"] for b in summary["bugs"]])
+        self.assertEqual([r[0] for r in rows], [l["name"] for l in summary["learners"]])
+        for (name, cells, order), learner in zip(rows, summary["learners"]):
+            self.assertEqual(order, columns, name)
+            self.assertEqual(cells, {b: learner["outcomes"].get(b, "not-run") for b in columns}, name)
+        # No wall of ids in any row: a row's text is the learner, verdict, counts and cell marks.
+        for e in dom.tags("tr"):
+            if "data-name" in e["attrs"]:
+                self.assertNotRegex(" ".join(e["text"]), r"\bc\d\d\b")
+        graded = [l for l in summary["learners"] if l["outcomes"]]
+        caught = {b: sum(l["outcomes"].get(b) == "caught" for l in graded) for b in columns}
+        survived = {b: sum(l["outcomes"].get(b) == "survived" for l in graded) for b in columns}
+        uncaught = [b for b in columns if survived[b] and not caught[b]]
+        listed = [e["attrs"]["data-bug"] for e in dom.tags("li") if "data-bug" in e["attrs"]]
+        self.assertEqual(listed, uncaught)
+        weakest = sorted(graded, key=lambda l: (l["killed"], l["chaffs"]["killed"], l["name"]))[:5]
+        listed = [e["attrs"]["data-learner"] for e in dom.tags("li") if "data-learner" in e["attrs"]]
+        self.assertEqual(listed, [l["name"] for l in weakest])
+        self.assertEqual(sorted(listed), ["alice", "bob"])
+
+    def check_sorted(self, browser, page, summary):
+        learners = summary["learners"]
+        bugs = [b["id"] for b in summary["bugs"]]
+        caught = {b: sum(l["outcomes"].get(b) == "caught" for l in learners) for b in bugs}
+        columns, rows = self.matrix_of(html_reports.Page(browser.dom(page, "#learners=caught&bugs=caught")))
+        self.assertEqual([r[0] for r in rows],
+                         [l["name"] for l in sorted(learners, key=lambda l: (l["killed"], l["chaffs"]["killed"], l["name"]))])
+        want = sorted(bugs, key=lambda b: (caught[b], bugs.index(b)))
+        self.assertEqual(columns, want)
+        self.assertNotEqual(want, bugs)  # the order did change
+        for name, cells, order in rows:
+            self.assertEqual(order, want, name)
+        # By one bug bob missed: who missed it first, then who did not run it, then who caught it.
+        rank = {"survived": 0, "not-run": 1, "caught": 2}
+        columns, rows = self.matrix_of(html_reports.Page(browser.dom(page, "#learners=s04")))
+        self.assertEqual([r[0] for r in rows],
+                         [l["name"] for l in sorted(learners, key=lambda l: (rank[l["outcomes"].get("s04", "not-run")], l["name"]))])
+        self.assertEqual(rows[0][0], "bob")
 
 
 class RustClass(Grading):

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tlbf/mutants/report.hpp"
@@ -110,6 +112,19 @@ LearnerVerdict verdict_of(const Score& score, bool meets);
 // same key reuses it.
 std::string learner_key(const Kit& kit, const Learner& learner, const std::string& options);
 
+// A digest of the kit alone: its kind, suite command, tests file and where it
+// goes, the files left out, and every file of its folders (names relative to
+// each folder, so that two checkouts of one kit in different places agree).
+// Shards of one class graded with different kits have different digests.
+std::string kit_digest(const Kit& kit);
+
+// A planted bug or a chaff, as the class page's matrix names its columns.
+struct Bug {
+  std::string id;
+  std::string kind;  // "mutant" or "chaff"
+  std::string description;
+};
+
 // The class summary: one row per learner, read back from their reports'
 // config.learner (so that a resumed run summarises every learner alike).
 struct ClassRow {
@@ -122,11 +137,50 @@ struct ClassRow {
   std::vector<std::string> chaffs_missed;
   std::string reason;  // why it stopped, when it did
   std::string report;  // the learner's page, relative to the summary
+  // Each bug that ran, mutants then chaffs, each in id order: (id, "caught"
+  // or "survived"). A bug not here was not run (the grading stopped, chaffs
+  // none, a run that could not happen).
+  std::vector<std::pair<std::string, std::string>> outcomes;
+  std::vector<Bug> bugs;  // what each of those bugs is, for the class's list of them
 };
 // A failure when `report_json` is no report of tlbf grade.
 Outcome<ClassRow> class_row(const std::string& report_json);
+
+// One shard of a class: learners sorted by folder name (byte order), the
+// i-th from 0 is in shard i mod n + 1 (class_merge.hpp).
+struct ClassShard {
+  int k = 1, n = 1;
+  int class_learners = 0;  // in the whole class, every shard's
+};
+
+// What class.json holds: the class's rows, the bar, what the grades depend
+// on besides the tests files, and the bugs its matrix shows.
+struct ClassSummary {
+  std::string kind;
+  double threshold = 0.80;
+  std::vector<std::string> required;
+  std::string version;  // tlbf's
+  std::string kit;      // kit_digest's
+  std::string options;  // the options that change a grade, in words
+  std::optional<ClassShard> shard;
+  std::vector<Bug> bugs;  // every bug a row holds, mutants then chaffs, each kind in id order
+  std::vector<ClassRow> rows;
+};
+
+// The bugs of `rows` in ClassSummary::bugs's order, each once.
+std::vector<Bug> bugs_of(const std::vector<ClassRow>& rows);
+
+// class.json (docs/mutants.md, "A class in one command").
+std::string class_summary_json(const ClassSummary& summary);
 std::string class_summary_json(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
                                const std::vector<std::string>& required);
+
+// class.html: one offline page (nothing loaded from anywhere; its script and
+// style inline), with the bugs no graded learner caught, the learners who
+// catch the least, and the matrix of learners by bugs, each cell caught,
+// survived or not run, which a script sorts by learner or by bug
+// (docs/mutants.md, "The class page").
+std::string class_summary_html(const ClassSummary& summary);
 std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
                                const std::vector<std::string>& required);
 
