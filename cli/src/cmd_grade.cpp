@@ -623,7 +623,8 @@ std::string usage_problem(const GradeOptions& opt) {
   const auto& p = opt.platform;
   const int modes = !opt.class_dir.empty() + !p.submission.empty() + !p.autograder.empty();
   if (modes != 1)
-    return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them), or --merge SHARD...";
+    return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them), or --merge "
+           "SHARD...";
   if (!opt.shard.empty() && opt.class_dir.empty()) return "--shard goes with CLASS";
   if (opt.kind.empty() == opt.kit.empty())
     return "give --kind rust|python|protocol, or --kit FILE (not both)";

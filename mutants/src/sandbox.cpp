@@ -51,7 +51,8 @@ bool under_system_folder(const std::string& path) {
 
 Outcome<Done> sandbox_available() {
   const auto probe = conformance::run_with_input(
-      "bwrap --unshare-user --disable-userns --cap-drop ALL --ro-bind / / --proc /proc --ro-bind /proc/sys /proc/sys "
+      "bwrap --unshare-user --disable-userns --cap-drop ALL --ro-bind / / --proc /proc --ro-bind /proc/sys "
+      "/proc/sys "
       "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
       "--die-with-parent true",
       "", std::chrono::seconds(30));
