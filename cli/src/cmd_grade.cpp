@@ -118,6 +118,8 @@ SubjectsPtr learner_subjects(const ClassRun& run, const std::string& workdir) {
   }
   mutants::ServedSet set = run.kit.served;
   set.directory = workdir;
+  std::error_code ec;
+  set.tlbf = fs::read_symlink("/proc/self/exe", ec).string();  // serves the alternatives wheat
   set.sandbox = run.sandbox == "bubblewrap";
   if (run.opt.chaffs == "none") set.chaffs.clear();
   return mutants::served_subjects(run.kit.suite, run.tlbf_mutant, set);
@@ -168,6 +170,7 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
                              const std::string& key, const std::string& workdir) {
   SubjectsPtr subjects = learner_subjects(run, workdir);
   mutants::ScoreOptions so = score_options(run.opt, *subjects);
+  so.required = run.required;
   ProgressLine& progress = *run.progress;
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const mutants::Score score = mutants::score_suite(*subjects, so);

@@ -108,9 +108,10 @@ void add_serve(CLI::App& app, int& rc) {
   cmd->add_flag(
       "--refuse-all", *refuse_all,
       "Answer every request with an error: what a test suite must fail against (tlbf mutate's sanity check)");
-  cmd->add_option("--alternatives", *alternatives,
-                  "Serve the alternatives wheat: where docs/check.md allows several answers, another than the "
-                  "oracle's, chosen by a hash of the request and this seed (hex digits; docs/mutants.md)")
+  cmd->add_option(
+         "--alternatives", *alternatives,
+         "Serve the alternatives wheat: where docs/check.md allows several answers, another than the "
+         "oracle's, chosen by a hash of the request and this seed (hex digits; docs/mutants.md)")
       ->check(kNotEmpty);
   cmd->add_option("--notes", *notes,
                   "With --alternatives: append each request answered otherwise than the oracle to this file")

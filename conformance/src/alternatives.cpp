@@ -92,8 +92,8 @@ std::string AlternativesSession::with_rate_of_another_m(std::string_view line, c
   }
   if (ms.empty()) return impl_.handle(line);
   const std::uint64_t m = ms[hash_ % ms.size()];
-  const std::string made =
-      impl_.handle("new " + std::string(w[1]) + " " + std::to_string(m) + " " + std::to_string(optimal_k(m, n)));
+  const std::string made = impl_.handle("new " + std::string(w[1]) + " " + std::to_string(m) + " " +
+                                        std::to_string(optimal_k(m, n)));
   return made == "ok" ? made : impl_.handle(line);
 }
 
@@ -101,7 +101,8 @@ std::string AlternativesSession::with_rate_of_another_m(std::string_view line, c
 // Mismatch, which changes nothing. Not ok: the oracle saturates the count
 // and the lenient wheat wraps it.
 std::string AlternativesSession::union_past_the_count() const {
-  return hash_ & 1 ? "err BadParams the counts add past 2^64 - 1" : "err Mismatch the counts add past 2^64 - 1";
+  return hash_ & 1 ? "err BadParams the counts add past 2^64 - 1"
+                   : "err Mismatch the counts add past 2^64 - 1";
 }
 
 }  // namespace tlbf::conformance

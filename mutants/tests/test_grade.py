@@ -241,6 +241,13 @@ class Grading(unittest.TestCase):
             report = json.load(open(os.path.join(out, "learners", learner["name"] + ".json")))
             jsonschema.validate(report, schema)
             self.assertEqual(report["config"]["learner"]["verdict"], learner["verdict"])
+        if "mona" in learners:
+            # Over-specified: the reason names the request the alternatives
+            # wheat answered otherwise, its answer, and what docs/check.md allows.
+            reason = json.load(open(os.path.join(out, "learners", "mona.json")))["config"]["stopped"]["reason"]
+            self.assertIn("'alternatives'", reason)
+            self.assertIn("'optimal_m 0 0.5'  ->  'ok ", reason)
+            self.assertIn("OutOfDomain: the oracle's answer, or err BadParams, or ok and a u64", reason)
         return out, r
 
     def check_survivors(self, out, name, survivors, file):
