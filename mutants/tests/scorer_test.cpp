@@ -336,6 +336,46 @@ TEST(Scorer, ASuiteThatKillsARequiredMutantHalfTheTimeIsFlaggedFlaky) {
   EXPECT_EQ(fooled.killed(), 2);
 }
 
+// An unseeded random choice that kills s02 in half its runs: each run
+// appends K (it failed) or S (it passed) to a log, so each grading is checked
+// against what its runs did. It meets the bar only when all six runs kill
+// (1 grading in 64), is short when its first two both pass, and is flaky
+// whenever its runs disagree, with no run of s02 after the first that
+// disagrees. Over eight gradings one at least is flaky but for 1 time in
+// 40,000 ((17/64)^8).
+TEST(Scorer, AnUnseededSuiteThatKillsARequiredMutantHalfTheTimeIsFlaggedFlakyWhenItsRunsDisagree) {
+  int flaky = 0;
+  for (int grading = 0; grading < 8; ++grading) {
+    Scratch scratch;
+    const std::string log = scratch.file("log");
+    ScriptedSubjects subjects;
+    subjects.commands["s02"] = "if [ $(od -An -N1 -tu1 /dev/urandom) -lt 128 ]; then echo K >> " + log +
+                               "; echo caught; exit 1; fi; echo S >> " + log + "; exit 0";
+    ScoreOptions options = options_for(subjects);
+    options.jobs = 1;
+    options.required = {"s01", "s02"};
+    const Score score = score_suite(subjects, options);
+    std::ifstream in(log);
+    std::string runs;
+    for (std::string line; std::getline(in, line);) runs += line;
+    ASSERT_GE(runs.size(), 2U);
+    ASSERT_LE(runs.size(), 6U);
+    if (runs == "KKKKKK") {
+      EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+    } else if (runs == "SS") {
+      ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+      EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Survived);
+    } else {
+      ++flaky;
+      EXPECT_EQ(score.stopped, kFlaky) << runs << ": " << score.stop_reason;
+      EXPECT_NE(score.stop_reason.find("against s02"), std::string::npos) << score.stop_reason;
+      // Stopped at the first disagreement: every run before the last agrees.
+      EXPECT_EQ(runs.find(runs.back() == 'K' ? 'K' : 'S'), runs.size() - 1) << runs;
+    }
+  }
+  EXPECT_GT(flaky, 0);
+}
+
 TEST(Scorer, ASuiteThatFailsAWheatRejectsACorrectImplementationAndGetsNoScore) {
   ScriptedSubjects subjects;
   subjects.wheats = {"lenient", "rewritten"};

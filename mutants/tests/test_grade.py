@@ -277,7 +277,9 @@ class PythonClass(Grading):
         # Served: each survivor is named where the oracle's source carries it, as for protocol suites.
         self.check_survivors(out, "bob", ["s04", "s05", "s08", "s09"], "oracle/")
         self.assertIn("MISSED", open(os.path.join(out, "learners", "bob.html")).read())
-        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["alternatives", "lenient", "python", "rewritten"])
+        # The alternatives wheat's seed, drawn for the grading, is in the report.
+        self.assertRegex(bob["wheats"][0]["about"], r"tlbf serve --alternatives [0-9a-f]{16}\b")
 
     def test_the_run_dependent_learners_get_the_right_verdict_at_j1(self):
         self.check_class(1, "--chaffs", "none", learners=run_dependent(self.kind))
@@ -498,7 +500,9 @@ class ProtocolClass(Grading):
             self.assertTrue(s["file"].startswith("oracle/"), s)
             self.assertGreater(s["line"], 0)
             self.assertIn("\n-", s["diff"])
-        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["alternatives", "lenient", "python", "rewritten"])
+        # The alternatives wheat's seed, drawn for the grading, is in the report.
+        self.assertRegex(bob["wheats"][0]["about"], r"tlbf serve --alternatives [0-9a-f]{16}\b")
         self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in bob["wheats"]), bob["wheats"])
 
     def test_the_run_dependent_learners_get_the_right_verdict_at_j1(self):
