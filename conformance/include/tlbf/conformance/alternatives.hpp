@@ -16,9 +16,11 @@
 //                   real) other than the oracle's (lenient: err BadParams).
 //   LogLastBit      optimal_m: an m of a log one ulp off; with_rate: a filter
 //                   of that m, with k = optimal_k(m, n).
-//   StrictKBound    positions_for of a k above 65536 (up to 2^20): the k
-//                   positions. new and from_bytes keep the oracle's refusal
-//                   (lenient accepts them).
+//   StrictKBound    positions_for of a k above 65536: the k positions; new
+//                   and from_bytes: ok, the filter with that k, kept as the
+//                   judge keeps one (Judge::Shadow). Only up to k = 2^20
+//                   (the judge keeps no more) and, for a filter, m = 2^24
+//                   (its to_bytes must fit a line); above, the refusal.
 //   CountSaturates  err BadParams or err Mismatch (the oracle saturates,
 //                   lenient wraps).
 //   CannotAllocate  err BadParams: no filter made.
@@ -29,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,9 +64,15 @@ class AlternativesSession {
   std::string out_of_domain(std::string_view command);
   std::string with_rate_of_another_m(std::string_view line, const std::vector<std::string_view>& words);
   std::string union_past_the_count() const;
+  std::string accept_k_above_the_bound(const std::vector<std::string_view>& words);
+  bool touches_shadow(const std::vector<std::string_view>& words) const;
+  std::string shadow_request(std::string_view line, const std::vector<std::string_view>& words);
+  std::string shadow_union(const std::vector<std::string_view>& words);
 
   Judge judge_;
   protocol::OracleSession impl_;  // this implementation's filters
+  // Its filters of a k above 65536, which the oracle cannot hold, by name.
+  std::map<std::string, Judge::Shadow, std::less<>> shadows_;
   std::uint64_t seed_;
   std::uint64_t hash_ = 0;  // of the request being answered, with the seed
   std::string hello_;

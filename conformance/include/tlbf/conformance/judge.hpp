@@ -48,6 +48,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -164,6 +165,18 @@ class Judge {
   std::string before_union_;  // the union target's file before it, to restore after a refusal
   Latitude latitude_;
 };
+
+// A filter the oracle does not hold, as the judge keeps it (Judge::Shadow),
+// for the alternatives wheat (alternatives.hpp), which answers from the same
+// definition. shadow_answer: its answer to a request that reads or writes it
+// (info, count_ones, insert, drop, to_bytes, contains, positions; for an
+// insert its answer only: shadow_insert sets the bits), nullopt when that
+// answer is too long for a line.
+// shadow_insert: the item's bits set and the count raised, saturating.
+// shadow_from_file: the filter a valid file but for its k describes.
+std::optional<std::string> shadow_answer(const Judge::Shadow& s, const std::vector<std::string_view>& words);
+void shadow_insert(Judge::Shadow& s, std::span<const std::uint8_t> item);
+Judge::Shadow shadow_from_file(const std::vector<std::uint8_t>& file);
 
 // Why `answer` cannot be a response line for its bytes alone, or nullopt. A
 // finding about the implementation, so a Difference and not a Failure
