@@ -424,7 +424,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       ->check(whole_number_in(1, 100));
   cmd.add_option("--control-runs", opt.control_runs, "Clean runs hidden among the mutants' (default 2)")
       ->check(whole_number_in(0, 100));
-  cmd.add_option("--confirm-runs", opt.confirm_runs, "Runs of each mutant, which must agree (default 2)")
+  cmd.add_option(
+         "--confirm-runs", opt.confirm_runs,
+         "Runs of each mutant, which must agree (default 2; a required mutant's kill up to 6 unless 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
   cmd.add_option("--require", opt.require,

@@ -334,7 +334,8 @@ void add_patch_mode_options(CLI::App& cmd, MutateOptions& opt) {
 void add_run_and_report_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_option(
          "--confirm-runs", opt.confirm_runs,
-         "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
+         "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2; a "
+         "required mutant's kill up to 6 unless 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--json", opt.json, "Write the report in the mutation-testing-elements schema to FILE")
       ->check(kNotEmpty);
