@@ -130,6 +130,8 @@ SubjectsPtr learner_subjects(const ClassRun& run, const std::string& workdir) {
   }
   mutants::ServedSet set = run.kit.served;
   set.directory = workdir;
+  std::error_code ec;
+  set.tlbf = fs::read_symlink("/proc/self/exe", ec).string();  // serves the alternatives wheat
   set.sandbox = run.sandbox == "bubblewrap";
   if (run.opt.chaffs == "none") set.chaffs.clear();
   return mutants::served_subjects(run.kit.suite, run.tlbf_mutant, set);
@@ -180,6 +182,7 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
                              const std::string& key, const std::string& workdir) {
   SubjectsPtr subjects = learner_subjects(run, workdir);
   mutants::ScoreOptions so = score_options(run.opt, *subjects);
+  so.required = run.required;
   ProgressLine& progress = *run.progress;
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const mutants::Score score = mutants::score_suite(*subjects, so);
@@ -584,7 +587,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       ->check(whole_number_in(1, 100));
   cmd.add_option("--control-runs", opt.control_runs, "Clean runs hidden among the mutants' (default 2)")
       ->check(whole_number_in(0, 100));
-  cmd.add_option("--confirm-runs", opt.confirm_runs, "Runs of each mutant, which must agree (default 2)")
+  cmd.add_option(
+         "--confirm-runs", opt.confirm_runs,
+         "Runs of each mutant, which must agree (default 2; a required mutant's kill up to 6 unless 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
   cmd.add_option("--require", opt.require,

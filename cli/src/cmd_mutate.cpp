@@ -141,7 +141,7 @@ Outcome<MutantPlan> plan_mutants(const MutateOptions& opt, const mutants::Subjec
 
 // Runs the suite on the clean reference, the controls and each mutant, with a progress line.
 mutants::Score score_mutants(const MutateOptions& opt, mutants::Subjects& subjects,
-                             const std::vector<std::string>& ids) {
+                             const std::vector<std::string>& ids, const std::vector<std::string>& required) {
   mutants::ScoreOptions so;
   so.mutants = ids;
   so.jobs = opt.jobs;
@@ -151,6 +151,7 @@ mutants::Score score_mutants(const MutateOptions& opt, mutants::Subjects& subjec
   so.timeout_factor = opt.timeout_factor;
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   so.confirm_runs = opt.confirm_runs;
+  so.required = required;
   so.chaffs = subjects.chaff_ids();
   so.wheats = subjects.wheat_ids();
   ProgressLine progress("");
@@ -242,7 +243,7 @@ int run_mutate(const MutateOptions& opt) {
   const auto plan = plan_mutants(opt, *subjects.value());
   if (!plan.ok()) return fail_with(kUsage, kMutateCommand, plan.failure());
   mutants::Subjects& graded = *subjects.value();
-  const auto score = score_mutants(opt, graded, plan->ids);
+  const auto score = score_mutants(opt, graded, plan->ids, plan->required);
   const auto [context, missed] = judge(opt, plan.value(), sandbox, score);
   // Every run that got this far writes its report, a stopped one too: a
   // dashboard or a merge must see why there is no grade.
@@ -333,7 +334,8 @@ void add_patch_mode_options(CLI::App& cmd, MutateOptions& opt) {
 void add_run_and_report_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_option(
          "--confirm-runs", opt.confirm_runs,
-         "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2)")
+         "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2; a "
+         "required mutant's kill up to 6 unless 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--json", opt.json, "Write the report in the mutation-testing-elements schema to FILE")
       ->check(kNotEmpty);

@@ -1,4 +1,5 @@
 // tlbf serve: the oracle as a line protocol v1 endpoint on stdin/stdout.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "commands.hpp"
 #include "mutant_binary.hpp"
+#include "tlbf/conformance/alternatives.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/protocol/serve.hpp"
 #include "tlbf/protocol/oracle_session.hpp"
@@ -57,11 +59,43 @@ int run_serve() {
   return serve_stdio([&](std::string_view line) { return session.handle(line); });
 }
 
+// The alternatives wheat (docs/mutants.md): `seed`, 1 to 16 hex digits,
+// chooses its answers. It answers hello as tlbf-mutant does, so that it
+// looks like every other subject served in the oracle's form.
+// With `notes`, each request it answers otherwise than the oracle is
+// appended there as a line, REQUEST TAB ANSWER TAB FLAG TAB ALLOWS, for tlbf
+// grade's report (one write a line, so that runs at once do not mix lines).
+int run_alternatives(const std::string& seed, const std::string& notes) {
+  const bool hex = !seed.empty() && seed.size() <= 16 &&
+                   seed.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  if (!hex) {
+    std::cerr << "tlbf serve: --alternatives takes a seed of 1 to 16 hex digits, not '" << seed << "'\n";
+    return kUsage;
+  }
+  conformance::AlternativesSession session(std::stoull(seed, nullptr, 16),
+                                           "ok 1 tlbf-oracle " TLBF_VERSION_STRING "-mutant");
+  const int fd = notes.empty() ? -1 : ::open(notes.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  std::size_t noted = 0;
+  const int rc = serve_stdio([&](std::string_view line) {
+    std::string answer = session.handle(line);
+    for (; fd >= 0 && noted < session.taken().size(); ++noted) {
+      const auto& t = session.taken()[noted];
+      const std::string note = t.request + "\t" + t.answer + "\t" + t.flag + "\t" + t.allows + "\n";
+      (void)!::write(fd, note.data(), note.size());
+    }
+    return answer;
+  });
+  if (fd >= 0) ::close(fd);
+  return rc;
+}
+
 }  // namespace
 
 void add_serve(CLI::App& app, int& rc) {
   auto mutant = std::make_shared<std::string>();
   auto refuse_all = std::make_shared<bool>(false);
+  auto alternatives = std::make_shared<std::string>();
+  auto notes = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "serve", "Answer line protocol v1 requests on stdin/stdout with the oracle (docs/protocol.md)");
   cmd->footer(exit_footer({{kOk, "the input ended"},
@@ -74,8 +108,25 @@ void add_serve(CLI::App& app, int& rc) {
   cmd->add_flag(
       "--refuse-all", *refuse_all,
       "Answer every request with an error: what a test suite must fail against (tlbf mutate's sanity check)");
+  cmd->add_option(
+         "--alternatives", *alternatives,
+         "Serve the alternatives wheat: where docs/check.md allows several answers, another than the "
+         "oracle's, chosen by a hash of the request and this seed (hex digits; docs/mutants.md)")
+      ->check(kNotEmpty);
+  cmd->add_option("--notes", *notes,
+                  "With --alternatives: append each request answered otherwise than the oracle to this file")
+      ->check(kNotEmpty);
   add_version(*cmd);
-  cmd->callback([mutant, refuse_all, &rc] {
+  cmd->callback([mutant, refuse_all, alternatives, notes, &rc] {
+    if (!notes->empty() && alternatives->empty()) {
+      std::cerr << "tlbf serve: --notes goes with --alternatives\n";
+      rc = kUsage;
+      return;
+    }
+    if (!alternatives->empty()) {
+      rc = run_alternatives(*alternatives, *notes);
+      return;
+    }
     if (*refuse_all) {
       rc = serve_stdio([](std::string_view) {
         return std::string("err Protocol this implementation refuses every request");

@@ -209,6 +209,14 @@ std::string what_is_open(const OpenFilter& f) {
 
 }  // namespace
 
+std::optional<std::string> shadow_answer(const Judge::Shadow& s, const std::vector<std::string_view>& words) {
+  return answer_of(s, words);
+}
+
+void shadow_insert(Judge::Shadow& s, ByteView item) { insert_into(s, item); }
+
+Judge::Shadow shadow_from_file(const std::vector<std::uint8_t>& file) { return shadow_of_file(file); }
+
 std::optional<Difference> unprintable_in(std::string_view answer) {
   for (std::size_t i = 0; i < answer.size(); ++i) {
     const auto byte = static_cast<unsigned char>(answer[i]);

@@ -203,7 +203,11 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
   extra["survivors"] = survivors_json(score.stopped == kNotStopped ? survivors(subjects, score.runs)
                                                                    : std::vector<Survivor>{});
   Json wheats = Json::array();
-  for (const auto& w : score.wheats) wheats.push_back({{"id", w.id}, {"runs", w.runs}, {"passes", w.passes}});
+  for (const auto& w : score.wheats) {
+    Json wheat = {{"id", w.id}, {"runs", w.runs}, {"passes", w.passes}};
+    if (!w.about.empty()) wheat["about"] = w.about;
+    wheats.push_back(std::move(wheat));
+  }
   extra["wheats"] = wheats;
   if (!score.chaff_runs.empty()) {
     Json missed = Json::array(), runs = Json::array();

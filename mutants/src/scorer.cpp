@@ -369,7 +369,7 @@ bool wheat_failed(Subjects& subjects, const ScoreOptions& options, Score& score,
                   (options.jobs > 1 ? ", and again run alone" : "") +
                   "): the suite rejects a correct implementation, so it tests something the documents leave "
                   "open, or recognises the reference by its source; first failing lines:\n" +
-                  w.evidence);
+                  w.evidence + (w.about.empty() ? "" : "\n" + w.about));
 }
 
 // The clean runs, `jobs` at a time, as every later run will be: a suite
@@ -508,16 +508,15 @@ struct Entry {
   std::size_t index = 0;
 };
 
-// Each mutant's and chaff's run `confirm` times, `control_runs` control
+// Each mutant's and chaff's places (planned_runs), `control_runs` control
 // runs, each wheat's `wheat_runs` and the sanity check's, in one order the
 // suite cannot know: no run can tell by the clock or by counting which kind
 // of subject it faces (a suite that passes everything at first, then only
 // the reference, fails the wheats among the mutants).
-std::vector<Entry> shuffled_run_order(const ScoreOptions& options, std::size_t ids) {
+std::vector<Entry> shuffled_run_order(const ScoreOptions& options, const std::vector<int>& planned) {
   std::vector<Entry> order;
-  const int confirm = std::max(1, options.confirm_runs);
-  for (std::size_t i = 0; i < ids; ++i)
-    order.insert(order.end(), static_cast<std::size_t>(confirm), {Entry::kMutant, i});
+  for (std::size_t i = 0; i < planned.size(); ++i)
+    order.insert(order.end(), static_cast<std::size_t>(planned[i]), {Entry::kMutant, i});
   order.insert(order.end(), static_cast<std::size_t>(std::max(0, options.control_runs)),
                {Entry::kControl, 0});
   for (std::size_t w = 0; w < options.wheats.size(); ++w)
@@ -528,9 +527,27 @@ std::vector<Entry> shuffled_run_order(const ScoreOptions& options, std::size_t i
   return order;
 }
 
+// The places in the order of each id (mutants, then chaffs): `confirm_runs`
+// each, and for a required mutant up to `kill_confirm_runs`, of which those
+// past `confirm_runs` run only while every run of it so far killed it
+// (confirm_more).
+std::vector<int> planned_runs(const ScoreOptions& options, const std::vector<std::string>& ids) {
+  const int confirm = std::max(1, options.confirm_runs);
+  std::vector<int> out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const bool required =
+        i < options.mutants.size() &&
+        std::find(options.required.begin(), options.required.end(), ids[i]) != options.required.end();
+    out.push_back(required && confirm > 1 ? std::max(confirm, options.kill_confirm_runs) : confirm);
+  }
+  return out;
+}
+
 // What the graded phase gathers while its runs go on, under one mutex.
 struct GradedPhaseRecord {
   std::vector<std::vector<MutantRun>> runs;  // by index into the ids
+  std::vector<int> planned;                  // places in the order, by index (planned_runs)
+  std::vector<int> started, ended;           // of those places, by index: taken, and run or skipped
   std::string harness_error;                 // a control or wheat run that could not be prepared or served
   std::string control_how;                   // how the first failing control run ended
   std::optional<Ran> broken;                 // the sanity check's run
@@ -566,10 +583,24 @@ void record_wheat_run(const Ran& ran, WheatRuns& w, GradedPhaseRecord& record) {
   }
 }
 
-void record_mutant_run(MutantRun run, std::vector<MutantRun>& runs_of_its_mutant, int confirm,
+// Whether the next place of id `i` in the order runs: each of the first
+// `confirm_runs` does; a later one (a required mutant's kill confirmed) only
+// while every run of it that has ended killed it. A survivor among them
+// settles it (a disagreement already makes the grading flaky), and a timeout
+// was run twice already.
+bool confirm_more(const GradedPhaseRecord& record, std::size_t i, int confirm) {
+  if (record.started[i] < confirm) return true;
+  const auto& runs = record.runs[i];
+  return std::all_of(runs.begin(), runs.end(),
+                     [](const MutantRun& m) { return m.verdict == MutantVerdict::Killed; });
+}
+
+// A place of id `i` that ended, run (`run`) or skipped.
+void record_mutant_run(std::optional<MutantRun> run, GradedPhaseRecord& record, std::size_t i,
                        Progress& progress) {
-  runs_of_its_mutant.push_back(std::move(run));
-  if (runs_of_its_mutant.size() != static_cast<std::size_t>(confirm)) return;
+  auto& runs_of_its_mutant = record.runs[i];
+  if (run) runs_of_its_mutant.push_back(std::move(*run));
+  if (++record.ended[i] != record.planned[i]) return;
   ++progress.mutants_done;
   progress.survived += std::all_of(runs_of_its_mutant.begin(), runs_of_its_mutant.end(),
                                    [](const MutantRun& m) { return m.verdict == MutantVerdict::Survived; });
@@ -657,9 +688,17 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
       return;
     }
     case Entry::kMutant: {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!confirm_more(record, entry.index, std::max(1, options.confirm_runs))) {
+          record_mutant_run(std::nullopt, record, entry.index, progress);
+          return;
+        }
+        ++record.started[entry.index];
+      }
       MutantRun r = grade(subjects, ids[entry.index], score.limit);
       std::lock_guard<std::mutex> lock(mutex);
-      record_mutant_run(std::move(r), record.runs[entry.index], std::max(1, options.confirm_runs), progress);
+      record_mutant_run(std::move(r), record, entry.index, progress);
       return;
     }
   }
@@ -672,11 +711,13 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
 bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
   std::vector<std::string> ids = options.mutants;
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
-  for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", ""});
-  const auto order = shuffled_run_order(options, ids.size());
-
+  for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", "", ""});
   GradedPhaseRecord record;
+  record.planned = planned_runs(options, ids);
+  const auto order = shuffled_run_order(options, record.planned);
   record.runs.resize(ids.size());
+  record.started.assign(ids.size(), 0);
+  record.ended.assign(ids.size(), 0);
   std::mutex mutex;
   Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
   const auto start = Clock::now();
@@ -688,6 +729,7 @@ bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score)
     if (options.progress) options.progress(progress);
   });
   score.mutants_seconds = seconds_since(start);
+  for (WheatRuns& w : score.wheats) w.about = subjects.about_wheat(w.id);
   if (!record.harness_error.empty()) {
     return stop(score, kHarness,
                 "a clean control run or a correct variant's could not be prepared or served: " +

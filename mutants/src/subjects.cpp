@@ -600,6 +600,10 @@ class Served final : public Subjects {
     if (variant_.count(id) == 0) return Subjects::wheat(id);
     return hidden("", id);
   }
+  std::string about_wheat(const std::string& id) override {
+    if (id != kAlternativesWheat || variant_.count(id) == 0) return {};
+    return alternatives_taken(variant_.at(id).folder / "notes");
+  }
   ServingRecord serving_record(const SuiteRun& run) override {
     HiddenServer* server = nullptr;
     {
@@ -675,6 +679,7 @@ class Served final : public Subjects {
       }
     }
     for (const auto& [id, change] : all) wheat_ids_.push_back(id);
+    if (!set_.tlbf.empty()) make_alternatives_wheat();
     std::sort(wheat_ids_.begin(), wheat_ids_.end());
     for (const auto& id : patch_stems(set_.chaffs))
       all.push_back({id, {fs::path(set_.chaffs) / (id + ".patch"), {}}});
@@ -720,6 +725,42 @@ class Served final : public Subjects {
     }
   }
 
+  // The alternatives wheat: `tlbf serve --alternatives SEED`, in a folder of
+  // its own where it notes each request it answers otherwise than the oracle.
+  void make_alternatives_wheat() {
+    Variant& v = variant_[kAlternativesWheat];
+    wheat_ids_.push_back(kAlternativesWheat);
+    std::error_code ec;
+    const fs::path folder = variants_ / random_name();
+    if (variants_.empty() || !fs::create_directory(folder, ec)) {
+      v.error = private_error_.empty() ? "cannot make a folder for the alternatives wheat" : private_error_;
+      return;
+    }
+    v.folder = folder;
+    alternatives_command_ = {set_.tlbf,          "serve",   "--alternatives",
+                             alternatives_seed_, "--notes", (folder / "notes").string()};
+  }
+
+  // The report's words on the alternatives wheat: its seed, and the requests
+  // its runs answered otherwise than the oracle, as `tlbf serve --notes` wrote them.
+  std::string alternatives_taken(const fs::path& notes) const {
+    std::string out = "the wheat 'alternatives' (tlbf serve --alternatives " + alternatives_seed_ + ")";
+    std::istringstream in(file_text(notes));
+    std::set<std::string> seen;
+    std::string listed;
+    for (std::string line; std::getline(in, line) && seen.size() < 12;) {
+      if (!seen.insert(line).second) continue;
+      std::vector<std::string> fields;
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
+      if (fields.size() != 4) continue;
+      listed += "\n  " + fields[0] + "  ->  " + fields[1] + "  (" + fields[2] + ": the oracle's answer, or " +
+                fields[3] + ")";
+    }
+    if (listed.empty()) return out + " answered every request as the oracle does";
+    return out + " answered these requests otherwise than the oracle, as docs/check.md allows:" + listed;
+  }
+
   // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
   SuiteRun revealed(const std::string& serve, const std::string& id) const {
     return {suite_command(suite_, quote_if_needed(tlbf_) + serve, id), "", ""};
@@ -741,9 +782,10 @@ class Served final : public Subjects {
       run.error = variant_.at(variant).error;
       return run;
     }
-    auto started = variant.empty() ? HiddenServer::start(sockets, tlbf_mutant_, choice)
-                                   : HiddenServer::start_program(sockets, set_.variant_command,
-                                                                 variant_.at(variant).folder.string());
+    const auto& program = variant == kAlternativesWheat ? alternatives_command_ : set_.variant_command;
+    auto started = variant.empty()
+                       ? HiddenServer::start(sockets, tlbf_mutant_, choice)
+                       : HiddenServer::start_program(sockets, program, variant_.at(variant).folder.string());
     if (!started.ok()) {
       run.error = started.why();
       return run;
@@ -804,6 +846,8 @@ class Served final : public Subjects {
   fs::path variants_;          // the wheats' and chaffs' folders
   std::string private_error_;  // why one of them is missing
   std::vector<std::string> wheat_ids_;
+  std::string alternatives_seed_ = random_name();  // drawn for each grading, in the report
+  std::vector<std::string> alternatives_command_;
   std::map<std::string, Variant>
       variant_;  // by wheat or chaff id, or kMutantForm + mutant id; filled before any run
   std::map<std::string, int> turns_;  // by mutant id: its runs so far, from a random start (under mutex_)
@@ -826,8 +870,8 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
     return path.empty() ? std::string() : fs::absolute(path).string();
   };
   ServedSet whole = set;
-  for (std::string* path :
-       {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs, &whole.mutant_patches}) {
+  for (std::string* path : {&whole.directory, &whole.variants_from, &whole.wheats, &whole.chaffs,
+                            &whole.mutant_patches, &whole.tlbf}) {
     *path = absolute(*path);
   }
   return std::make_unique<Served>(suite, "", tlbf_mutant, false, whole);

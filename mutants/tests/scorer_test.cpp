@@ -258,6 +258,124 @@ TEST(Scorer, AgreeingRunsAreOneOutcomeConfirmedByBoth) {
   EXPECT_EQ(score.runs[0].confirmed_by, 2);
 }
 
+// A shell line that fails (kills) in the runs `pattern` marks K and passes
+// in those it marks S, in the order the runs start: each run takes the next
+// number with mkdir, which succeeds once even for two runs at once.
+std::string kills_in_turn(const Scratch& scratch, const std::string& pattern) {
+  std::string line =
+      "n=0; while ! mkdir " + scratch.file("turn-") + "$n 2>/dev/null; do n=$((n+1)); done; case $n in ";
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == 'K') line += std::to_string(i) + ") echo caught in run $n; exit 1;; ";
+  }
+  return line + "esac; exit 0";
+}
+
+int turns_taken(const Scratch& scratch) {
+  int n = 0;
+  while (std::filesystem::exists(scratch.file("turn-" + std::to_string(n)))) ++n;
+  return n;
+}
+
+TEST(Scorer, ARequiredMutantsKillIsConfirmedBySixRuns) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  subjects.commands["s02"] = kills_in_turn(scratch, "KKKKKKKKKK");
+  ScoreOptions options = options_for(subjects);
+  options.required = {"s01", "s02"};
+  const Score score = score_suite(subjects, options);
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(turns_taken(scratch), 6);
+  EXPECT_EQ(score.runs[1].confirmed_by, 6);
+  EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Killed);
+}
+
+TEST(Scorer, OnlyKillsOfRequiredMutantsAreConfirmedFurther) {
+  Scratch scratch, other;
+  ScriptedSubjects subjects;
+  subjects.mutants = {"s01", "s02", "s03"};
+  subjects.chaffs = {"c01"};
+  subjects.commands["s01"] = kills_in_turn(scratch, "KKKKKKKKKK");  // not required
+  subjects.commands["s02"] = "true";                                // required, survives
+  subjects.commands["c01"] = kills_in_turn(other, "KKKKKKKKKK");    // a chaff
+  ScoreOptions options = options_for(subjects);
+  options.required = {"s02", "s03"};
+  const Score score = score_suite(subjects, options);
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(turns_taken(scratch), 2);
+  EXPECT_EQ(turns_taken(other), 2);
+  EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Survived);
+  EXPECT_EQ(score.runs[1].confirmed_by, 2);  // a survivor is not run again
+  EXPECT_EQ(score.runs[2].confirmed_by, 6);  // s03, killed by `false` every run
+}
+
+// A suite that kills s02 in half its runs, and in its first two: two runs
+// that agree took it for a kill; the third run disagrees, and the grading
+// is flaky, with no more runs of s02.
+TEST(Scorer, ASuiteThatKillsARequiredMutantHalfTheTimeIsFlaggedFlaky) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  subjects.commands["s02"] = kills_in_turn(scratch, "KKSKSS");
+  ScoreOptions options = options_for(subjects);
+  options.jobs = 1;  // the runs in the order the pattern gives them
+  options.required = {"s01", "s02"};
+  const Score score = score_suite(subjects, options);
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("against s02"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("caught in run"), std::string::npos) << score.stop_reason;
+  EXPECT_EQ(turns_taken(scratch), 3);  // stopped at the first disagreement
+
+  Scratch again;
+  ScriptedSubjects once_required;
+  once_required.commands["s02"] = kills_in_turn(again, "KKSKSS");
+  ScoreOptions old_rule = options_for(once_required);
+  old_rule.jobs = 1;
+  old_rule.required = {"s01", "s02"};
+  old_rule.kill_confirm_runs = 2;  // two runs that agree, as before: it would have met the bar
+  const Score fooled = score_suite(once_required, old_rule);
+  ASSERT_EQ(fooled.stopped, kNotStopped) << fooled.stop_reason;
+  EXPECT_EQ(fooled.killed(), 2);
+}
+
+// An unseeded random choice that kills s02 in half its runs: each run
+// appends K (it failed) or S (it passed) to a log, so each grading is checked
+// against what its runs did. It meets the bar only when all six runs kill
+// (1 grading in 64), is short when its first two both pass, and is flaky
+// whenever its runs disagree, with no run of s02 after the first that
+// disagrees. Over eight gradings one at least is flaky but for 1 time in
+// 40,000 ((17/64)^8).
+TEST(Scorer, AnUnseededSuiteThatKillsARequiredMutantHalfTheTimeIsFlaggedFlakyWhenItsRunsDisagree) {
+  int flaky = 0;
+  for (int grading = 0; grading < 8; ++grading) {
+    Scratch scratch;
+    const std::string log = scratch.file("log");
+    ScriptedSubjects subjects;
+    subjects.commands["s02"] = "if [ $(od -An -N1 -tu1 /dev/urandom) -lt 128 ]; then echo K >> " + log +
+                               "; echo caught; exit 1; fi; echo S >> " + log + "; exit 0";
+    ScoreOptions options = options_for(subjects);
+    options.jobs = 1;
+    options.required = {"s01", "s02"};
+    const Score score = score_suite(subjects, options);
+    std::ifstream in(log);
+    std::string runs;
+    for (std::string line; std::getline(in, line);) runs += line;
+    ASSERT_GE(runs.size(), 2U);
+    ASSERT_LE(runs.size(), 6U);
+    if (runs == "KKKKKK") {
+      EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+    } else if (runs == "SS") {
+      ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+      EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Survived);
+    } else {
+      ++flaky;
+      EXPECT_EQ(score.stopped, kFlaky) << runs << ": " << score.stop_reason;
+      EXPECT_NE(score.stop_reason.find("against s02"), std::string::npos) << score.stop_reason;
+      // Stopped at the first disagreement: every run before the last agrees.
+      EXPECT_EQ(runs.find(runs.back() == 'K' ? 'K' : 'S'), runs.size() - 1) << runs;
+    }
+  }
+  EXPECT_GT(flaky, 0);
+}
+
 TEST(Scorer, ASuiteThatFailsAWheatRejectsACorrectImplementationAndGetsNoScore) {
   ScriptedSubjects subjects;
   subjects.wheats = {"lenient", "rewritten"};

@@ -241,6 +241,13 @@ class Grading(unittest.TestCase):
             report = json.load(open(os.path.join(out, "learners", learner["name"] + ".json")))
             jsonschema.validate(report, schema)
             self.assertEqual(report["config"]["learner"]["verdict"], learner["verdict"])
+        if "mona" in learners:
+            # Over-specified: the reason names the request the alternatives
+            # wheat answered otherwise, its answer, and what docs/check.md allows.
+            reason = json.load(open(os.path.join(out, "learners", "mona.json")))["config"]["stopped"]["reason"]
+            self.assertIn("'alternatives'", reason)
+            self.assertIn("'optimal_m 0 0.5'  ->  'ok ", reason)
+            self.assertIn("OutOfDomain: the oracle's answer, or err BadParams, or ok and a u64", reason)
         return out, r
 
     def check_survivors(self, out, name, survivors, file):
@@ -270,7 +277,9 @@ class PythonClass(Grading):
         # Served: each survivor is named where the oracle's source carries it, as for protocol suites.
         self.check_survivors(out, "bob", ["s04", "s05", "s08", "s09"], "oracle/")
         self.assertIn("MISSED", open(os.path.join(out, "learners", "bob.html")).read())
-        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["alternatives", "lenient", "python", "rewritten"])
+        # The alternatives wheat's seed, drawn for the grading, is in the report.
+        self.assertRegex(bob["wheats"][0]["about"], r"tlbf serve --alternatives [0-9a-f]{16}\b")
 
     def test_the_run_dependent_learners_get_the_right_verdict_at_j1(self):
         self.check_class(1, "--chaffs", "none", learners=run_dependent(self.kind))
@@ -572,7 +581,9 @@ class ProtocolClass(Grading):
             self.assertTrue(s["file"].startswith("oracle/"), s)
             self.assertGreater(s["line"], 0)
             self.assertIn("\n-", s["diff"])
-        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["alternatives", "lenient", "python", "rewritten"])
+        # The alternatives wheat's seed, drawn for the grading, is in the report.
+        self.assertRegex(bob["wheats"][0]["about"], r"tlbf serve --alternatives [0-9a-f]{16}\b")
         self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in bob["wheats"]), bob["wheats"])
 
     def test_the_run_dependent_learners_get_the_right_verdict_at_j1(self):

@@ -135,9 +135,10 @@ class HiddenIdentity(Scratch):
         r = self.mutate("--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         lines = read(log).splitlines()
-        self.assertEqual(len(lines), 3 + 1 + 10 * 2 + 2, lines)  # baseline runs, sanity, each mutant twice, hidden controls
+        # baseline runs, sanity, each mutant six times (tlbf check kills every one, and each is required), hidden controls
+        self.assertEqual(len(lines), 3 + 1 + 10 * 6 + 2, lines)
         answered = [line for line in lines if "|ok " in line]
-        self.assertEqual(len(answered), 25, lines)  # all but the sanity run, which refuses hello
+        self.assertEqual(len(answered), 65, lines)  # all but the sanity run, which refuses hello
         self.assertEqual(len(set(answered)), 1, lines)
         self.assertTrue(answered[0].startswith("unset|"), answered[0])
         # The words, not a substring: a checkout or TMPDIR path may hold "serve".
@@ -312,10 +313,12 @@ class Flakiness(Scratch):
             self.assertIn("controls: it passes the 2 clean runs", r.stdout)
             logged = read(log).split()
             self.assertEqual(logged[:3], ["clean"] * 3)  # the baseline
-            graded = logged[3:]  # one phase: the sanity check, the controls, each mutant confirmed by a second run
-            self.assertEqual(sorted(graded), sorted(ALL * 2 + ["clean", "clean", "broken"]), graded)
+            # One phase: the sanity check, the controls, each mutant confirmed by a second run, and s10,
+            # the one killed (a required kill), by four more.
+            graded = logged[3:]
+            self.assertEqual(sorted(graded), sorted(ALL * 2 + ["s10"] * 4 + ["clean", "clean", "broken"]), graded)
             positions.add(tuple(i for i, who in enumerate(graded) if who in ("clean", "broken")))
-        # 1771 possible places for two controls and the sanity check among 23 runs: six gradings all
+        # 2925 possible places for two controls and the sanity check among 27 runs: six gradings all
         # alike would be a fixed order.
         self.assertGreater(len(positions), 1, positions)
 

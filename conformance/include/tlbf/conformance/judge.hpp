@@ -48,6 +48,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,21 @@ class Judge {
   const std::string& expect(std::string_view request);
   // The oracle's answer to the request last passed to expect(), whole.
   const std::string& oracle_answer() const { return oracle_answer_; }
+  // What answers other than the oracle's the request last passed to expect()
+  // allows: docs/check.md's table of acceptable answers, as data. The
+  // alternatives wheat (alternatives.hpp) answers from it.
+  struct Latitude {
+    std::string flag;                          // empty: only the oracle's answer is right
+    std::string allows;                        // for reasons: "err BadParams, or ok and a u64"
+    std::set<std::string, std::less<>> exact;  // whole answers allowed
+    std::set<std::string, std::less<>> err_kinds;
+    bool any_ok_form = false;          // any `ok` answer of the command's form
+    std::string opens;                 // a filter an answer in the zone leaves open
+    bool opens_when_matching = false;  // ... even the oracle's own answer
+    std::size_t longest = 0;           // bytes of the longest allowed answer
+  };
+
+  const Latitude& latitude() const { return latitude_; }
   // The flag under which answers other than the oracle's are acceptable to
   // that request; empty when only the oracle's is.
   const std::string& zone() const { return latitude_.flag; }
@@ -123,18 +139,6 @@ class Judge {
   };
 
  private:
-  // What answers other than the oracle's the request last expected allows.
-  struct Latitude {
-    std::string flag;                          // empty: only the oracle's answer is right
-    std::string allows;                        // for reasons: "err BadParams, or ok and a u64"
-    std::set<std::string, std::less<>> exact;  // whole answers allowed
-    std::set<std::string, std::less<>> err_kinds;
-    bool any_ok_form = false;          // any `ok` answer of the command's form
-    std::string opens;                 // a filter an answer in the zone leaves open
-    bool opens_when_matching = false;  // ... even the oracle's own answer
-    std::size_t longest = 0;           // bytes of the longest allowed answer
-  };
-
   bool allowed(const Latitude& latitude, std::string_view got) const;
   // The parts of expect(): each sets latitude_ for the requests of its kind.
   void allow_error_or_any_ok(std::string flag, const std::string& what);
@@ -161,6 +165,18 @@ class Judge {
   std::string before_union_;  // the union target's file before it, to restore after a refusal
   Latitude latitude_;
 };
+
+// A filter the oracle does not hold, as the judge keeps it (Judge::Shadow),
+// for the alternatives wheat (alternatives.hpp), which answers from the same
+// definition. shadow_answer: its answer to a request that reads or writes it
+// (info, count_ones, insert, drop, to_bytes, contains, positions; for an
+// insert its answer only: shadow_insert sets the bits), nullopt when that
+// answer is too long for a line.
+// shadow_insert: the item's bits set and the count raised, saturating.
+// shadow_from_file: the filter a valid file but for its k describes.
+std::optional<std::string> shadow_answer(const Judge::Shadow& s, const std::vector<std::string_view>& words);
+void shadow_insert(Judge::Shadow& s, std::span<const std::uint8_t> item);
+Judge::Shadow shadow_from_file(const std::vector<std::uint8_t>& file);
 
 // Why `answer` cannot be a response line for its bytes alone, or nullopt. A
 // finding about the implementation, so a Difference and not a Failure

@@ -82,6 +82,10 @@ class Subjects {
     run.error = "no wheat '" + id + "'";
     return run;
   }
+  // What the report says of a wheat besides its runs ("" when nothing): the
+  // alternatives wheat's seed, and the requests it answered otherwise than
+  // the oracle, each with the answers the documents allow.
+  virtual std::string about_wheat(const std::string& /*id*/) { return {}; }
   // More bugs beside the graded mutants (chaffs), run like them through
   // mutant(id) and reported apart: a finer measure than the graded ones.
   virtual std::vector<std::string> chaff_ids() const { return {}; }
@@ -116,7 +120,14 @@ struct ServedSet {
   // variants (by hello, the spelling of a real, the time an answer takes)
   // and tests only the oracle lets every other form survive.
   std::string mutant_patches;
+  // The running tlbf: with wheats, it serves one more, `alternatives`
+  // (kAlternativesWheat), as `tlbf serve --alternatives SEED`, a seed drawn
+  // for each grading. "" for none.
+  std::string tlbf;
 };
+// The wheat that, wherever docs/check.md allows several answers, gives
+// another than the oracle's (conformance/alternatives.hpp).
+inline constexpr const char* kAlternativesWheat = "alternatives";
 std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
                                           const std::string& tlbf_mutant, const ServedSet& set);
 
@@ -175,6 +186,14 @@ struct ScoreOptions {
   // Runs of each mutant (and chaff): its outcome counts only when all agree,
   // else the grading is flaky. 1 takes a single run's word for it.
   int confirm_runs = 2;
+  // The mutants whose kill the grade needs (--require). A kill of one of
+  // them is confirmed further: up to `kill_confirm_runs` runs in all, each
+  // skipped once a run of it has survived (or timed out, which is re-run
+  // already), so a suite that catches it half the time meets the bar in 1
+  // grading in 64, not 1 in 4 (docs/mutants.md). Not with confirm_runs 1,
+  // which takes one run's word by choice.
+  std::vector<std::string> required;
+  int kill_confirm_runs = 6;
   std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
   std::vector<std::string> wheats;  // wheat ids, each run `baseline_runs` times beside the clean runs
   // Called after every run of the baseline and of the mutants' phase ends,
@@ -225,6 +244,7 @@ struct WheatRuns {
   int runs = 0, passes = 0;
   std::string evidence;  // a failing run's first failing lines
   std::string output;    // and its output
+  std::string about;     // Subjects::about_wheat's
 };
 
 struct Score {
