@@ -45,6 +45,7 @@ struct GradeOptions {
   int baseline_runs = 3;
   int control_runs = 2;
   int confirm_runs = 2;
+  int confirm_kills = 6;  // runs that confirm a required mutant's kill, at most
   double threshold = 0.80;
   std::string require;
   double timeout_factor = 5.0;
@@ -72,8 +73,8 @@ std::optional<fs::path> bundled_kit(const std::string& kind) {
 std::string grade_options(const GradeOptions& opt, const std::vector<std::string>& required) {
   std::ostringstream key;
   key << "sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs
-      << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " threshold=" << opt.threshold
-      << " chaffs=" << opt.chaffs << " require=";
+      << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " kills=" << opt.confirm_kills
+      << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
   for (const auto& id : required) key << id << ",";
   return key.str();
 }
@@ -183,6 +184,7 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
   SubjectsPtr subjects = learner_subjects(run, workdir);
   mutants::ScoreOptions so = score_options(run.opt, *subjects);
   so.required = run.required;
+  so.kill_confirm_runs = run.opt.confirm_kills;
   ProgressLine& progress = *run.progress;
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const mutants::Score score = mutants::score_suite(*subjects, so);
@@ -513,6 +515,7 @@ std::vector<std::string> grading_args(const GradeOptions& opt) {
                                     {"--baseline-runs", std::to_string(opt.baseline_runs)},
                                     {"--control-runs", std::to_string(opt.control_runs)},
                                     {"--confirm-runs", std::to_string(opt.confirm_runs)},
+                                    {"--confirm-kills", std::to_string(opt.confirm_kills)},
                                     {"--timeout-factor", number(opt.timeout_factor)},
                                     {"--timeout-floor", number(opt.timeout_floor_s)},
                                     {"--setup-timeout", number(opt.setup_timeout_s)}}) {
@@ -589,7 +592,12 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       ->check(whole_number_in(0, 100));
   cmd.add_option(
          "--confirm-runs", opt.confirm_runs,
-         "Runs of each mutant, which must agree (default 2; a required mutant's kill up to 6 unless 1)")
+         "Runs of each mutant, which must agree (default 2; a required mutant's kill: --confirm-kills)")
+      ->check(whole_number_in(1, 20));
+  cmd.add_option(
+         "--confirm-kills", opt.confirm_kills,
+         "Runs that confirm a required mutant's kill, stopping at the first that survives (default 6; "
+         "never fewer than --confirm-runs; none more with --confirm-runs 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
   cmd.add_option("--require", opt.require,

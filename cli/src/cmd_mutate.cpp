@@ -46,6 +46,7 @@ struct MutateOptions {
   std::string chaffs;
   std::string wheats;
   int confirm_runs = 2;
+  int confirm_kills = 6;  // runs that confirm a required mutant's kill, at most
   std::string json;
   std::string html;
   int baseline_runs = 3;
@@ -152,6 +153,7 @@ mutants::Score score_mutants(const MutateOptions& opt, mutants::Subjects& subjec
   so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
   so.confirm_runs = opt.confirm_runs;
   so.required = required;
+  so.kill_confirm_runs = opt.confirm_kills;
   so.chaffs = subjects.chaff_ids();
   so.wheats = subjects.wheat_ids();
   ProgressLine progress("");
@@ -335,7 +337,12 @@ void add_run_and_report_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_option(
          "--confirm-runs", opt.confirm_runs,
          "Runs of each mutant; its outcome counts when they agree, else the suite is flaky (default 2; a "
-         "required mutant's kill up to 6 unless 1)")
+         "required mutant's kill: --confirm-kills)")
+      ->check(whole_number_in(1, 20));
+  cmd.add_option(
+         "--confirm-kills", opt.confirm_kills,
+         "Runs that confirm a required mutant's kill, stopping at the first that survives (default 6; "
+         "never fewer than --confirm-runs; none more with --confirm-runs 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--json", opt.json, "Write the report in the mutation-testing-elements schema to FILE")
       ->check(kNotEmpty);
