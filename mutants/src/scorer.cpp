@@ -320,8 +320,9 @@ bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score
   const auto built = run(*warm, options.setup_limit);
   if (const std::string failed = subjects.after_warm_up(*warm, built.exited_cleanly(), built.out);
       !failed.empty()) {
-    score.baseline_output = output_of(built);
-    return stop(score, kFailsClean, failed);
+    // Its standard error: the compiler's messages (standard output is the build's JSON).
+    score.baseline_output = printable(built.err.empty() ? built.out : built.err);
+    return stop(score, kFailsClean, failed + "; first failing lines:\n" + evidence_from(built.err));
   }
   const std::size_t later_runs = options.mutants.size() + options.chaffs.size() + options.wheats.size();
   const auto folders =

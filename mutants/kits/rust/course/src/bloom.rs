@@ -12,6 +12,7 @@
 //!
 //! What differs from a crate that computes in process:
 //!
+//! - Its panics name the calling line of the test (`#[track_caller]`).
 //! - `err BadParams|Mismatch|Format MESSAGE` becomes that `BloomError`
 //!   variant with the implementation's message. An answer the signature
 //!   cannot carry (an error from a function that returns a number, another
@@ -294,6 +295,7 @@ fn how_it_ended(child: &mut Child) -> String {
 }
 
 /// The answer to `request`; a dead or garbled implementation panics the caller.
+#[track_caller]
 fn ask(request: &str) -> Reply {
     let asked = connection().ask(request);
     match asked {
@@ -302,6 +304,7 @@ fn ask(request: &str) -> Reply {
     }
 }
 
+#[track_caller]
 fn send_ahead(request: &str, owed: Owed) {
     let sent = connection().send_ahead(request, owed);
     if let Err(why) = sent {
@@ -310,6 +313,7 @@ fn send_ahead(request: &str, owed: Owed) {
 }
 
 /// An answer the Rust signature has no room for: this call panics, and the implementation stays usable.
+#[track_caller]
 fn cannot_carry(request: &str, kind: &str, message: &str) -> ! {
     panic!(
         "the implementation under test answered 'err {} {}' to '{}', which this function of the Rust API cannot return",
@@ -320,11 +324,13 @@ fn cannot_carry(request: &str, kind: &str, message: &str) -> ! {
 }
 
 /// A well-formed answer that is no answer to `request`: the implementation is failed from here on.
+#[track_caller]
 fn garbled(request: &str, words: &str) -> ! {
     let why = connection().fail(format!("answered 'ok {}' to '{}'", shortened(words), shortened(request)));
     panic!("{}", why)
 }
 
+#[track_caller]
 fn ok_words(request: &str) -> String {
     match ask(request) {
         Reply::Ok(words) => words,
@@ -333,6 +339,7 @@ fn ok_words(request: &str) -> String {
 }
 
 /// An operation that may fail with a `BloomError`.
+#[track_caller]
 fn fallible(request: &str) -> Result<String, BloomError> {
     match ask(request) {
         Reply::Ok(words) => Ok(words),
@@ -412,6 +419,7 @@ fn parse_real(word: &str) -> Option<f64> {
     word.parse().ok()
 }
 
+#[track_caller]
 fn one_number<T>(request: &str, read: impl Fn(&str) -> Option<T>) -> T {
     let words = ok_words(request);
     match read(&words) {
@@ -422,11 +430,13 @@ fn one_number<T>(request: &str, read: impl Fn(&str) -> Option<T>) -> T {
 
 // ---- the module's functions --------------------------------------------------
 
+#[track_caller]
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let request = format!("fnv1a64 {}", hex(bytes));
     one_number(&request, hash)
 }
 
+#[track_caller]
 pub fn mix64(z: u64) -> u64 {
     let request = format!("mix64 {:016x}", z);
     one_number(&request, hash)
@@ -439,14 +449,17 @@ fn hash(word: &str) -> Option<u64> {
     u64::from_str_radix(word, 16).ok()
 }
 
+#[track_caller]
 pub fn optimal_m(n: u64, p: f64) -> u64 {
     one_number(&format!("optimal_m {} {}", n, real(p)), count)
 }
 
+#[track_caller]
 pub fn optimal_k(m: u64, n: u64) -> u32 {
     one_number(&format!("optimal_k {} {}", m, n), |w| count(w).and_then(|k| u32::try_from(k).ok()))
 }
 
+#[track_caller]
 pub fn predicted_fp_rate(m: u64, k: u32, n: u64) -> f64 {
     one_number(&format!("predicted_fp_rate {} {} {}", m, k, n), parse_real)
 }
@@ -459,6 +472,7 @@ pub struct Bloom {
 }
 
 impl Bloom {
+    #[track_caller]
     fn made(request: impl Fn(&str) -> String) -> Result<Bloom, BloomError> {
         let name = format!("f{}", NAMES.fetch_add(1, Ordering::Relaxed) + 1);
         let asked = request(&name);
@@ -471,15 +485,18 @@ impl Bloom {
 
     /// Sized for `n` items at rate `p`. BadParams unless n >= 1, 0 < p < 1,
     /// and the size is at most MAX_BITS.
+    #[track_caller]
     pub fn with_rate(n: u64, p: f64) -> Result<Bloom, BloomError> {
         Bloom::made(|name| format!("with_rate {} {} {}", name, n, real(p)))
     }
 
     /// An empty filter. BadParams unless 1 <= m <= 2^40 and 1 <= k <= 65536.
+    #[track_caller]
     pub fn new(m: u64, k: u32) -> Result<Bloom, BloomError> {
         Bloom::made(|name| format!("new {} {} {}", name, m, k))
     }
 
+    #[track_caller]
     fn info(&self) -> (u64, u32, u64) {
         let request = format!("info {}", self.name);
         one_number(&request, |words| {
@@ -491,31 +508,37 @@ impl Bloom {
         })
     }
 
+    #[track_caller]
     pub fn m(&self) -> u64 {
         self.info().0
     }
 
+    #[track_caller]
     pub fn k(&self) -> u32 {
         self.info().1
     }
 
     /// Insert calls, plus the counts of every filter merged in (saturating).
+    #[track_caller]
     pub fn n_inserted(&self) -> u64 {
         self.info().2
     }
 
     /// g_i = (h1 + i h2) mod 2^64 mod m for i in 0..k, with h1 = fnv1a64(item)
     /// and h2 = mix64(h1) forced odd.
+    #[track_caller]
     pub fn bit_positions(&self, item: &[u8]) -> Vec<u64> {
         let request = format!("positions {} {}", self.name, hex(item));
         one_number(&request, |words| words.split(' ').map(count).collect::<Option<Vec<u64>>>())
     }
 
+    #[track_caller]
     pub fn insert(&mut self, item: &[u8]) {
         send_ahead(&format!("insert {} {}", self.name, hex(item)), Owed::MustBeOk);
     }
 
     /// True when all k bits of `item` are set: never false for an inserted item.
+    #[track_caller]
     pub fn contains(&self, item: &[u8]) -> bool {
         let request = format!("contains {} {}", self.name, hex(item));
         one_number(&request, |word| match word {
@@ -527,6 +550,7 @@ impl Bloom {
 
     /// ORs `other` in and adds its count. Mismatch, leaving self unchanged,
     /// when m or k differ.
+    #[track_caller]
     pub fn union(&mut self, other: &Bloom) -> Result<(), BloomError> {
         let request = format!("union {} {}", self.name, other.name);
         let words = fallible(&request)?;
@@ -536,16 +560,19 @@ impl Bloom {
         Ok(())
     }
 
+    #[track_caller]
     pub fn count_ones(&self) -> u64 {
         one_number(&format!("count_ones {}", self.name), count)
     }
 
     /// The 32-byte little-endian header, then ceil(m/8) bytes of bits.
+    #[track_caller]
     pub fn to_bytes(&self) -> Vec<u8> {
         one_number(&format!("to_bytes {}", self.name), unhex)
     }
 
     /// Exactly the byte strings to_bytes can write; Format for anything else.
+    #[track_caller]
     pub fn from_bytes(b: &[u8]) -> Result<Bloom, BloomError> {
         let data = hex(b);
         Bloom::made(|name| format!("from_bytes {} {}", name, data))
