@@ -27,8 +27,8 @@ Outcome<std::string> built_executable(const std::string& cargo_out) {
                  "build one test target, with --message-format=json-render-diagnostics?)");
 }
 
-Outcome<fs::path> run_folder_from(const fs::path& built, const std::string& executable, const std::string& place,
-                                  const fs::path& under) {
+Outcome<fs::path> run_folder_from(const fs::path& built, const std::string& executable,
+                                  const std::string& place, const fs::path& under) {
   const fs::path folder = under / ("tree-" + random_name());
   std::error_code ec;
   fs::create_directory(folder, ec);

@@ -803,26 +803,26 @@ class Served final : public Subjects {
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
     run.command =
         suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
-    if (set_.sandbox) {
-      // The suite sees, read-only, its run's socket folder and the relay
-      // (not tlbf-mutant, which could serve it any mutant, nor tlbf beside
-      // it), and its folder; in a PID namespace of its own it cannot see the
-      // served processes at all.
-      // A suite built once runs its executable, in its folder: no toolchain's program.
-      const std::vector<std::string> program = set_.build.empty() ? suite_ : std::vector<std::string>{};
-      Sandbox box{toolchain_folders(program), {}, tlbf_own_files(program)};
-      box.read_only.push_back(server->socket_folder());
-      box.read_only.push_back(relay);
-      if (set_.directory.empty()) {
-        box.read_only.push_back(folder);
-      } else {
-        box.read_write.push_back(folder);
-      }
-      run.command = sandboxed(box, folder, run.command);
-    }
+    if (set_.sandbox)
+      run.command = sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command);
     std::lock_guard<std::mutex> lock(mutex_);
     servers_[run.command] = std::move(server);
     return run;
+  }
+
+  // The suite sees, read-only, its run's socket folder and the relay (not
+  // tlbf-mutant, which could serve it any mutant, nor tlbf beside it), and
+  // its folder; in a PID namespace of its own it cannot see the served
+  // processes at all. A suite built once runs its executable, in its
+  // folder: no toolchain's program.
+  Sandbox run_sandbox(const std::string& socket_folder, const std::string& relay,
+                      const std::string& folder) const {
+    const std::vector<std::string> program = set_.build.empty() ? suite_ : std::vector<std::string>{};
+    Sandbox box{toolchain_folders(program), {}, tlbf_own_files(program)};
+    box.read_only.push_back(socket_folder);
+    box.read_only.push_back(relay);
+    (set_.directory.empty() ? box.read_only : box.read_write).push_back(folder);
+    return box;
   }
 
   struct Variant {
