@@ -32,7 +32,6 @@
 //!   `Debug` prints the fields the reference's derive prints. Dropping a
 //!   `Bloom` sends `drop`.
 
-use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -97,7 +96,7 @@ struct Connection {
     subject: Option<Subject>,
     failure: Option<String>,
     unsent: Vec<u8>,
-    owed: VecDeque<(String, Owed)>,
+    owed: Vec<(String, Owed)>, // oldest first (a Vec: VecDeque::new is not const before Rust 1.68)
     must_be_ok: usize, // of the owed, those sent ahead
 }
 
@@ -105,7 +104,7 @@ static CONNECTION: Mutex<Connection> = Mutex::new(Connection {
     subject: None,
     failure: None,
     unsent: Vec::new(),
-    owed: VecDeque::new(),
+    owed: Vec::new(),
     must_be_ok: 0,
 });
 static NAMES: AtomicU64 = AtomicU64::new(0);
@@ -199,7 +198,7 @@ impl Connection {
     fn queue(&mut self, request: &str, owed: Owed) {
         self.unsent.extend_from_slice(request.as_bytes());
         self.unsent.push(b'\n');
-        self.owed.push_back((shortened(request).to_string(), owed));
+        self.owed.push((shortened(request).to_string(), owed));
     }
 
     fn write_all(&mut self) -> Result<(), String> {
@@ -228,7 +227,7 @@ impl Connection {
     /// Every answer owed, read and checked.
     fn settle(&mut self) -> Result<(), String> {
         self.write_all()?;
-        while let Some((request, owed)) = self.owed.pop_front() {
+        for (request, owed) in std::mem::take(&mut self.owed) {
             let line = self.line(&request)?;
             if owed == Owed::MustBeOk {
                 self.must_be_ok -= 1;
