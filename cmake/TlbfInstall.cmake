@@ -4,9 +4,9 @@
 #   P/libexec/tlbf/tlbf-relay              what a suite's TLBF_IMPL runs in served mode
 #   P/share/tlbf/vectors/                  the vector files, and their schemas in schema/
 #   P/share/tlbf/mutation-test-elements.js the viewer tlbf mutate --html inlines, and its licence
-#   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the reference and patches (Rust) or the course's
-#                                          folder and the served variants (protocol, Python), the chaffs and
-#                                          wheats of each kind, and a kit.json naming them
+#   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the course's folder (the client, a binding),
+#                                          the served Python variants, chaffs and wheats, and a kit.json
+#                                          naming them; rust/reference/ the course's Rust crate
 #   P/share/doc/tlbf/                      README.md and docs/*.md
 #   P/include/tlbf/, P/lib/libtlbf_oracle.a    the oracle, for C++ programs
 #   P/lib/cmake/tlbf/                      its CMake package: find_package(tlbf) gives tlbf::oracle
@@ -34,39 +34,22 @@ endif()
 
 # tlbf grade's kits, laid out so that each kit.json names its folders
 # beside it (the source's kit.json names them across the tree instead).
-# The Rust kit patches its reference.
-foreach(kind rust)
-  set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/${kind})
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/${kind}/ DESTINATION ${kit}/reference
-    PATTERN target EXCLUDE PATTERN __pycache__ EXCLUDE)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/patches/${kind}/ DESTINATION ${kit}/patches)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/${kind}/ DESTINATION ${kit}/chaffs)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/${kind}/ DESTINATION ${kit}/wheats)
-  install(FILES ${PROJECT_SOURCE_DIR}/mutants/patches/${kind}-sanity.patch DESTINATION ${kit} RENAME sanity.patch)
-  file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json text)
-  string(JSON tests_file GET "${text}" tests_file)
-  string(JSON tests_into GET "${text}" tests_into)
-  string(JSON suite GET "${text}" suite)
-  string(JSON left_out ERROR_VARIABLE no_left_out GET "${text}" left_out)
-  set(left_out_line "")
-  if(NOT no_left_out)
-    set(left_out_line "  \"left_out\": ${left_out},\n")
-  endif()
-  file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
-    "{\n  \"kind\": \"${kind}\",\n  \"reference\": \"reference\",\n  \"tests_file\": \"${tests_file}\",\n"
-    "  \"tests_into\": \"${tests_into}\",\n  \"suite\": ${suite},\n${left_out_line}  \"patches\": \"patches\",\n"
-    "  \"sanity_patch\": \"sanity.patch\",\n  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
-  install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)
-endforeach()
+# The course's Rust reference crate is installed beside the Rust kit: the
+# fuzzing shim names it, and a course author's own `tlbf mutate --patches`
+# patches it; the Rust kit itself serves its subjects, as the others do.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/rust/
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/rust/reference
+  PATTERN target EXCLUDE PATTERN __pycache__ EXCLUDE)
 # The served kits: the course's folder the tests file goes into (the
 # protocol kit's client, the Python kit's binding), and the Python
 # implementation whose variants are their wheats, chaffs and each mutant's
-# second form; the mutants are the oracle's, served by tlbf-mutant.
-foreach(kind protocol python)
+# second form; the mutants are the oracle's, served by tlbf-mutant. The
+# Rust kit's course folder is the binding crate, which its "build" compiles
+# once per learner.
+foreach(kind protocol python rust)
   set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/${kind})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/course/ DESTINATION ${kit}/course
-    PATTERN __pycache__ EXCLUDE)
+    PATTERN __pycache__ EXCLUDE PATTERN target EXCLUDE)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/python/ DESTINATION ${kit}/variants
     PATTERN __pycache__ EXCLUDE)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/python/ DESTINATION ${kit}/chaffs)
@@ -77,9 +60,16 @@ foreach(kind protocol python)
   string(JSON suite GET "${text}" suite)
   string(JSON command GET "${text}" variants command)
   string(JSON as_is GET "${text}" variants as_is)
+  string(JSON tests_into GET "${text}" tests_into)
+  string(JSON build ERROR_VARIABLE no_build GET "${text}" build)
+  set(build_lines "")
+  if(NOT no_build)
+    string(JSON executable GET "${text}" executable)
+    set(build_lines "  \"build\": ${build},\n  \"executable\": \"${executable}\",\n")
+  endif()
   file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
     "{\n  \"kind\": \"${kind}\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
-    "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"\",\n  \"suite\": ${suite},\n"
+    "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"${tests_into}\",\n${build_lines}  \"suite\": ${suite},\n"
     "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
     "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
   install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})

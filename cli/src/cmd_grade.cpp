@@ -660,8 +660,8 @@ void add_grade(CLI::App& app, int& rc) {
       app.add_subcommand("grade", "Grade a class: every learner's tests against the course's reference");
   cmd->footer(
       "Each sub-folder of CLASS is a learner; their tests file (--kind rust: ds08_bloom.rs, python:\n"
-      "test_bloom.py, protocol: test_protocol.py) goes into a copy of the course's reference (for\n"
-      "protocol, a folder beside the served oracle), which is graded with the planted bugs\n" +
+      "test_bloom.py, protocol: test_protocol.py) goes into a copy of the kit's course folder (a\n"
+      "binding or a client that reaches the served oracle), which is graded with the planted bugs\n" +
       mutants::id_range() +
       ", must pass the correct variants (wheats), and is measured by more bugs (chaffs).\n"
       "The learner's own implementation is never used. Writes OUT/learners/NAME.json and .html,\n"

@@ -139,6 +139,24 @@ void read_variants(KitReader& reader, Kit& kit) {
   kit.served.chaffs = kit.set.chaffs;
 }
 
+// A served kit's one build of the learner's suite: "build" (words) and
+// "executable" (where in the run's folder what it builds goes), both or neither.
+void read_build(KitReader& reader, Kit& kit, bool served) {
+  const Json build = reader.kit().value("build", Json());
+  const std::string executable = reader.field("executable", false);
+  if (build.is_null() && executable.empty()) return;
+  if (!served) {
+    reader.wrong("\"build\" and \"executable\" are for a kit that serves its subjects (\"serves\")");
+  } else if (!build.is_array() || build.empty() || !strings_only(build) || executable.empty()) {
+    reader.wrong("\"build\" must be a non-empty list of strings, with \"executable\" a path beside it");
+  } else if (!stays_inside(executable, /*may_be_empty=*/false)) {
+    reader.wrong("\"executable\" must be a path inside the learner's folder, not \"" + executable + "\"");
+  } else {
+    kit.served.build = strings_of(build);
+    kit.served.executable = executable;
+  }
+}
+
 // Every folder and file the kit names is there.
 Outcome<Done> kit_paths_exist(const fs::path& path, const Kit& kit) {
   std::error_code ec;
@@ -194,6 +212,7 @@ Outcome<Kit> read_kit(const fs::path& path) {
   read_suite(reader, kit);
   read_left_out(reader, kit);
   if (served) read_variants(reader, kit);
+  read_build(reader, kit, served);
   if (!reader.error().empty()) return failure(reader.error());
   if (const auto found = kit_paths_exist(path, kit); !found.ok()) return found.failure();
   return kit;
@@ -263,10 +282,21 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
   }
   // Ungraded: the learners' gradings say whether their suites pass. The
   // reference's own tests file, if it has one, builds what theirs will share.
-  // A protocol suite needs TLBF_IMPL, and builds nothing the class shares.
-  if (!kit.serves.empty()) return seed;
+  // A served suite needs TLBF_IMPL, and builds nothing the class shares
+  // unless its kit builds it once (the Rust kind): that build, with an empty
+  // tests file where a learner's will be, builds the dependencies and the
+  // binding each learner's copy then reuses.
+  if (!kit.serves.empty() && kit.served.build.empty()) return seed;
+  std::vector<std::string> warm_with = kit.suite;
+  if (!kit.serves.empty()) {
+    const fs::path tests = scratch / "reference" / kit.tests_into / kit.tests_file;
+    std::error_code ec;
+    fs::create_directories(tests.parent_path(), ec);
+    if (!fs::exists(tests, ec)) std::ofstream{tests};
+    warm_with = kit.served.build;
+  }
   (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) +
-                                        " && " + suite_command(kit.suite, "", ""),
+                                        " && " + suite_command(warm_with, "", ""),
                                     "", limit);
   seed->warm_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return seed;
@@ -359,6 +389,8 @@ void add_kit_files(Framed& framed, const Kit& kit) {
   framed.add(kit.serves);
   for (const auto& word : kit.served.variant_command) framed.add(word);
   framed.add(kit.served.as_is);
+  for (const auto& word : kit.served.build) framed.add(word);
+  framed.add(kit.served.executable);
   for (const auto& dir : {kit.reference.string(), kit.set.patches, kit.set.chaffs, kit.set.wheats,
                           kit.served.variants_from, kit.served.mutant_patches}) {
     if (dir.empty()) continue;

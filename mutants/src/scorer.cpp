@@ -316,8 +316,14 @@ bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score
     subjects.finish(*warm);
     return stop(score, kHarness, "the warm-up run could not be prepared: " + warm->error);
   }
-  (void)run(*warm, options.setup_limit);  // not graded: the clean runs below say whether the suite passes
-  subjects.warmed(*warm);
+  // Not graded (the clean runs below say whether the suite passes), unless the Subjects say otherwise.
+  const auto built = run(*warm, options.setup_limit);
+  if (const std::string failed = subjects.after_warm_up(*warm, built.exited_cleanly(), built.out);
+      !failed.empty()) {
+    // Its standard error: the compiler's messages (standard output is the build's JSON).
+    score.baseline_output = printable(built.err.empty() ? built.out : built.err);
+    return stop(score, kFailsClean, failed + "; first failing lines:\n" + evidence_from(built.err));
+  }
   const std::size_t later_runs = options.mutants.size() + options.chaffs.size() + options.wheats.size();
   const auto folders =
       subjects.job_folders(std::clamp(static_cast<int>(later_runs), 1, std::max(1, options.jobs)));

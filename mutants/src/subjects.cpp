@@ -21,6 +21,7 @@
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/sandbox.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "built_suite.hpp"
 #include "private_folder.hpp"
 #include "file_text.hpp"
 
@@ -578,6 +579,37 @@ class Served final : public Subjects {
   }
   std::vector<std::string> wheat_ids() const override { return wheat_ids_; }
   std::vector<std::string> chaff_ids() const override { return patch_stems(set_.chaffs); }
+  // A suite compiled once (ServedSet::build): the build, in the learner's folder, is the warm-up.
+  std::optional<SuiteRun> warm_up() override {
+    if (set_.build.empty()) return std::nullopt;
+    SuiteRun run{suite_command(set_.build, "", ""), set_.directory, "", -1};
+    if (set_.sandbox) {
+      const Sandbox box{toolchain_folders(set_.build), {set_.directory}, tlbf_own_files(set_.build)};
+      run.command = sandboxed(box, set_.directory, run.command);
+    }
+    return run;
+  }
+  std::string after_warm_up(const SuiteRun&, bool succeeded, const std::string& out) override {
+    if (set_.build.empty()) return "";
+    if (!succeeded) {
+      std::string words;
+      for (const auto& word : set_.build) words += (words.empty() ? "" : " ") + word;
+      return "the suite does not build (" + words + "); fix it before grading it";
+    }
+    // What cannot be made here is the harness's: every run then says so (hidden()).
+    const auto executable = built_executable(out);
+    if (!executable.ok()) {
+      build_error_ = executable.why();
+      return "";
+    }
+    auto folder = run_folder_from(set_.directory, executable.value(), set_.executable, runs_);
+    if (folder.ok()) {
+      set_.directory = std::move(folder).value().string();
+    } else {
+      build_error_ = folder.why();
+    }
+    return "";
+  }
   SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden("", {}); }
   std::optional<SuiteRun> broken() override {
     return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all", {});
@@ -775,6 +807,10 @@ class Served final : public Subjects {
       run.error = private_error_;
       return run;
     }
+    if (!build_error_.empty()) {
+      run.error = build_error_;
+      return run;
+    }
     // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
     std::error_code ec;
     const std::string sockets = fs::absolute(private_, ec).string();
@@ -809,24 +845,26 @@ class Served final : public Subjects {
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
     run.command =
         suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
-    if (set_.sandbox) {
-      // The suite sees, read-only, its run's socket folder and the relay
-      // (not tlbf-mutant, which could serve it any mutant, nor tlbf beside
-      // it), and its folder; in a PID namespace of its own it cannot see the
-      // served processes at all.
-      Sandbox box{toolchain_folders(suite_), {}, tlbf_own_files(suite_)};
-      box.read_only.push_back(server->socket_folder());
-      box.read_only.push_back(relay);
-      if (set_.directory.empty()) {
-        box.read_only.push_back(folder);
-      } else {
-        box.read_write.push_back(folder);
-      }
-      run.command = sandboxed(box, folder, run.command);
-    }
+    if (set_.sandbox)
+      run.command = sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command);
     std::lock_guard<std::mutex> lock(mutex_);
     servers_[run.command] = std::move(server);
     return run;
+  }
+
+  // The suite sees, read-only, its run's socket folder and the relay (not
+  // tlbf-mutant, which could serve it any mutant, nor tlbf beside it), and
+  // its folder; in a PID namespace of its own it cannot see the served
+  // processes at all. A suite built once runs its executable, in its
+  // folder: no toolchain's program.
+  Sandbox run_sandbox(const std::string& socket_folder, const std::string& relay,
+                      const std::string& folder) const {
+    const std::vector<std::string> program = set_.build.empty() ? suite_ : std::vector<std::string>{};
+    Sandbox box{toolchain_folders(program), {}, tlbf_own_files(program)};
+    box.read_only.push_back(socket_folder);
+    box.read_only.push_back(relay);
+    (set_.directory.empty() ? box.read_only : box.read_write).push_back(folder);
+    return box;
   }
 
   struct Variant {
@@ -845,6 +883,7 @@ class Served final : public Subjects {
   fs::path runs_;              // each run's copy of set_.directory
   fs::path variants_;          // the wheats' and chaffs' folders
   std::string private_error_;  // why one of them is missing
+  std::string build_error_;    // why the runs' folder could not be made from a suite built once
   std::vector<std::string> wheat_ids_;
   std::string alternatives_seed_ = random_name();  // drawn for each grading, in the report
   std::vector<std::string> alternatives_command_;

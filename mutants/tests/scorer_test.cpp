@@ -27,7 +27,7 @@ using namespace std::chrono_literals;
 // Each run is a shell line that passes (`true`) or fails (`false`); what the
 // subject saw of it is set per subject. Every run gets a command of its own,
 // as the served subjects' runs do, so serving_record() finds the right one.
-class FakeSubjects final : public Subjects {
+class FakeSubjects : public Subjects {
  public:
   struct Subject {
     bool suite_passes = true;
@@ -85,6 +85,36 @@ ScoreOptions options_for(const Subjects& subjects) {
 TEST(Scorer, AFailureTheSubjectSawIsAKill) {
   FakeSubjects fake;
   const Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_EQ(score.killed(), 3);
+}
+
+// A suite compiled once before its runs (the served Rust kind): the warm-up is
+// its build, and a build that fails is the suite's failure, before any run.
+class BuiltOnce final : public FakeSubjects {
+ public:
+  bool builds = false;
+  std::optional<SuiteRun> warm_up() override {
+    SuiteRun run;
+    run.command = builds ? "true" : "echo 'error[E0308]: mismatched types' >&2; echo '{}'; false";
+    return run;
+  }
+  std::string after_warm_up(const SuiteRun&, bool succeeded, const std::string& out) override {
+    if (out != "{}\n" && !builds) return "the build's standard output was not handed over";
+    return succeeded ? "" : "the suite does not build";
+  }
+};
+
+TEST(Scorer, ASuiteThatDoesNotBuildFailsCleanWithTheCompilersErrorBeforeAnyRun) {
+  BuiltOnce fake;
+  Score score = score_suite(fake, options_for(fake));
+  EXPECT_EQ(score.stopped, kFailsClean);
+  EXPECT_EQ(score.stop_reason,
+            "the suite does not build; first failing lines:\nerror[E0308]: mismatched types");
+  EXPECT_EQ(score.baseline_runs, 0);
+  EXPECT_EQ(score.baseline_output, "error[E0308]: mismatched types\n");  // its standard error, not the JSON
+  fake.builds = true;
+  score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
   EXPECT_EQ(score.killed(), 3);
 }

@@ -148,6 +148,30 @@ class TestBloom(unittest.TestCase):
 '''
 
 
+# A Rust suite that pins what it reads: the binding's FNV-1a and size (filled
+# in by the test), and the one time every file of its run's folder has.
+RUST_READER = '''use std::time::{Duration, UNIX_EPOCH};
+use tl_ds::bloom::Bloom;
+
+fn fnv(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+#[test]
+fn a_filter_is_made() {
+    Bloom::new(20, 3).unwrap();
+}
+
+#[test]
+fn the_binding_is_the_one_i_know() {
+    let source = std::fs::read("src/bloom.rs").unwrap();
+    assert_eq!((fnv(&source), source.len()), (0x%016x, %d));
+    let exe = std::fs::metadata(std::env::current_exe().unwrap()).unwrap();
+    assert_eq!(exe.modified().unwrap(), UNIX_EPOCH + Duration::from_secs(946684800));
+}
+'''
+
+
 def flaky_by_chance(kind):
     """The learners whose expected verdict is flaky whatever the concurrency (frank, henry)."""
     table = json.load(open(os.path.join(CLASSES, kind, "expected.json")))
@@ -560,7 +584,59 @@ class RustClass(Grading):
 
     def test_every_learner_gets_the_right_verdict_at_j2(self):
         out, r = self.check_class(2, "--chaffs", "none")
-        self.check_survivors(out, "bob", ["s03", "s04", "s05", "s09"], "src/bloom.rs")
+        bob = json.load(open(os.path.join(out, "learners", "bob.json")))["config"]
+        self.assertEqual(bob["mode"], "served")
+        # Served: each survivor is named where the oracle's source carries it.
+        self.check_survivors(out, "bob", ["s03", "s04", "s05", "s09"], "oracle/")
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in bob["wheats"]), bob["wheats"])
+        # Why the three adversaries' suites stop, in their own failing lines.
+        reason = {name: json.load(open(os.path.join(out, "learners", name + ".json")))["config"]["stopped"]["reason"]
+                  for name in ("kate", "mona", "dave")}
+        self.assertIn("not the oracle", reason["kate"])
+        self.assertIn("'optimal_m 0 0.5', which this function of the Rust API cannot return", reason["mona"])
+        self.assertIn("panicked at tests/ds08_bloom.rs", reason["mona"])
+        self.assertIn("fails on the clean reference", reason["dave"])
+        leo = json.load(open(os.path.join(out, "learners", "leo.json")))["config"]
+        self.assertEqual((leo["killed"], leo["ran"], leo["controlPasses"]), (0, 10, 2))
+
+    def test_a_suite_is_built_once_and_one_that_does_not_build_fails_clean(self):
+        class_dir = os.path.join(self.dir, "class")
+        shutil.copytree(os.path.join(CLASSES, "rust", "bob"), os.path.join(class_dir, "bob"))
+        os.makedirs(os.path.join(class_dir, "broken", "tests"))
+        with open(os.path.join(class_dir, "broken", "tests", "ds08_bloom.rs"), "w") as f:
+            f.write("use tl_ds::bloom::Bloom;\n#[test]\nfn t() { let b: u32 = Bloom::new(20, 3); }\n")
+        out = os.path.join(self.dir, "out")
+        r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(table_verdicts(r.stdout), {"bob": "short", "broken": "fails-clean"}, r.stdout)
+        broken = json.load(open(os.path.join(out, "learners", "broken.json")))["config"]
+        self.assertIn("the suite does not build", broken["stopped"]["reason"])
+        self.assertIn("error[E0308]: mismatched types", broken["stopped"]["reason"])
+        self.assertEqual(broken["baselineRuns"], 0)  # no run: the compiler's error is the evidence
+        # bob's runs ran his one executable: no run rebuilt anything, so each took what a run of it takes.
+        bob = json.load(open(os.path.join(out, "learners", "bob.json")))
+        self.assertEqual(bob["config"]["suite"], ["target/ds08_bloom", "-q"])
+
+    def test_a_suite_that_reads_its_subject_sees_the_same_bytes_in_every_run(self):
+        # Pinned to the binding's source (FNV-1a and size, as dave pinned the reference's) and to
+        # the runs' fixed file time, a reading suite passes every run, so it kills nothing.
+        binding = open(os.path.join(SOURCE, "mutants/kits/rust/course/src/bloom.rs"), "rb").read()
+        h = 0xcbf29ce484222325
+        for b in binding:
+            h = ((h ^ b) * 0x100000001b3) % (1 << 64)
+        suite = RUST_READER % (h, len(binding))
+        class_dir = os.path.join(self.dir, "class")
+        os.makedirs(os.path.join(class_dir, "reader", "tests"))
+        with open(os.path.join(class_dir, "reader", "tests", "ds08_bloom.rs"), "w") as f:
+            f.write(suite)
+        out = os.path.join(self.dir, "out")
+        r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(table_verdicts(r.stdout), {"reader": "short"}, r.stdout)
+        config = json.load(open(os.path.join(out, "learners", "reader.json")))["config"]
+        self.assertEqual((config["killed"], config["ran"]), (0, 10), config)
+        self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in config["wheats"]), config["wheats"])
 
     def test_the_run_dependent_learners_get_the_right_verdict_at_j1(self):
         self.check_class(1, "--chaffs", "none", learners=run_dependent(self.kind))

@@ -63,6 +63,15 @@ class Subjects {
   // so that all graded runs, the clean ones included, start alike.
   virtual std::optional<SuiteRun> warm_up() { return std::nullopt; }
   virtual void warmed(const SuiteRun&) {}
+  // After the warm-up: whether it exited cleanly and its standard output.
+  // For Subjects whose warm-up is the one build of what every run runs (the
+  // served Rust kind compiles a learner's tests once), a non-empty answer
+  // says why no run can happen, and the grading stops as fails-clean with
+  // the warm-up's output. By default the outcome is not graded: warmed(run).
+  virtual std::string after_warm_up(const SuiteRun& run, bool /*succeeded*/, const std::string& /*out*/) {
+    warmed(run);
+    return "";
+  }
   // Job folders: after the warm-up, `n` folders (one per job) in which every later
   // run happens, each used by one run at a time. A build tool that caches by
   // absolute path (rustc's incremental cache, a CMake build tree) finds its
@@ -124,6 +133,16 @@ struct ServedSet {
   // (kAlternativesWheat), as `tlbf serve --alternatives SEED`, a seed drawn
   // for each grading. "" for none.
   std::string tlbf;
+  // A suite compiled once, before any run (the Rust kind): `build` runs in
+  // `directory`, under the sandbox when the runs are, as the warm-up; its
+  // failure is the suite's (fails-clean). Its standard output must name,
+  // in cargo's JSON messages (--message-format=json-render-diagnostics),
+  // exactly one executable, which is copied to `executable` (a path inside
+  // the run's folder) in a folder made once: `directory` without its build
+  // folders (target), every file's time set to one fixed epoch. Every run's
+  // folder is a copy of that one, so each run only runs the executable.
+  std::vector<std::string> build;
+  std::string executable;
 };
 // The wheat that, wherever docs/check.md allows several answers, gives
 // another than the oracle's (conformance/alternatives.hpp).
