@@ -820,6 +820,12 @@ def _():
     FLAGS.add("limit:16777216")
 
 
+@bug("line_limit_32mib", "items", "request lines over 32 MiB are answered err Protocol",
+     ["large/line_just_under_64mib"], group="large/*")
+def _():
+    FLAGS.add("limit:33554432")
+
+
 # ---- 4. state ---------------------------------------------------------------
 
 @bug("at_most_64_filters_evicts", "state", "at most 64 filters are kept; a 65th evicts the oldest", ["state/many_filters_alive"])
