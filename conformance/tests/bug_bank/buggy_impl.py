@@ -569,6 +569,13 @@ def _():
     impl.predicted_fp_rate = lambda m, k, n: struct.unpack("f", struct.pack("f", original(m, k, n)))[0]
 
 
+@bug("reals_with_6_digits", "decision", "reals are written as C's printf %g does, 6 significant digits "
+     "('0.0174106'): outside the relative 1e-12 of docs/protocol.md's Reals rule",
+     ["vectors/sizing/PredictedFpRateTest/36"])
+def _():
+    impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:g}"
+
+
 @bug("rate_integer_division", "decision", "predicted_fp_rate divides k * n by m in integers",
      ["vectors/sizing/PredictedFpRateTest"])
 def _():
@@ -1645,6 +1652,12 @@ def _():
 @control("reals_with_exponent", "reals are written as '1.7410586496326586e-02' (the protocol takes any decimal that reads back)")
 def _():
     impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:.16e}"
+
+
+@control("reals_with_13_digits", "reals are written with 13 significant digits ('1.741058649633e-02'), within "
+         "the relative 1e-12 that docs/protocol.md's Reals rule allows")
+def _():
+    impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:.12e}"
 
 
 @control("flush_every_line", "answers are flushed after every line, not when input runs dry")
