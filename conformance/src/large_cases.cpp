@@ -57,7 +57,8 @@ Case longest_line() {
   Case c;
   c.name = "large/line_just_under_64mib";
   c.needs = {Capability::Filter};
-  c.about = "a request line just under the 64 MiB docs/protocol.md allows (docs/check.md, \"The large filters\")";
+  c.about =
+      "a request line just under the 64 MiB docs/protocol.md allows (docs/check.md, \"The large filters\")";
   c.make_steps = [] {
     std::string line = "contains absent_last ";  // odd length, so the hex fills the rest exactly
     line.resize((std::size_t{64} << 20) - (std::size_t{4} << 10) - 1, 'a');

@@ -343,7 +343,7 @@ std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end,
     const Case& c = pass.cases[pass.runnable[i]];
     starts.push_back(requests.size());
     for (const auto& step : c.steps)
-      requests.push_back({step.request, answer_limit(step.request, step.pattern)});
+      requests.push_back({step.request, answer_limit(step.request, step.pattern), c.patience});
     requests.push_back({kSync, Request::kDefaultAnswerLimit});
   }
   return requests;

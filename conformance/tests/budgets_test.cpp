@@ -259,6 +259,15 @@ TEST(Budgets, ASlowFirstAnswerPasses) {
   EXPECT_EQ(c.run.exit_code, 0) << failures_of(c.report);
 }
 
+TEST(Budgets, ACaseSlowByNatureWaitsItsOwnPatience) {
+  // An implementation whose bits are one Python int takes seconds for each
+  // insert into state/index_past_2_pow_31's filter of 2^31 + 64 bits, after
+  // answering everything before in milliseconds: 6 s with no answer, twice
+  // the adaptive timeout's floor, which the case's patience (30 s) allows.
+  const Checked c = tlbf_check(misbehaving("slow_past_2_pow_31"), "--runs 0 --filter 'state/*'");
+  EXPECT_EQ(c.run.exit_code, 0) << failures_of(c.report);
+}
+
 TEST(Budgets, TheTimeBudgetEndsARunThatWouldGoOn) {
   // A correct but slow implementation and a 3 s budget: what is left is not
   // run, and the verdict says so.

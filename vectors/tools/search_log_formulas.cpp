@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
   const char* names[] = {"log2(p) * LN2", "log10(p) * LN10", "log1p(-(1 - p))"};
   int found[3] = {0, 0, 0};
   std::mt19937_64 draw(20261204);
-  for (std::uint64_t i = 0; i < 4000000000 && (found[0] < wanted || found[1] < wanted || found[2] < wanted); ++i) {
+  for (std::uint64_t i = 0; i < 4000000000 && (found[0] < wanted || found[1] < wanted || found[2] < wanted);
+       ++i) {
     const double p = 0.42 + 0.58 * std::ldexp(static_cast<double>(draw() >> 11), -53);
     if (!(p > 0 && p < 1)) continue;
     const double forms[3] = {std::log2(p) * LN2, std::log10(p) * LN10, std::log1p(-(1 - p))};
