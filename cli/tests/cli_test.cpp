@@ -801,7 +801,7 @@ TEST_F(Cli, VectorsLintAndCheckRefuseAFolderThatIsNotTheBuiltOne) {
   }
   fresh();
   EXPECT_EQ(tlbf({"vectors", "lint", path("v")}).out,
-            "vectors in " + path("v").string() + ": 465 tests, no problems\n");
+            "vectors in " + path("v").string() + ": 474 tests, no problems\n");
   const auto needs = tlbf({"check", "--own-vectors"});
   EXPECT_EQ(needs.rc, 2);
   EXPECT_NE(needs.err.find("--own-vectors requires --vectors"), std::string::npos) << needs.err;

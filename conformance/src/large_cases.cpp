@@ -49,6 +49,26 @@ Case late(std::string name, std::set<Capability> needs, std::function<std::vecto
   return c;
 }
 
+// A request of 64 MiB less 4 KiB, `\n` included, just under the longest
+// line docs/protocol.md allows, so that a reader with a limit at 32 MiB (or
+// anywhere from 16 MiB up, which protocol/framing/line_above_16mib leaves)
+// fails. Cheap to answer once read: no such filter.
+Case longest_line() {
+  Case c;
+  c.name = "large/line_just_under_64mib";
+  c.needs = {Capability::Filter};
+  c.about =
+      "a request line just under the 64 MiB docs/protocol.md allows (docs/check.md, \"The large filters\")";
+  c.make_steps = [] {
+    std::string line = "contains absent_last ";  // odd length, so the hex fills the rest exactly
+    line.resize((std::size_t{64} << 20) - (std::size_t{4} << 10) - 1, 'a');
+    std::vector<Step> steps;
+    steps.push_back({std::move(line), "err NoSuchFilter"});
+    return steps;
+  };
+  return c;
+}
+
 }  // namespace
 
 std::vector<Case> large_cases() {
@@ -94,6 +114,7 @@ std::vector<Case> large_cases() {
                                   ask("drop lu_a"),
                                   ask("drop lu_b")};
   }));
+  out.push_back(longest_line());
   return out;
 }
 

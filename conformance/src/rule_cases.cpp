@@ -802,6 +802,33 @@ void largest_filters(std::vector<Case>& out) {
                        true, "CannotAllocate"));
 }
 
+// A filter of 2^31 + 64 bits (256 MiB), just past where a signed 32-bit bit
+// index (Java's (int) cast, a C int) turns negative, in the default check:
+// the large group (2^32 and up) runs only when asked for. k = 1, so each
+// item's one position is fnv1a64(item) mod m. The items were found by a
+// search over 4-byte items (each position below is also what the bundled
+// Python implementation computes; rule_cases_tests holds the oracle to these
+// patterns): 72553e04 and e67a7c06 land at 2^31 + 58 and 2^31 + 27, in the
+// last 64 bits; c2853805 and 3d4def05 at 2^31 - 9 and 2^31 - 49. No to_bytes
+// (a line of 512 MiB); count_ones reads every byte once. An implementation
+// whose bits are one Python int copies 256 MiB on every insert and may take
+// seconds for one answer after answering everything before in milliseconds,
+// which the adaptive timeout would call hung: each answer here may take 30 s.
+void index_past_2_pow_31(std::vector<Case>& out) {
+  Case c = case_from_draft(
+      "state/index_past_2_pow_31",
+      {expect("new i31 2147483712 1", "ok"), expect("info i31", "ok 2147483712 1 0"),
+       expect("positions i31 72553e04", "ok 2147483706"), expect("positions i31 c2853805", "ok 2147483639"),
+       expect("insert i31 72553e04", "ok"), expect("insert i31 c2853805", "ok"),
+       expect("contains i31 72553e04", "ok true"), expect("contains i31 c2853805", "ok true"),
+       expect("contains i31 e67a7c06", "ok false"), expect("contains i31 3d4def05", "ok false"),
+       expect("count_ones i31", "ok 2"), expect("insert i31 e67a7c06", "ok"),
+       expect("contains i31 e67a7c06", "ok true"), expect("count_ones i31", "ok 3"),
+       expect("info i31", "ok 2147483712 1 3"), expect("drop i31", "ok")});
+  c.patience = std::chrono::seconds(30);
+  out.push_back(std::move(c));
+}
+
 // Mistakes an adversary's ports of the format made that every earlier case
 // passed (docs/check.md, "The bug bank" has each as a bug).
 void found_by_adversaries(std::vector<Case>& out) {
@@ -847,6 +874,7 @@ std::vector<Case> rule_cases() {
   state(out);
   found_by_adversaries(out);
   largest_filters(out);
+  index_past_2_pow_31(out);
   for (auto* family : {grammar_cases, width_cases, identity_cases, header_edge_cases, error_order_cases}) {
     for (auto& c : family()) out.push_back(std::move(c));
   }

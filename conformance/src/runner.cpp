@@ -132,6 +132,7 @@ class Run {
     std::size_t next;  // the first runnable case not yet judged
   };
   std::vector<std::size_t> runnable_of(const std::vector<Case>& cases);
+  static std::size_t batch_end(const Pass& pass, std::size_t end);
   std::vector<Request> batch_of(const Pass& pass, std::size_t end, std::vector<std::size_t>& starts) const;
   bool judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t>& starts,
                    const Answers& answers);
@@ -334,6 +335,17 @@ std::vector<std::size_t> Run::runnable_of(const std::vector<Case>& cases) {
   return runnable;
 }
 
+// `end`, or sooner: a case with patience (Case::patience) goes in a batch of
+// its own, since every request of a pipelined batch is in flight at once and
+// its patience would otherwise lengthen the wait for a hang anywhere before it.
+std::size_t Run::batch_end(const Pass& pass, std::size_t end) {
+  const auto patient = [&](std::size_t i) { return pass.cases[pass.runnable[i]].patience.count() > 0; };
+  if (pass.next < end && patient(pass.next)) return pass.next + 1;
+  for (std::size_t i = pass.next + 1; i < end; ++i)
+    if (patient(i)) return i;
+  return end;
+}
+
 // The requests of the runnable cases from pass.next to `end`, each case's
 // followed by the sync request; `starts` gets the index of each case's first.
 std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end,
@@ -343,7 +355,7 @@ std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end,
     const Case& c = pass.cases[pass.runnable[i]];
     starts.push_back(requests.size());
     for (const auto& step : c.steps)
-      requests.push_back({step.request, answer_limit(step.request, step.pattern)});
+      requests.push_back({step.request, answer_limit(step.request, step.pattern), c.patience});
     requests.push_back({kSync, Request::kDefaultAnswerLimit});
   }
   return requests;
@@ -434,14 +446,17 @@ void Run::run_cases(const std::vector<Case>& cases) {
   while (pass.next < pass.runnable.size() && !stopped()) {
     std::vector<std::size_t> starts;  // index of each case's first request
     // With a failure limit, a batch at a time, so that the limit can stop what is not yet sent.
-    const std::size_t end = options_.max_failures > 0
-                                ? std::min(pass.runnable.size(), pass.next + kBatchWithLimit)
-                                : pass.runnable.size();
+    const std::size_t end = batch_end(pass, options_.max_failures > 0
+                                                ? std::min(pass.runnable.size(), pass.next + kBatchWithLimit)
+                                                : pass.runnable.size());
     const std::vector<Request> requests = batch_of(pass, end, starts);
     const Answers answers = session_.exchange(requests, pass.careful ? Pace::OneAtATime : Pace::Pipelined);
     const bool restart_needed = judge_batch(pass, end, starts, answers);
     if (!restart_needed) {
-      if (end == pass.runnable.size()) break;
+      // Stopped (the time budget ran out in this batch): pass.next is the
+      // case after the one in flight, and the cases from there on are not run,
+      // not skipped over as if judged.
+      if (end == pass.runnable.size() || stopped()) break;
       pass.next = end;
     }
     if (reached_failure_limit()) break;

@@ -311,6 +311,16 @@ Fault ChildSession::timed_out(Millis limit) {
   return end_with(kind, detail);
 }
 
+// The most patience any request sent and not yet answered asks for: an
+// implementation that writes its answers only when its input runs dry holds
+// those before a slow request back until it has answered that one too.
+Millis patience_in_flight(std::span<const Request> requests, std::size_t answered, std::size_t sent) {
+  Millis most{0};
+  for (std::size_t i = answered; i < sent && i < requests.size(); ++i)
+    most = std::max(most, requests[i].patience);
+  return most;
+}
+
 Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
   Answers result;
   if (!child_) {
@@ -354,7 +364,7 @@ Answers ChildSession::exchange(std::span<const Request> requests, Pace pace) {
       result.fault = after_the_end(requests, result.lines, buffer, output_closed);
       return result;
     }
-    const Millis limit = timeout_now();
+    const Millis limit = std::max(timeout_now(), patience_in_flight(requests, result.lines.size(), box.sent));
     if (Clock::now() - waiting_since > limit) {
       result.fault = timed_out(limit);
       return result;

@@ -12,7 +12,9 @@ of misbehaving as a process (crash, signal, hang, garbage, binary_garbage, no_ne
 long_line, stderr_flood, exit_early, double_response, extra_words,
 close_stdout, close_stdout_keep_reading, no_newline_then_hang,
 grandchild_holds_pipe, ignore_sigterm, no_flush, flush_every_8, hang_every_50,
-wrong_after_1000), or a correct but slow one (slow_20ms, slow_start_2s).
+wrong_after_1000), or a correct but slow one (slow_20ms, slow_start_2s,
+slow_past_2_pow_31: 2 s for each insert into state/index_past_2_pow_31's
+filter, whose three answers it writes with the rest of the case's).
 The conformance
 runner's tests check that each is reported, correctly and in bounded time.
 """
@@ -114,6 +116,8 @@ class Misbehaving(impl.Session):
         if MODE == "slow_20ms":  # correct, but every answer takes 20 ms
             time.sleep(0.02)
         if MODE == "slow_start_2s" and self.count == 1:  # correct, but starts like a cold JIT
+            time.sleep(2)
+        if MODE == "slow_past_2_pow_31" and line.startswith("insert i31 "):  # bits in one Python int
             time.sleep(2)
         if MODE == "hang_every_50" and self.count % 50 == 0:  # every process, again and again
             time.sleep(3600)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
@@ -265,8 +266,23 @@ Status Bloom::union_with(const Bloom& other) {
 }
 
 std::uint64_t Bloom::count_ones() const noexcept {
+  // Eight words at a time, a block of zeros skipped after one OR: a filter of
+  // 2^31 + 64 bits with a few items set (a rule case of the default check) is
+  // counted in about 0.05 s, where a popcount per byte took 2.5 s without the
+  // popcnt instruction (a portable build has none).
   std::uint64_t ones = 0;
-  for (std::uint8_t b : bits_) ones += static_cast<std::uint64_t>(std::popcount(b));
+  const std::uint8_t* p = bits_.data();
+  const std::size_t n = bits_.size();
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    std::uint64_t w[8];
+    std::memcpy(w, p + i, sizeof w);
+    std::uint64_t any = 0;
+    for (std::uint64_t x : w) any |= x;
+    if (any == 0) continue;
+    for (std::uint64_t x : w) ones += static_cast<std::uint64_t>(std::popcount(x));
+  }
+  for (; i < n; ++i) ones += static_cast<std::uint64_t>(std::popcount(p[i]));
   return ones;  // padding bits are zero by construction, so this is at most m
 }
 

@@ -59,11 +59,18 @@ constexpr NamedNote kNotes[] = {
       "(docs/format.md, section 7)."}},
     {"LogLastBit",
      {"PLATFORM",
-      "m depends on the last bit of log(p): with log(p) one unit in the last place off, m would be one of "
-      "`alternatives`. The expected m is what a correctly rounded log (and glibc's) gives; an "
+      "m depends on the last bit of log(p): with ln p one unit in the last place off the correctly rounded "
+      "ln p (not off a platform's log), m would be one of `alternatives`. The expected m is what a correctly "
+      "rounded log (and glibc's) gives; an "
       "implementation on a platform whose log differs there may answer an alternative, so the result is "
       "acceptable.",
       true}},
+    {"LogFormula",
+     {"EDGE_CASE",
+      "ln p computed another way (log2(p) * LN2, log10(p) * LN10, log1p(-(1 - p))) is within one unit in "
+      "the last place of log(p) almost always, but two units off here, and the m it gives is neither `m` nor "
+      "one of `alternatives`: ln p must be the math library's natural logarithm of p (docs/format.md, "
+      "section 7)."}},
     {"OutOfDomain",
      {"DECISION",
       "Inputs outside what a filter can use (n = 0, p outside (0, 1), NaN): docs/format.md makes optimal_m "

@@ -271,6 +271,31 @@ void with_rate_tests(FileBuilder& f) {
     f.add(c.comment, sizing_flags(c.flags, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
 }
 
+// p where ln p computed another way lands two ulps from the correctly rounded
+// ln p, and the m it gives at n = 3 * 10^18 (where one ulp of ln p moves the
+// ideal m by about one step of the doubles there) is neither the expected m
+// nor a LogLastBit alternative. Found by a search over p in (0.42, 1)
+// (vectors/tests/search_log_formulas.cpp) with a long double log as the
+// reference, each kept only where that log rounds to a double unambiguously;
+// check_correctly_rounded_log.py confirms each with a 60-digit log.
+void log_formula_tests(FileBuilder& f) {
+  constexpr std::uint64_t n = 3000000000000000000;
+  const MCase m_cases[] = {
+      {n, 0.88250758042393684, "ln p as log2(p) * LN2 is two ulps off (the example of issue 38)", {}},
+      {n, 0.88258205126397549, "ln p as log2(p) * LN2 is two ulps off", {}},
+      {n, 0.93942065357215876, "ln p as log2(p) * LN2 is two ulps off", {}},
+      {n, 0.88313584491280084, "ln p as log2(p) * LN2 is two ulps off", {}},
+      {n, 0.49527405681182735, "ln p as log10(p) * LN10 is two ulps off", {}},
+      {n, 0.43100588734413231, "ln p as log10(p) * LN10 is two ulps off", {}},
+      {n, 0.45068350936338214, "ln p as log10(p) * LN10 and as log1p(-(1 - p)) are two ulps off", {}},
+      {n, 0.49207295486323471, "ln p as log1p(-(1 - p)) is two ulps off", {}},
+      {n, 0.42533663469085553, "ln p as log1p(-(1 - p)) is two ulps off", {}},
+  };
+  f.group("OptimalMTest");
+  for (const auto& c : m_cases)
+    f.add(c.comment, sizing_flags({"LogFormula"}, c.n, c.p), {{"n", c.n}, {"p", real(c.p)}});
+}
+
 VectorFile sizing_file() {
   FileBuilder f("tlbf_sizing_v1.json",
                 {"optimal_m, optimal_k, predicted_fp_rate and with_rate (docs/format.md, sections 7 and 8).",
@@ -280,6 +305,7 @@ VectorFile sizing_file() {
   optimal_k_tests(f);
   predicted_fp_rate_tests(f);
   with_rate_tests(f);
+  log_formula_tests(f);  // last, so that the tcIds before it stay (docs/vectors.md, "Versions")
   return f.finish();
 }
 

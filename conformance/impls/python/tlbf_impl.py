@@ -95,6 +95,10 @@ def check_params(m, k):
         raise TlbfError("BadParams", f"k = {k}; must be 1 ..= 65536")
 
 
+COUNT_BLOCK = 1 << 20
+ZERO_BLOCK = bytes(COUNT_BLOCK)
+
+
 class Bloom:
     def __init__(self, m, k, n_inserted=0, bits=None):
         self.m, self.k, self.n_inserted = m, k, n_inserted
@@ -144,7 +148,15 @@ class Bloom:
         self.n_inserted = min(self.n_inserted + other.n_inserted, MASK64)
 
     def count_ones(self):
-        return bin(int.from_bytes(self.bits, "little")).count("1")
+        # By blocks of 1 MiB, a block of zeros skipped by one comparison: the
+        # default check counts a filter of 2^31 + 64 bits (256 MiB) with two
+        # items set, which bin() of the whole array took 14 s and 1.8 GB for.
+        ones, view, size = 0, memoryview(self.bits), len(self.bits)
+        for start in range(0, size, COUNT_BLOCK):
+            end = min(start + COUNT_BLOCK, size)
+            if not self.bits.startswith(ZERO_BLOCK[:end - start], start):
+                ones += int.from_bytes(view[start:end], "little").bit_count()
+        return ones
 
     def to_bytes(self):
         return (b"TLBF" + (1).to_bytes(4, "little") + self.m.to_bytes(8, "little")

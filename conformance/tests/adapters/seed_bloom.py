@@ -137,7 +137,7 @@ class Bloom:
         self._n = min(self._n + other._n, U64)
 
     def count_ones(self):
-        return bin(self._bits).count("1")
+        return self._bits.bit_count()  # bin() of a filter of 2^31 bits is a string of 2 GB
 
     def to_bytes(self):
         nbytes = (self._m + 7) // 8

@@ -569,6 +569,13 @@ def _():
     impl.predicted_fp_rate = lambda m, k, n: struct.unpack("f", struct.pack("f", original(m, k, n)))[0]
 
 
+@bug("reals_with_6_digits", "decision", "reals are written as C's printf %g does, 6 significant digits "
+     "('0.0174106'): outside the relative 1e-12 of docs/protocol.md's Reals rule",
+     ["vectors/sizing/PredictedFpRateTest/36"])
+def _():
+    impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:g}"
+
+
 @bug("rate_integer_division", "decision", "predicted_fp_rate divides k * n by m in integers",
      ["vectors/sizing/PredictedFpRateTest"])
 def _():
@@ -818,6 +825,12 @@ def _():
 @bug("line_limit_16mib", "items", "request lines over 16 MiB are answered err Protocol", ["protocol/framing/line_above_16mib"])
 def _():
     FLAGS.add("limit:16777216")
+
+
+@bug("line_limit_32mib", "items", "request lines over 32 MiB are answered err Protocol",
+     ["large/line_just_under_64mib"], group="large/*")
+def _():
+    FLAGS.add("limit:33554432")
 
 
 # ---- 4. state ---------------------------------------------------------------
@@ -1465,6 +1478,62 @@ def _():
     B.insert, B.contains = insert, contains
 
 
+# ---- the int32 bit index (issue 38, part 4) ---------------------------------
+# A JVM port keeps the bit index in an int: (int) of a position at or above
+# 2^31 is negative, and the array access throws. The default check's filter
+# of 2^31 + 64 bits has items on both sides of 2^31.
+
+@bug("bit_index_int32", "width",
+     "bit indexes are Java ints ((int) of the u64 position): at 2^31 and above the index is negative "
+     "and the array access throws, which ends the process",
+     ["state/index_past_2_pow_31"])
+def _():
+    def index(self, g):
+        i = (g & 0xffffffff) - (1 << 32 if g & 0x80000000 else 0)
+        if i < 0:
+            raise IndexError(f"Index {i >> 3} out of bounds for length {len(self.bits)}")
+        return i
+    def insert(self, item):
+        for g in impl.positions(self.m, self.k, item):
+            i = index(self, g)
+            self.bits[i >> 3] |= 1 << (i & 7)
+        self.n_inserted = min(self.n_inserted + 1, MASK)
+    def contains(self, item):
+        return all(self.bits[index(self, g) >> 3] >> (g & 7) & 1 for g in impl.positions(self.m, self.k, item))
+    B.insert, B.contains = insert, contains
+
+
+# ---- ln p by another formula (issue 38, part 5) ------------------------------
+# Each is within one ulp of the correctly rounded ln p almost always, which
+# LogLastBit accepts, but two ulps off now and then, where m is none of the
+# acceptable ones: the sizing vectors' second OptimalMTest group holds such p.
+
+def ln_by(formula):
+    original = impl.ln
+    impl.ln = lambda x: formula(x) if 0.0 < x < 1.0 else original(x)
+
+
+LOG_FORMULA_CASES = ["vectors/sizing/OptimalMTest/" + str(tc) for tc in range(58, 67)]
+
+
+@bug("ln_as_log2_times_ln2", "log", "ln p computed as log2(p) * LN2 (two ulps off for about one p in 20 million)",
+     [c for c in LOG_FORMULA_CASES if c.endswith(("/58", "/59", "/60", "/61"))])
+def _():
+    ln_by(lambda x: math.log2(x) * impl.LN2)
+
+
+@bug("ln_as_log10_times_ln10", "log", "ln p computed as log10(p) * LN10, LN10 the double nearest ln 10",
+     [c for c in LOG_FORMULA_CASES if c.endswith(("/62", "/63", "/64"))])
+def _():
+    ln_by(lambda x: math.log10(x) * 2.302585092994046)
+
+
+@bug("ln_as_log1p", "log", "ln p computed as log1p(-(1 - p)), where 1 - p is rounded for p below 1/2",
+     [c for c in LOG_FORMULA_CASES if c.endswith(("/64", "/65", "/66"))])
+def _():
+    ln_by(lambda x: math.log1p(-(1.0 - x)))
+
+
 # ---- an answer for every request (issue 38, part 3) --------------------------
 # A port that allocates its bits eagerly and dies when the allocation fails
 # leaves `new` of 2^40 bits (128 GiB) unanswered, where ok or err BadParams is
@@ -1583,6 +1652,12 @@ def _():
 @control("reals_with_exponent", "reals are written as '1.7410586496326586e-02' (the protocol takes any decimal that reads back)")
 def _():
     impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:.16e}"
+
+
+@control("reals_with_13_digits", "reals are written with 13 significant digits ('1.741058649633e-02'), within "
+         "the relative 1e-12 that docs/protocol.md's Reals rule allows")
+def _():
+    impl.write_real = lambda x: repr(x) if not math.isfinite(x) else f"{x:.12e}"
 
 
 @control("flush_every_line", "answers are flushed after every line, not when input runs dry")

@@ -197,7 +197,21 @@ impl Bloom {
     }
 
     pub fn count_ones(&self) -> u64 {
-        self.bits.iter().map(|b| b.count_ones() as u64).sum()
+        // By blocks of 64 bytes, a block of zeros skipped after one OR of its
+        // words: tlbf check counts a filter of 2^31 + 64 bits with three items
+        // set, which a count per byte took 0.2 s for.
+        let mut ones = 0u64;
+        let mut blocks = self.bits.chunks_exact(64);
+        for block in &mut blocks {
+            let mut words = [0u64; 8];
+            for (word, bytes) in words.iter_mut().zip(block.chunks_exact(8)) {
+                *word = u64::from_le_bytes(bytes.try_into().unwrap());
+            }
+            if words.iter().fold(0, |any, w| any | w) != 0 {
+                ones += words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+            }
+        }
+        ones + blocks.remainder().iter().map(|b| u64::from(b.count_ones())).sum::<u64>()
     }
 
     /// The 32-byte little-endian header, then ceil(m/8) bytes of bits.

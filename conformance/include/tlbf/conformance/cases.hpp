@@ -1,6 +1,7 @@
 // Conformance cases: what `tlbf check` sends and what it expects back.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <set>
 #include <string>
@@ -46,6 +47,9 @@ struct Case {
   // that does not run it (a request of 16 MiB): makes them. Until
   // make_steps_now(), `steps` is empty and `needs` is set by hand.
   std::function<std::vector<Step>()> make_steps;
+  // The least time each of its answers is waited for (Request::patience):
+  // set for a case whose requests are slow in some correct implementations.
+  std::chrono::milliseconds patience{0};
 };
 
 // Makes the steps of a case that makes them late (Case::make_steps); check()

@@ -54,6 +54,10 @@ struct Fault {
 struct Request {
   std::string_view line;  // without the "\n"
   std::size_t answer_limit = kDefaultAnswerLimit;
+  // The least time its answer may take before the process is taken for hung,
+  // whatever the adaptive timeout (Budget) says: a request that is slow by
+  // nature in an implementation that was fast until then.
+  std::chrono::milliseconds patience{0};
 
   static constexpr std::size_t kDefaultAnswerLimit = std::size_t{1} << 20;
 };

@@ -8,10 +8,10 @@
 
 namespace tlbf::protocol {
 
-// The m that optimal_m(n, p) would give if log(p) came out one unit in the
-// last place higher or lower, where that changes m, sorted; empty when no
-// log within one ulp changes it, and for inputs with_rate refuses (n = 0, p
-// outside (0, 1)).
+// The m other than optimal_m(n, p) that ln p one unit in the last place
+// either side of the correctly rounded ln p gives, or that ln p itself gives
+// where this platform's log is not correctly rounded; sorted, and empty when
+// none differs, and for inputs with_rate refuses (n = 0, p outside (0, 1)).
 std::vector<std::uint64_t> m_alternatives(std::uint64_t n, double p);
 
 }  // namespace tlbf::protocol
