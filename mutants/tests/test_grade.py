@@ -588,7 +588,7 @@ class RustClass(Grading):
         self.assertEqual(bob["mode"], "served")
         # Served: each survivor is named where the oracle's source carries it.
         self.check_survivors(out, "bob", ["s03", "s04", "s05", "s09"], "oracle/")
-        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["lenient", "python", "rewritten"])
+        self.assertEqual(sorted(w["id"] for w in bob["wheats"]), ["alternatives", "lenient", "python", "rewritten"])
         self.assertTrue(all(w["passes"] == w["runs"] == 3 for w in bob["wheats"]), bob["wheats"])
         # Why the three adversaries' suites stop, in their own failing lines.
         reason = {name: json.load(open(os.path.join(out, "learners", name + ".json")))["config"]["stopped"]["reason"]
