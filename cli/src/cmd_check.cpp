@@ -19,6 +19,7 @@
 #include "tlbf/conformance/adapters.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/expected_failures.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/conformance/transcript.hpp"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/expected_failures.hpp"
 #include "tlbf/conformance/reports.hpp"
 
 namespace tlbf::conformance {

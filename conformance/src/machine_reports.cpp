@@ -1,0 +1,91 @@
+// The reports for machines: JSON, whole, and JUnit XML for CI systems.
+#include <sstream>
+
+#include "report_facts.hpp"
+#include "tlbf/conformance/reports.hpp"
+#include "tlbf/markup.hpp"
+
+namespace tlbf::conformance {
+
+using report_facts::reproduce_of;
+
+nlohmann::ordered_json to_json(const CheckReport& report) {
+  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  for (const auto& r : report.results) {
+    nlohmann::ordered_json c = {{"name", r.name}, {"outcome", std::string(to_string(r.outcome))}};
+    if (!r.reason.empty()) c["reason"] = r.reason;
+    if (!r.about.empty()) c["about"] = r.about;
+    if (!r.request.empty()) c["request"] = r.request, c["expected"] = r.expected, c["got"] = r.got;
+    if (!r.oracle.empty()) c["oracle"] = r.oracle;
+    if (!r.allowed.empty()) c["allowed"] = r.allowed;
+    if (!r.stderr_tail.empty()) c["stderr"] = r.stderr_tail;
+    if (r.outcome == Outcome::Failed && !reproduce_of(r).empty()) c["reproduce"] = reproduce_of(r);
+    if (!r.transcript.empty()) c["transcript"] = r.transcript;
+    cases.push_back(c);
+  }
+  const auto names = [](const std::set<Capability>& set) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (auto c : set) out.push_back(std::string(to_string(c)));
+    return out;
+  };
+  return {{"implementation", report.command},
+          {"hello", report.hello},
+          {"conforms", report.conforms()},
+          {"capabilities", names(report.offered)},
+          {"required", names(report.required)},
+          {"left_out", names(report.left_out())},
+          {"restarts", report.restarts},
+          {"session", report.session_problem},
+          {"stopped_because", report.stopped_because},
+          {"passed", report.count(Outcome::Passed)},
+          {"failed", report.count(Outcome::Failed)},
+          {"acceptable", report.count(Outcome::Acceptable)},
+          {"skipped", report.count(Outcome::Skipped)},
+          {"not_run", report.count(Outcome::NotRun)},
+          {"cases", cases}};
+}
+
+std::string to_junit(const CheckReport& report) {
+  std::ostringstream out;
+  const int failures = report.count(Outcome::Failed) + (report.session_problem.empty() ? 0 : 1);
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+      << "<testsuite name=\"tlbf check " << escape_xml_ascii(report.command) << "\" tests=\""
+      << report.results.size() + 1 << "\" failures=\"" << failures << "\" skipped=\""
+      << report.count(Outcome::Skipped) << "\">\n";
+  for (const auto& r : report.results) {
+    const auto cut = r.name.rfind('/');
+    std::string classname = r.name.substr(0, cut);
+    for (char& c : classname) c = c == '/' ? '.' : c;
+    out << " <testcase classname=\"" << escape_xml_ascii(classname) << "\" name=\""
+        << escape_xml_ascii(r.name.substr(cut + 1)) << "\"";
+    if (r.outcome == Outcome::Passed) {
+      out << "/>\n";
+      continue;
+    }
+    out << ">";
+    if (r.outcome == Outcome::Failed) {
+      out << "<failure message=\"" << escape_xml_ascii(r.reason) << "\">"
+          << escape_xml_ascii("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected +
+                              "\ngot: " + r.got + "\noracle: " + r.oracle +
+                              (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) +
+                              "\nreproduce: " + r.reproduce + "\nstderr:\n" + r.stderr_tail)
+          << "</failure>";
+    } else if (r.outcome == Outcome::Skipped) {
+      out << "<skipped message=\"" << escape_xml_ascii(r.reason) << "\"/>";
+    } else {
+      out << "<system-out>" << escape_xml_ascii("acceptable difference: " + r.reason) << "</system-out>";
+    }
+    out << "</testcase>\n";
+  }
+  // The session as a case of its own, so that a bad exit is never lost.
+  out << " <testcase classname=\"session\" name=\"end_of_input\"";
+  if (report.session_problem.empty()) {
+    out << "/>\n";
+  } else {
+    out << "><failure message=\"" << escape_xml_ascii(report.session_problem) << "\"/></testcase>\n";
+  }
+  out << "</testsuite>\n</testsuites>\n";
+  return out.str();
+}
+
+}  // namespace tlbf::conformance
