@@ -9,7 +9,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -19,6 +18,7 @@
 #include "tlbf/conformance/adapters.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/report_formats.hpp"
 #include "tlbf/conformance/expected_failures.hpp"
 #include "tlbf/conformance/reports.hpp"
 #include "tlbf/conformance/runner.hpp"
@@ -38,9 +38,7 @@ struct CheckOptions {
   bool own_vectors = false;  // --own-vectors: vectors_dir may differ from the vectors tlbf was built with
   std::string filter;
   std::vector<std::string> skip;  // globs of cases left out, after --filter
-  std::string json_file;
-  std::string junit_file;
-  std::string html_file;
+  conformance::ReportFiles report_files;  // conformance::report_formats()'s, by option
   std::string expected_file;
   bool update_expected = false;
   long timeout_ms = 10'000;
@@ -236,14 +234,13 @@ Outcome<std::string> default_implementation() {
   return from_env != nullptr ? std::string(from_env) : reference_command();
 }
 
-// --expected, --update-expected and --junit: one --impl each, and --update-expected with --expected.
+// --expected and the report files (report_formats.hpp) that describe one
+// implementation: one --impl each; and --update-expected with --expected.
 Outcome<Done> report_options_fit(const CheckOptions& opt) {
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
     return failure("--expected lists one implementation's failures; give one --impl");
   }
-  if (!opt.junit_file.empty() && opt.impls.size() > 1) {
-    return failure("--junit describes one implementation's cases; give one --impl");
-  }
+  if (auto fit = conformance::report_files_fit(opt.report_files, opt.impls.size()); !fit) return fit;
   if (opt.update_expected && opt.expected_file.empty())
     return failure("--update-expected needs --expected FILE");
   return done();
@@ -302,11 +299,15 @@ Outcome<Done> reached_a_verdict(const CheckReport& report, const std::string& im
 
 // --expected: the report's failures against the list, printed; true when they are as listed.
 bool print_expected_verdict(const CheckReport& report, const CheckOptions& opt,
-                            const std::set<std::string>& expected) {
+                            const conformance::ExpectedFailures& expected) {
   const auto verdict = conformance::judge_expected(report, expected);
   std::cout << "expected failures: " << verdict.expected_and_failed.size() << " of " << expected.size()
             << " listed in " << opt.expected_file << " failed as expected\n";
   for (const auto& name : verdict.unexpected_failures) std::cout << "UNEXPECTED FAILURE: " << name << "\n";
+  for (const auto& other : verdict.other_reasons) {
+    std::cout << "FAILED FOR ANOTHER REASON: " << other.name << "\n  listed: " << other.listed
+              << "\n  now:    " << other.got.substr(0, 200) << (other.got.size() > 200 ? "..." : "") << "\n";
+  }
   for (const auto& name : verdict.unexpected_passes) {
     std::cout << "UNEXPECTED PASS: " << name
               << " (listed as expected to fail; remove it, or --update-expected)\n";
@@ -322,26 +323,22 @@ bool print_expected_verdict(const CheckReport& report, const CheckOptions& opt,
   return as_expected;
 }
 
-// --json and --html, over every report; a Failure when one cannot be written.
+// The report files asked for (report_formats.hpp); a Failure when one cannot be written.
 Outcome<Done> write_check_reports(const CheckOptions& opt, const std::vector<CheckReport>& reports) {
-  if (!opt.json_file.empty()) {
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const auto& report : reports) all.push_back(conformance::to_json(report));
-    // Implementations may write any bytes; JSON holds only UTF-8, so others become U+FFFD.
-    const auto& one_or_all = reports.size() == 1 ? all[0] : all;
-    const std::string text =
-        one_or_all.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-    if (auto written = write_file(opt.json_file, text); !written) return written;
+  const conformance::ReportSettings settings{opt.profile == "tlbf"};
+  for (const auto& format : conformance::report_formats()) {
+    const auto file = opt.report_files.find(format.option);
+    if (file == opt.report_files.end() || file->second.empty()) continue;
+    if (auto written = write_file(file->second, format.write(reports, settings)); !written) return written;
   }
-  if (opt.html_file.empty()) return done();
-  return write_file(opt.html_file, conformance::html_report(reports, opt.profile == "tlbf"));
+  return done();
 }
 
 // Checks each implementation in turn and prints its report, then writes the
 // reports asked for: the exit code of the whole run.
 int check_implementations(const CheckOptions& opt, const conformance::CheckSuite& suite,
                           const conformance::RunnerOptions& runner, const std::string& selected_by,
-                          const std::set<std::string>& expected) {
+                          const conformance::ExpectedFailures& expected) {
   bool all_conform = true;
   std::vector<CheckReport> reports;
   for (const auto& impl : opt.impls) {
@@ -370,11 +367,6 @@ int check_implementations(const CheckOptions& opt, const conformance::CheckSuite
       conforms = print_expected_verdict(report, opt, expected);
     }
     all_conform = all_conform && conforms;
-    const bool junit = !opt.junit_file.empty() && opt.impls.size() == 1;
-    if (junit) {
-      if (auto written = write_file(opt.junit_file, conformance::to_junit(report)); !written)
-        return fail_with(kIo, kFileSpeaker, written.failure());
-    }
     reports.push_back(std::move(report));
   }
   if (reports.size() > 1) std::cout << conformance::parity_matrix(reports, opt.verbose);
@@ -400,14 +392,11 @@ int run_check(CheckOptions opt) {
   }
   if (!opt.transcripts.empty()) {
     // A replay has no cases, groups or capabilities to report: not silently no file.
-    for (const auto& [option, file] : {std::pair<const char*, const std::string&>{"--html", opt.html_file},
-                                       {"--json", opt.json_file},
-                                       {"--junit", opt.junit_file},
-                                       {"--expected", opt.expected_file}}) {
-      if (file.empty()) continue;
+    if (const auto fit = conformance::report_files_fit_a_replay(opt.report_files); !fit)
+      return fail_with(kUsage, kCheckCommand, fit.failure());
+    if (!opt.expected_file.empty()) {
       return fail_with(kUsage, kCheckCommand,
-                       failure(std::string(option) +
-                               " reports a check; --transcript only replays (its report is the text)"));
+                       failure("--expected reports a check; --transcript only replays (its report is the text)"));
     }
     return run_transcripts(opt);
   }
@@ -420,7 +409,7 @@ int run_check(CheckOptions opt) {
   if (opt.list) return list_cases(suite.value());
   if (const auto fit = report_options_fit(opt); !fit.ok())
     return fail_with(kUsage, kCheckCommand, fit.failure());
-  std::set<std::string> expected;
+  conformance::ExpectedFailures expected;
   if (!opt.expected_file.empty() && !opt.update_expected) {
     const auto bytes = read_file(opt.expected_file);
     if (!bytes) return fail_with(kIo, kFileSpeaker, bytes.failure());
@@ -505,15 +494,11 @@ void add_budget_options(CLI::App& cmd, CheckOptions& opt) {
 
 // The files a check also writes, and the list of its expected failures.
 void add_report_options(CLI::App& cmd, CheckOptions& opt) {
-  cmd.add_option("--json", opt.json_file, "Also write every case's outcome to this file as JSON")
-      ->check(kNotEmpty);
-  cmd.add_option("--junit", opt.junit_file, "Also write JUnit XML for CI systems (one --impl)")
-      ->check(kNotEmpty);
-  cmd.add_option(
-         "--html", opt.html_file,
-         "Also write the report as one self-contained HTML page (with several --impl, the parity matrix "
-         "first, linked to each failure)")
-      ->check(kNotEmpty);
+  for (const auto& format : conformance::report_formats()) {
+    cmd.add_option(std::string(format.option), opt.report_files[std::string(format.option)],
+                   std::string(format.help))
+        ->check(kNotEmpty);
+  }
   cmd.add_option("--expected", opt.expected_file,
                  "Case names expected to fail, one a line: they do not fail the run, but a listed case that "
                  "passes or does not exist does")

@@ -4,44 +4,83 @@
 #include "tlbf/conformance/expected_failures.hpp"
 
 namespace tlbf::conformance {
+namespace {
 
-std::set<std::string> parse_expected_failures(const std::string& text) {
-  std::set<std::string> out;
+constexpr std::string_view kSpaces = " \t\r";
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(kSpaces);
+  if (first == std::string_view::npos) return "";
+  const auto last = text.find_last_not_of(kSpaces);
+  return std::string(text.substr(first, last - first + 1));
+}
+
+// protobuf's conformance runner keeps 128 bytes of a failure's message.
+constexpr std::size_t kListedReasonLimit = 128;
+
+}  // namespace
+
+ExpectedFailures parse_expected_failures(const std::string& text) {
+  ExpectedFailures out;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    line = line.substr(0, line.find('#'));
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    const auto last = line.find_last_not_of(" \t\r");
-    out.insert(line.substr(first, last - first + 1));
+    const auto hash = line.find('#');
+    const std::string name = trimmed(std::string_view(line).substr(0, hash));
+    if (name.empty()) continue;
+    out[name] = hash == std::string::npos ? "" : trimmed(std::string_view(line).substr(hash + 1));
   }
   return out;
 }
 
-bool ExpectedVerdict::ok(const CheckReport& report) const {
-  return report.speaks_protocol && report.session_problem.empty() && report.stopped_because.empty() &&
-         unexpected_failures.empty() && unexpected_passes.empty() && unknown.empty() && not_run.empty();
+std::string reason_on_one_line(std::string_view reason) {
+  std::string out(reason);
+  for (char& c : out) c = c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+  return trimmed(out);
 }
 
-ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::string>& expected) {
+bool ExpectedVerdict::ok(const CheckReport& report) const {
+  return report.speaks_protocol && report.session_problem.empty() && report.stopped_because.empty() &&
+         unexpected_failures.empty() && other_reasons.empty() && unexpected_passes.empty() &&
+         unknown.empty() && not_run.empty();
+}
+
+ExpectedVerdict judge_expected(const CheckReport& report, const ExpectedFailures& expected) {
   ExpectedVerdict v;
   std::set<std::string> seen;
   for (const auto& r : report.results) {
     seen.insert(r.name);
-    const bool listed = expected.count(r.name) != 0;
+    const auto listed = expected.find(r.name);
     if (r.outcome == Outcome::NotRun) {
       v.not_run.push_back(r.name);
-      v.listed_not_run += listed ? 1 : 0;
+      v.listed_not_run += listed != expected.end() ? 1 : 0;
+    } else if (r.outcome == Outcome::Failed && listed == expected.end()) {
+      v.unexpected_failures.push_back(r.name);
     } else if (r.outcome == Outcome::Failed) {
-      (listed ? v.expected_and_failed : v.unexpected_failures).push_back(r.name);
-    } else if (listed && r.outcome != Outcome::Skipped) {
+      const std::string got = reason_on_one_line(r.reason);
+      if (got.rfind(listed->second, 0) == 0) {
+        v.expected_and_failed.push_back(r.name);
+      } else {
+        v.other_reasons.push_back({r.name, listed->second, got});
+      }
+    } else if (listed != expected.end() && r.outcome != Outcome::Skipped) {
       v.unexpected_passes.push_back(r.name);
     }
   }
-  for (const auto& name : expected) {
+  for (const auto& [name, reason] : expected) {
     if (!seen.count(name)) v.unknown.push_back(name);
   }
   return v;
+}
+
+std::string reason_to_list(std::string_view reason) {
+  const std::string line = reason_on_one_line(reason);
+  bool quoted = false;
+  std::size_t end = 0;
+  for (; end < line.size() && end < kListedReasonLimit; ++end) {
+    if (line[end] == '\'') quoted = !quoted;
+    if (!quoted && line[end] >= '0' && line[end] <= '9') break;
+  }
+  return trimmed(std::string_view(line).substr(0, end));
 }
 
 std::string expected_failures_text(const CheckReport& report) {
@@ -53,7 +92,9 @@ std::string expected_failures_text(const CheckReport& report) {
            "expected.\n";
   }
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::Failed) out += r.name + "\n";
+    if (r.outcome != Outcome::Failed) continue;
+    const std::string reason = reason_to_list(r.reason);
+    out += r.name + (reason.empty() ? "" : "  # " + reason) + "\n";
   }
   return out;
 }

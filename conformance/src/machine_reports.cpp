@@ -1,4 +1,4 @@
-// The reports for machines: JSON, whole, and JUnit XML for CI systems.
+// The reports for machines: JSON, whole, and JUnit XML and TAP for CI systems.
 #include <sstream>
 
 #include "report_facts.hpp"
@@ -8,6 +8,58 @@
 namespace tlbf::conformance {
 
 using report_facts::reproduce_of;
+
+namespace {
+
+// One line of TAP, ASCII only: tlbf's words or an implementation's bytes.
+std::string tap_ascii(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += byte < 0x20 || byte >= 0x7f ? '?' : c;
+  }
+  return out;
+}
+
+// A YAML double-quoted scalar: newlines and tabs escaped, the rest as tap_ascii.
+std::string yaml_quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += std::string("\\") + c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += tap_ascii(std::string_view(&c, 1));
+    }
+  }
+  return out + "\"";
+}
+
+// A test point's description: '#' would start a directive, so it is escaped (TAP 14's \#).
+std::string tap_description(std::string_view name) {
+  std::string out;
+  for (const char c : tap_ascii(name)) out += c == '#' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return out;
+}
+
+std::string tap_failure(const CaseResult& r, const std::string& message) {
+  std::string out = "  ---\n  message: " + yaml_quoted(message) + "\n  severity: fail\n";
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"checks", &r.about},  {"request", &r.request}, {"expected", &r.expected},
+      {"got", &r.got},       {"oracle", &r.oracle},   {"allowed", &r.allowed},
+      {"reproduce", &r.reproduce}, {"stderr", &r.stderr_tail}};
+  std::string data;
+  for (const auto& [key, value] : fields) {
+    if (!value->empty()) data += "    " + std::string(key) + ": " + yaml_quoted(*value) + "\n";
+  }
+  if (!data.empty()) out += "  data:\n" + data;
+  return out + "  ...\n";
+}
+
+}  // namespace
 
 nlohmann::ordered_json to_json(const CheckReport& report) {
   nlohmann::ordered_json cases = nlohmann::ordered_json::array();
@@ -47,7 +99,9 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
 
 std::string to_junit(const CheckReport& report) {
   std::ostringstream out;
-  const int failures = report.count(Outcome::Failed) + (report.session_problem.empty() ? 0 : 1);
+  // A case not run was not checked: a failure, as the verdict counts it, never a pass.
+  const int failures = report.count(Outcome::Failed) + report.count(Outcome::NotRun) +
+                       (report.session_problem.empty() ? 0 : 1);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
       << "<testsuite name=\"tlbf check " << escape_xml_ascii(report.command) << "\" tests=\""
       << report.results.size() + 1 << "\" failures=\"" << failures << "\" skipped=\""
@@ -70,6 +124,8 @@ std::string to_junit(const CheckReport& report) {
                               (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) +
                               "\nreproduce: " + r.reproduce + "\nstderr:\n" + r.stderr_tail)
           << "</failure>";
+    } else if (r.outcome == Outcome::NotRun) {
+      out << "<failure message=\"" << escape_xml_ascii("not run: " + r.reason) << "\"/>";
     } else if (r.outcome == Outcome::Skipped) {
       out << "<skipped message=\"" << escape_xml_ascii(r.reason) << "\"/>";
     } else {
@@ -86,6 +142,37 @@ std::string to_junit(const CheckReport& report) {
   }
   out << "</testsuite>\n</testsuites>\n";
   return out.str();
+}
+
+std::string to_tap(const CheckReport& report) {
+  std::string out = "TAP version 13\n1.." + std::to_string(report.results.size() + 1) + "\n# tlbf check " +
+                    tap_ascii(report.command) + "\n";
+  std::size_t number = 0;
+  for (const auto& r : report.results) {
+    const std::string point = std::to_string(++number) + " - " + tap_description(r.name);
+    switch (r.outcome) {
+      case Outcome::Passed:
+        out += "ok " + point + "\n";
+        break;
+      case Outcome::Skipped:
+        out += "ok " + point + " # SKIP " + tap_ascii(r.reason) + "\n";
+        break;
+      case Outcome::Acceptable:
+        out += "ok " + point + "\n# acceptable difference: " + tap_ascii(r.reason) + "\n";
+        break;
+      case Outcome::Failed:
+        out += "not ok " + point + "\n" + tap_failure(r, r.reason);
+        break;
+      case Outcome::NotRun:
+        out += "not ok " + point + "\n" + tap_failure(r, "not run: " + r.reason);
+        break;
+    }
+  }
+  // The session as a test point of its own, so that a bad exit is never lost.
+  const std::string last = std::to_string(++number) + " - session/end_of_input\n";
+  if (report.session_problem.empty()) return out + "ok " + last;
+  return out + "not ok " + last + "  ---\n  message: " + yaml_quoted(report.session_problem) +
+         "\n  severity: fail\n  ...\n";
 }
 
 }  // namespace tlbf::conformance

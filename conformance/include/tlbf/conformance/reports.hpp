@@ -1,6 +1,6 @@
 // What tlbf check reports, in every form: the text a person reads
-// (src/text_report.cpp), the HTML page (src/html_report.cpp), JSON and JUnit
-// XML (src/machine_reports.cpp), and the parity matrix of several
+// (src/text_report.cpp), the HTML page (src/html_report.cpp), JSON, JUnit
+// XML and TAP (src/machine_reports.cpp), and the parity matrix of several
 // implementations. The failure list is expected_failures.hpp's. The top
 // layer of conformance/: it only reads CheckReports.
 #pragma once
@@ -47,5 +47,15 @@ std::string html_report(const std::vector<CheckReport>& reports, bool tlbf_profi
 
 // JUnit XML: one testsuite for the implementation, a testcase per case.
 std::string to_junit(const CheckReport& report);
+
+// TAP version 13 (testanything.org; TAP 14 consumers read it too): a test
+// point per case, in case order, and a last one, session/end_of_input, that
+// fails when the session did not end cleanly. A failure carries a YAML block
+// (message, severity, and the case's checks, request, expected, got, oracle,
+// allowed, reproduce and stderr); a skipped case is "ok ... # SKIP reason";
+// an acceptable difference passes with its reason as a comment; a case not
+// run fails. Every byte past ASCII and every control byte becomes '?', as in
+// JUnit XML.
+std::string to_tap(const CheckReport& report);
 
 }  // namespace tlbf::conformance
