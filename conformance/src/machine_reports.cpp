@@ -41,15 +41,17 @@ std::string yaml_quoted(std::string_view text) {
 // A test point's description: '#' would start a directive, so it is escaped (TAP 14's \#).
 std::string tap_description(std::string_view name) {
   std::string out;
-  for (const char c : tap_ascii(name)) out += c == '#' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  for (const char c : tap_ascii(name))
+    out += c == '#' || c == '\\' ? std::string("\\") + c : std::string(1, c);
   return out;
 }
 
 std::string tap_failure(const CaseResult& r, const std::string& message) {
   std::string out = "  ---\n  message: " + yaml_quoted(message) + "\n  severity: fail\n";
   const std::pair<const char*, const std::string*> fields[] = {
-      {"checks", &r.about},  {"request", &r.request}, {"expected", &r.expected},
-      {"got", &r.got},       {"oracle", &r.oracle},   {"allowed", &r.allowed},
+      {"checks", &r.about},        {"request", &r.request},
+      {"expected", &r.expected},   {"got", &r.got},
+      {"oracle", &r.oracle},       {"allowed", &r.allowed},
       {"reproduce", &r.reproduce}, {"stderr", &r.stderr_tail}};
   std::string data;
   for (const auto& [key, value] : fields) {

@@ -30,13 +30,14 @@ std::string tap_file(const std::vector<CheckReport>& reports, const ReportSettin
 constexpr std::array kFormats = {
     ReportFormat{"--json", "Also write every case's outcome to this file as JSON", FormatScope::Every, false,
                  json_file},
-    ReportFormat{"--junit", "Also write JUnit XML for CI systems (one --impl)", FormatScope::OneImplementation,
-                 false, junit_file},
+    ReportFormat{"--junit", "Also write JUnit XML for CI systems (one --impl)",
+                 FormatScope::OneImplementation, false, junit_file},
     ReportFormat{"--html",
                  "Also write the report as one self-contained HTML page (with several --impl, the parity "
                  "matrix first, linked to each failure)",
                  FormatScope::Every, false, html_file},
-    ReportFormat{"--tap", "Also write TAP (the Test Anything Protocol, version 13) for CI systems (one --impl)",
+    ReportFormat{"--tap",
+                 "Also write TAP (the Test Anything Protocol, version 13) for CI systems (one --impl)",
                  FormatScope::OneImplementation, false, tap_file},
 };
 

@@ -71,10 +71,10 @@ TEST(ExpectedFailures, AListedReasonIsAPrefixOfTheFailuresReasonOnOneLine) {
 }
 
 TEST(ExpectedFailures, StaleAndUnlistedEntriesAreEachReported) {
-  const CheckReport report = report_of({result("failed", Outcome::Failed, "x"),
-                                        result("passed", Outcome::Passed),
-                                        result("skipped", Outcome::Skipped, "not offered"),
-                                        result("acceptable", Outcome::Acceptable, "m one ulp off")});
+  const CheckReport report =
+      report_of({result("failed", Outcome::Failed, "x"), result("passed", Outcome::Passed),
+                 result("skipped", Outcome::Skipped, "not offered"),
+                 result("acceptable", Outcome::Acceptable, "m one ulp off")});
   const ExpectedVerdict v =
       judge_expected(report, {{"passed", ""}, {"skipped", ""}, {"acceptable", ""}, {"gone", "x"}});
   EXPECT_EQ(v.unexpected_failures, (std::vector<std::string>{"failed"}));
@@ -89,16 +89,18 @@ TEST(ExpectedFailures, TheWrittenReasonStopsBeforeTlbfsOwnNumbers) {
   EXPECT_EQ(reason_to_list("exited with status 3 with 16505 requests unanswered"), "exited with status");
   EXPECT_EQ(reason_to_list("gave no answer for 1200 ms (hung?) and was killed"), "gave no answer for");
   // Inside quotes they are what the implementation wrote, and kept.
-  EXPECT_EQ(reason_to_list("expected 'ok 8 1 128', got 'ok 8 1 127'"), "expected 'ok 8 1 128', got 'ok 8 1 127'");
+  EXPECT_EQ(reason_to_list("expected 'ok 8 1 128', got 'ok 8 1 127'"),
+            "expected 'ok 8 1 128', got 'ok 8 1 127'");
   EXPECT_EQ(reason_to_list("two\nlines\tand a tab "), "two lines and a tab");
   EXPECT_EQ(reason_to_list("12 at once"), "");
   EXPECT_EQ(reason_to_list(std::string(300, 'x')), std::string(128, 'x'));
 }
 
 TEST(ExpectedFailures, TheWrittenListMakesTheSameRunAsExpected) {
-  const CheckReport report = report_of({result("vectors/a/1", Outcome::Failed, "expected 'ok 1', got 'ok 2'"),
-                                        result("vectors/a/2", Outcome::Passed),
-                                        result("vectors/a/3", Outcome::Failed, "exited with status 3 with 9")});
+  const CheckReport report =
+      report_of({result("vectors/a/1", Outcome::Failed, "expected 'ok 1', got 'ok 2'"),
+                 result("vectors/a/2", Outcome::Passed),
+                 result("vectors/a/3", Outcome::Failed, "exited with status 3 with 9")});
   const std::string list = expected_failures_text(report);
   EXPECT_EQ(list,
             "# Expected failures of ./impl\n# Written by tlbf check --update-expected.\n"

@@ -44,23 +44,24 @@ CheckReport one_of_each() {
 TEST(MachineReports, JUnitHasATestcasePerCaseAndOneForTheSession) {
   CheckReport report = one_of_each();
   report.session_problem = "at the end of its input it exited with status 1 (want status 0)";
-  EXPECT_EQ(to_junit(report),
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-            "<testsuite name=\"tlbf check ./impl --mode &quot;&lt;x&gt;&quot;\" tests=\"6\" failures=\"3\" "
-            "skipped=\"1\">\n"
-            " <testcase classname=\"vectors.hash.Fnv1a64Test\" name=\"1\"/>\n"
-            " <testcase classname=\"vectors.union.UnionTest\" name=\"1\">"
-            "<failure message=\"expected 'ok 1', got 'ok 2 &amp; more'\">checks: union ORs the bits\n"
-            "request: union 0 1\nexpected: ok 1\ngot: ok 2 &amp; more?\noracle: ok 1\n"
-            "reproduce: printf 'union 0 1\\n' | ./impl\nstderr:\npanic: &lt;here&gt;\n</failure></testcase>\n"
-            " <testcase classname=\"capabilities\" name=\"union\"><skipped message=\"not offered\"/></testcase>\n"
-            " <testcase classname=\"behaviour\" name=\"sizing\"><system-out>acceptable difference: m one ulp "
-            "off</system-out></testcase>\n"
-            " <testcase classname=\"model\" name=\"random_request_sequences\">"
-            "<failure message=\"not run: the time budget of 60 s ran out\"/></testcase>\n"
-            " <testcase classname=\"session\" name=\"end_of_input\"><failure message=\"at the end of its input "
-            "it exited with status 1 (want status 0)\"/></testcase>\n"
-            "</testsuite>\n</testsuites>\n");
+  EXPECT_EQ(
+      to_junit(report),
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+      "<testsuite name=\"tlbf check ./impl --mode &quot;&lt;x&gt;&quot;\" tests=\"6\" failures=\"3\" "
+      "skipped=\"1\">\n"
+      " <testcase classname=\"vectors.hash.Fnv1a64Test\" name=\"1\"/>\n"
+      " <testcase classname=\"vectors.union.UnionTest\" name=\"1\">"
+      "<failure message=\"expected 'ok 1', got 'ok 2 &amp; more'\">checks: union ORs the bits\n"
+      "request: union 0 1\nexpected: ok 1\ngot: ok 2 &amp; more?\noracle: ok 1\n"
+      "reproduce: printf 'union 0 1\\n' | ./impl\nstderr:\npanic: &lt;here&gt;\n</failure></testcase>\n"
+      " <testcase classname=\"capabilities\" name=\"union\"><skipped message=\"not offered\"/></testcase>\n"
+      " <testcase classname=\"behaviour\" name=\"sizing\"><system-out>acceptable difference: m one ulp "
+      "off</system-out></testcase>\n"
+      " <testcase classname=\"model\" name=\"random_request_sequences\">"
+      "<failure message=\"not run: the time budget of 60 s ran out\"/></testcase>\n"
+      " <testcase classname=\"session\" name=\"end_of_input\"><failure message=\"at the end of its input "
+      "it exited with status 1 (want status 0)\"/></testcase>\n"
+      "</testsuite>\n</testsuites>\n");
 }
 
 TEST(MachineReports, TapHasATestPointPerCaseAndOneForTheSession) {
