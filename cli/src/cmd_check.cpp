@@ -100,9 +100,9 @@ void print_expected_verdict(const conformance::CheckRun& run, const CheckOptions
 // --update-expected: the list of this run's failures written; a Failure when it cannot be.
 Outcome<Done> update_expected(const CheckReport& report, const std::string& file) {
   if (auto written = write_file(file, conformance::expected_failures_text(report)); !written) return written;
-  std::cout << "wrote " << report.count(conformance::Outcome::Failed) << " expected failures to " << file
+  std::cout << "wrote " << report.count(conformance::CaseOutcome::Failed) << " expected failures to " << file
             << "\n";
-  if (const int not_run = report.count(conformance::Outcome::NotRun); not_run > 0) {
+  if (const int not_run = report.count(conformance::CaseOutcome::NotRun); not_run > 0) {
     std::cout << "not recorded: " << not_run
               << " cases did not run; a run with a case not run is\n  never as expected\n";
   }

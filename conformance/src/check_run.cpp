@@ -25,7 +25,7 @@ CheckError file_error(const Failure& f) { return {Kind::Unreadable, f.why, true}
 // The capabilities that must be offered: those --capabilities names, else
 // every one of TLBF v1 (the behavioural profile: the filter, its bytes and
 // union, which its checks use). A Failure names an unknown name.
-tlbf::Outcome<std::set<Capability>> required_capabilities(const CheckRunOptions& opt) {
+Outcome<std::set<Capability>> required_capabilities(const CheckRunOptions& opt) {
   if (!opt.capabilities) {
     return opt.profile == "behavioural"
                ? std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}
@@ -127,7 +127,7 @@ std::optional<fs::path> adapter_file(const CheckRunOptions& opt, const std::stri
 }
 
 // --rust-crate and --python-module: each becomes an --impl, a protocol server over the learner's code.
-tlbf::Outcome<Done> add_adapters(CheckRunOptions& opt, CheckObserver& observer) {
+Outcome<Done> add_adapters(CheckRunOptions& opt, CheckObserver& observer) {
   for (const auto& module : opt.python_modules) {
     const auto script = adapter_file(opt, "python/tlbf_adapter.py");
     if (!script) {
@@ -154,7 +154,7 @@ tlbf::Outcome<Done> add_adapters(CheckRunOptions& opt, CheckObserver& observer) 
 
 // The implementations' commands as given: words outside any option, or an
 // --impl that runs nothing, are refused before anything runs.
-tlbf::Outcome<Done> commands_are_usable(const CheckRunOptions& opt) {
+Outcome<Done> commands_are_usable(const CheckRunOptions& opt) {
   if (!opt.stray.empty()) {
     std::string words;
     for (const auto& w : opt.stray) words += (words.empty() ? "" : " ") + w;
@@ -168,7 +168,7 @@ tlbf::Outcome<Done> commands_are_usable(const CheckRunOptions& opt) {
 }
 
 // What to check when no option names an implementation: $TLBF_IMPL, else the built-in reference.
-tlbf::Outcome<std::string> default_implementation(const CheckRunOptions& opt) {
+Outcome<std::string> default_implementation(const CheckRunOptions& opt) {
   // Set but empty is a CI variable that was never filled in: checking the
   // built-in reference instead would pass without checking anything.
   if (opt.tlbf_impl && runs_nothing(*opt.tlbf_impl)) {
@@ -182,7 +182,7 @@ tlbf::Outcome<std::string> default_implementation(const CheckRunOptions& opt) {
 
 // --expected and the report files that describe one implementation: one
 // --impl each; and --update-expected with --expected.
-tlbf::Outcome<Done> report_options_fit(const CheckRunOptions& opt) {
+Outcome<Done> report_options_fit(const CheckRunOptions& opt) {
   if (!opt.expected_file.empty() && opt.impls.size() > 1) {
     return failure("--expected lists one implementation's failures; give one --impl");
   }
@@ -193,7 +193,7 @@ tlbf::Outcome<Done> report_options_fit(const CheckRunOptions& opt) {
 }
 
 // How each implementation is checked; a Failure for an unknown --capabilities name.
-tlbf::Outcome<RunnerOptions> runner_options(const CheckRunOptions& opt, const CheckSuite& suite) {
+Outcome<RunnerOptions> runner_options(const CheckRunOptions& opt, const CheckSuite& suite) {
   auto required = required_capabilities(opt);
   if (!required.ok()) return required.failure();
   RunnerOptions runner;
@@ -211,7 +211,7 @@ tlbf::Outcome<RunnerOptions> runner_options(const CheckRunOptions& opt, const Ch
 // or the command never ran as an implementation (`python3 nosuch.py` exits 2
 // at once). The command goes on a line of its own: it may hold quotes of its
 // own (the built-in one does).
-tlbf::Outcome<Done> reached_a_verdict(const CheckReport& report, const std::string& impl) {
+Outcome<Done> reached_a_verdict(const CheckReport& report, const std::string& impl) {
   if (!report.harness_problem.empty()) {
     return failure(
         "harness error: " + report.harness_problem +
@@ -231,8 +231,8 @@ tlbf::Outcome<Done> reached_a_verdict(const CheckReport& report, const std::stri
 // not seen at all, so a run cut short is no pass, with or without the list).
 bool passes(const CheckRunOptions& opt, CheckRun& run, const CheckReport& report) {
   if (opt.update_expected) {
-    return report.speaks_protocol && report.session_problem.empty() && report.count(Outcome::NotRun) == 0 &&
-           report.stopped_because.empty();
+    return report.speaks_protocol && report.session_problem.empty() &&
+           report.count(CaseOutcome::NotRun) == 0 && report.stopped_because.empty();
   }
   if (opt.expected_file.empty()) return report.conforms();
   run.expected_verdict = judge_expected(report, run.expected);

@@ -50,19 +50,19 @@ ExpectedVerdict judge_expected(const CheckReport& report, const ExpectedFailures
   for (const auto& r : report.results) {
     seen.insert(r.name);
     const auto listed = expected.find(r.name);
-    if (r.outcome == Outcome::NotRun) {
+    if (r.outcome == CaseOutcome::NotRun) {
       v.not_run.push_back(r.name);
       v.listed_not_run += listed != expected.end() ? 1 : 0;
-    } else if (r.outcome == Outcome::Failed && listed == expected.end()) {
+    } else if (r.outcome == CaseOutcome::Failed && listed == expected.end()) {
       v.unexpected_failures.push_back(r.name);
-    } else if (r.outcome == Outcome::Failed) {
+    } else if (r.outcome == CaseOutcome::Failed) {
       const std::string got = reason_on_one_line(r.reason);
       if (got.rfind(listed->second, 0) == 0) {
         v.expected_and_failed.push_back(r.name);
       } else {
         v.other_reasons.push_back({r.name, listed->second, got});
       }
-    } else if (listed != expected.end() && r.outcome != Outcome::Skipped) {
+    } else if (listed != expected.end() && r.outcome != CaseOutcome::Skipped) {
       v.unexpected_passes.push_back(r.name);
     }
   }
@@ -86,13 +86,13 @@ std::string reason_to_list(std::string_view reason) {
 std::string expected_failures_text(const CheckReport& report) {
   std::string out =
       "# Expected failures of " + report.command + "\n# Written by tlbf check --update-expected.\n";
-  if (const int not_run = report.count(Outcome::NotRun); not_run > 0) {
+  if (const int not_run = report.count(CaseOutcome::NotRun); not_run > 0) {
     out += "# " + std::to_string(not_run) +
            " cases did not run and are not listed: a run in which a case does not run is never as "
            "expected.\n";
   }
   for (const auto& r : report.results) {
-    if (r.outcome != Outcome::Failed) continue;
+    if (r.outcome != CaseOutcome::Failed) continue;
     const std::string reason = reason_to_list(r.reason);
     out += r.name + (reason.empty() ? "" : "  # " + reason) + "\n";
   }

@@ -90,38 +90,38 @@ void html_implementation(std::string& out, const CheckReport& report, std::size_
     // Not a structured binding: clang 14 cannot capture one in a lambda.
     const std::string& group = entry.first;
     const auto& outcomes = entry.second;
-    const auto count = [&outcomes](Outcome o) {
+    const auto count = [&outcomes](CaseOutcome o) {
       const auto n = outcomes.find(o);
       return n == outcomes.end() ? 0 : n->second;
     };
-    const bool failing = count(Outcome::Failed) + count(Outcome::NotRun) > 0;
+    const bool failing = count(CaseOutcome::Failed) + count(CaseOutcome::NotRun) > 0;
     table +=
         "<tr><td>" +
         (failing ? "<a href=\"#" + group_anchor(index, place(group)) + "\">" + escape_html(group) + "</a>"
                  : escape_html(group)) +
         "</td>";
     for (const auto& [o, title] : group_columns()) {
-      const bool bad = (o == Outcome::Failed || o == Outcome::NotRun) && count(o) > 0;
+      const bool bad = (o == CaseOutcome::Failed || o == CaseOutcome::NotRun) && count(o) > 0;
       table +=
           "<td class=\"n" + std::string(bad ? " bad-count" : "") + "\">" + std::to_string(count(o)) + "</td>";
     }
     table += "</tr>\n";
   }
   table += "</table>\n";
-  const int failed = report.count(Outcome::Failed);
+  const int failed = report.count(CaseOutcome::Failed);
   out += "<h3" + std::string(failed > 0 ? " class=\"failures\"" : "") + ">Failures (" +
          std::to_string(failed) + ")</h3>\n";
-  if (failed == 0 && report.count(Outcome::NotRun) == 0) out += "<p>None.</p>\n";
+  if (failed == 0 && report.count(CaseOutcome::NotRun) == 0) out += "<p>None.</p>\n";
   for (const auto& [group, counts] : groups) {
-    const auto failures = counts.find(Outcome::Failed);
-    const auto not_run = counts.find(Outcome::NotRun);
+    const auto failures = counts.find(CaseOutcome::Failed);
+    const auto not_run = counts.find(CaseOutcome::NotRun);
     const int f = failures == counts.end() ? 0 : failures->second;
     const int n = not_run == counts.end() ? 0 : not_run->second;
     if (f + n == 0) continue;
     out +=
         "<section id=\"" + group_anchor(index, place(group)) + "\">\n<h4>" + escape_html(group) + "</h4>\n";
     for (const auto& r : report.results) {
-      if (r.outcome == Outcome::Failed && group_of(r.name) == group) html_case(out, r);
+      if (r.outcome == CaseOutcome::Failed && group_of(r.name) == group) html_case(out, r);
     }
     if (n > 0)
       out += "<p>" + std::to_string(n) + " cases not run, because " + escape_html(report.stopped_because) +

@@ -73,7 +73,7 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
     if (!r.oracle.empty()) c["oracle"] = r.oracle;
     if (!r.allowed.empty()) c["allowed"] = r.allowed;
     if (!r.stderr_tail.empty()) c["stderr"] = r.stderr_tail;
-    if (r.outcome == Outcome::Failed && !reproduce_of(r).empty()) c["reproduce"] = reproduce_of(r);
+    if (r.outcome == CaseOutcome::Failed && !reproduce_of(r).empty()) c["reproduce"] = reproduce_of(r);
     if (!r.transcript.empty()) c["transcript"] = r.transcript;
     cases.push_back(c);
   }
@@ -91,44 +91,44 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
           {"restarts", report.restarts},
           {"session", report.session_problem},
           {"stopped_because", report.stopped_because},
-          {"passed", report.count(Outcome::Passed)},
-          {"failed", report.count(Outcome::Failed)},
-          {"acceptable", report.count(Outcome::Acceptable)},
-          {"skipped", report.count(Outcome::Skipped)},
-          {"not_run", report.count(Outcome::NotRun)},
+          {"passed", report.count(CaseOutcome::Passed)},
+          {"failed", report.count(CaseOutcome::Failed)},
+          {"acceptable", report.count(CaseOutcome::Acceptable)},
+          {"skipped", report.count(CaseOutcome::Skipped)},
+          {"not_run", report.count(CaseOutcome::NotRun)},
           {"cases", cases}};
 }
 
 std::string to_junit(const CheckReport& report) {
   std::ostringstream out;
   // A case not run was not checked: a failure, as the verdict counts it, never a pass.
-  const int failures = report.count(Outcome::Failed) + report.count(Outcome::NotRun) +
+  const int failures = report.count(CaseOutcome::Failed) + report.count(CaseOutcome::NotRun) +
                        (report.session_problem.empty() ? 0 : 1);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
       << "<testsuite name=\"tlbf check " << escape_xml_ascii(report.command) << "\" tests=\""
       << report.results.size() + 1 << "\" failures=\"" << failures << "\" skipped=\""
-      << report.count(Outcome::Skipped) << "\">\n";
+      << report.count(CaseOutcome::Skipped) << "\">\n";
   for (const auto& r : report.results) {
     const auto cut = r.name.rfind('/');
     std::string classname = r.name.substr(0, cut);
     for (char& c : classname) c = c == '/' ? '.' : c;
     out << " <testcase classname=\"" << escape_xml_ascii(classname) << "\" name=\""
         << escape_xml_ascii(r.name.substr(cut + 1)) << "\"";
-    if (r.outcome == Outcome::Passed) {
+    if (r.outcome == CaseOutcome::Passed) {
       out << "/>\n";
       continue;
     }
     out << ">";
-    if (r.outcome == Outcome::Failed) {
+    if (r.outcome == CaseOutcome::Failed) {
       out << "<failure message=\"" << escape_xml_ascii(r.reason) << "\">"
           << escape_xml_ascii("checks: " + r.about + "\nrequest: " + r.request + "\nexpected: " + r.expected +
                               "\ngot: " + r.got + "\noracle: " + r.oracle +
                               (r.allowed.empty() ? "" : "\nallowed: " + r.allowed) +
                               "\nreproduce: " + r.reproduce + "\nstderr:\n" + r.stderr_tail)
           << "</failure>";
-    } else if (r.outcome == Outcome::NotRun) {
+    } else if (r.outcome == CaseOutcome::NotRun) {
       out << "<failure message=\"" << escape_xml_ascii("not run: " + r.reason) << "\"/>";
-    } else if (r.outcome == Outcome::Skipped) {
+    } else if (r.outcome == CaseOutcome::Skipped) {
       out << "<skipped message=\"" << escape_xml_ascii(r.reason) << "\"/>";
     } else {
       out << "<system-out>" << escape_xml_ascii("acceptable difference: " + r.reason) << "</system-out>";
@@ -153,19 +153,19 @@ std::string to_tap(const CheckReport& report) {
   for (const auto& r : report.results) {
     const std::string point = std::to_string(++number) + " - " + tap_description(r.name);
     switch (r.outcome) {
-      case Outcome::Passed:
+      case CaseOutcome::Passed:
         out += "ok " + point + "\n";
         break;
-      case Outcome::Skipped:
+      case CaseOutcome::Skipped:
         out += "ok " + point + " # SKIP " + tap_ascii(r.reason) + "\n";
         break;
-      case Outcome::Acceptable:
+      case CaseOutcome::Acceptable:
         out += "ok " + point + "\n# acceptable difference: " + tap_ascii(r.reason) + "\n";
         break;
-      case Outcome::Failed:
+      case CaseOutcome::Failed:
         out += "not ok " + point + "\n" + tap_failure(r, r.reason);
         break;
-      case Outcome::NotRun:
+      case CaseOutcome::NotRun:
         out += "not ok " + point + "\n" + tap_failure(r, "not run: " + r.reason);
         break;
     }

@@ -18,12 +18,13 @@ std::string reproduce_of(const CaseResult& r) {
 // The facts both the text and the HTML report show, worked out once.
 
 // The columns of the group table, in order.
-const std::vector<std::pair<Outcome, std::string>>& group_columns() {
-  static const std::vector<std::pair<Outcome, std::string>> columns = {{Outcome::Passed, "passed"},
-                                                                       {Outcome::Failed, "failed"},
-                                                                       {Outcome::Acceptable, "acceptable"},
-                                                                       {Outcome::Skipped, "skipped"},
-                                                                       {Outcome::NotRun, "not run"}};
+const std::vector<std::pair<CaseOutcome, std::string>>& group_columns() {
+  static const std::vector<std::pair<CaseOutcome, std::string>> columns = {
+      {CaseOutcome::Passed, "passed"},
+      {CaseOutcome::Failed, "failed"},
+      {CaseOutcome::Acceptable, "acceptable"},
+      {CaseOutcome::Skipped, "skipped"},
+      {CaseOutcome::NotRun, "not run"}};
   return columns;
 }
 
@@ -38,11 +39,11 @@ std::string not_run_text(const CheckReport& report, const GroupCounts& groups) {
   if (report.stopped_because.empty()) return "";
   std::string where;
   for (const auto& [group, counts] : groups) {
-    const auto n = counts.find(Outcome::NotRun);
+    const auto n = counts.find(CaseOutcome::NotRun);
     if (n != counts.end() && n->second > 0)
       where += (where.empty() ? "" : ", ") + group + " " + std::to_string(n->second);
   }
-  return std::to_string(report.count(Outcome::NotRun)) + " cases (" + where + ") because " +
+  return std::to_string(report.count(CaseOutcome::NotRun)) + " cases (" + where + ") because " +
          report.stopped_because;
 }
 
@@ -83,11 +84,11 @@ std::string verdict_words(const CheckReport& report, bool tlbf, const Capability
 }
 
 std::string counts_words(const CheckReport& report) {
-  return "(" + std::to_string(report.count(Outcome::Passed)) + " passed, " +
-         std::to_string(report.count(Outcome::Failed)) + " failed, " +
-         std::to_string(report.count(Outcome::Acceptable)) + " acceptable differences, " +
-         std::to_string(report.count(Outcome::Skipped)) + " skipped, " +
-         std::to_string(report.count(Outcome::NotRun)) + " not run)";
+  return "(" + std::to_string(report.count(CaseOutcome::Passed)) + " passed, " +
+         std::to_string(report.count(CaseOutcome::Failed)) + " failed, " +
+         std::to_string(report.count(CaseOutcome::Acceptable)) + " acceptable differences, " +
+         std::to_string(report.count(CaseOutcome::Skipped)) + " skipped, " +
+         std::to_string(report.count(CaseOutcome::NotRun)) + " not run)";
 }
 
 ParityCells parity_cells(const std::vector<CheckReport>& reports) {
@@ -96,8 +97,8 @@ ParityCells parity_cells(const std::vector<CheckReport>& reports) {
     for (const auto& r : reports[i].results) {
       auto& cells = matrix[group_of(r.name)];
       cells.resize(reports.size());
-      cells[i].first += r.outcome == Outcome::Passed || r.outcome == Outcome::Acceptable;
-      cells[i].second += r.outcome != Outcome::Skipped;
+      cells[i].first += r.outcome == CaseOutcome::Passed || r.outcome == CaseOutcome::Acceptable;
+      cells[i].second += r.outcome != CaseOutcome::Skipped;
     }
   }
   return matrix;

@@ -15,9 +15,9 @@ namespace tlbf::conformance::report_facts {
 std::string reproduce_of(const CaseResult& r);
 
 // The columns of the group table, in order.
-const std::vector<std::pair<Outcome, std::string>>& group_columns();
+const std::vector<std::pair<CaseOutcome, std::string>>& group_columns();
 
-using GroupCounts = std::map<std::string, std::map<Outcome, int>>;
+using GroupCounts = std::map<std::string, std::map<CaseOutcome, int>>;
 GroupCounts group_counts(const CheckReport& report);
 
 // "12 cases (vectors/hash 4, behaviour/x 8) because ...", or "" when every case ran.

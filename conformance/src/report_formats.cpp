@@ -50,7 +50,7 @@ bool asked(const ReportFiles& files, std::string_view option) {
 
 std::span<const ReportFormat> report_formats() { return kFormats; }
 
-tlbf::Outcome<Done> report_files_fit_a_replay(const ReportFiles& files) {
+Outcome<Done> report_files_fit_a_replay(const ReportFiles& files) {
   for (const auto& format : kFormats) {
     if (!format.with_transcript && asked(files, format.option)) {
       return failure(std::string(format.option) +
@@ -60,7 +60,7 @@ tlbf::Outcome<Done> report_files_fit_a_replay(const ReportFiles& files) {
   return done();
 }
 
-tlbf::Outcome<Done> report_files_fit(const ReportFiles& files, std::size_t implementations) {
+Outcome<Done> report_files_fit(const ReportFiles& files, std::size_t implementations) {
   for (const auto& format : kFormats) {
     if (format.scope == FormatScope::OneImplementation && implementations > 1 && asked(files, format.option))
       return failure(std::string(format.option) + " describes one implementation's cases; give one --impl");

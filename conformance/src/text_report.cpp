@@ -104,7 +104,7 @@ std::string shell_lines(const std::string& line, const std::string& indent) {
 
 std::string failure_text(const CaseResult& r, bool colour) {
   const std::string label(to_string(r.outcome));
-  std::string out = (r.outcome == Outcome::Failed ? paint(label, kRed, colour) : label) + " " +
+  std::string out = (r.outcome == CaseOutcome::Failed ? paint(label, kRed, colour) : label) + " " +
                     fitted(r.name, kColumns - label.size() - 1) + "\n";
   std::string reason = r.reason;
   for (char& c : reason) c = c == '\n' ? ' ' : c;
@@ -127,7 +127,7 @@ std::string failure_text(const CaseResult& r, bool colour) {
       start = end + 1;
     }
   }
-  if (r.outcome == Outcome::Failed && !reproduce_of(r).empty()) {
+  if (r.outcome == CaseOutcome::Failed && !reproduce_of(r).empty()) {
     out += r.reproduce.empty() ? wrapped("reproduce: " + reproduce_of(r), "  ")
                                : "  reproduce:\n" + shell_lines(r.reproduce, "    ");
   }
@@ -153,21 +153,22 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
   std::string out = fitted("implementation: " + report.command) + "\n";
   if (!report.hello.empty()) out += fitted("hello:          " + report.hello) + "\n";
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::Failed ||
-        (options.verbose && r.outcome != Outcome::Passed && r.outcome != Outcome::NotRun)) {
+    if (r.outcome == CaseOutcome::Failed ||
+        (options.verbose && r.outcome != CaseOutcome::Passed && r.outcome != CaseOutcome::NotRun)) {
       out += failure_text(r, options.colour);
     }
   }
   const GroupCounts groups = group_counts(report);
   // Only the groups with a failure or a case not run, unless -v: a passing
   // check is a line, not sixty.
-  const auto count_of = [](const std::map<Outcome, int>& counts, Outcome o) {
+  const auto count_of = [](const std::map<CaseOutcome, int>& counts, CaseOutcome o) {
     const auto n = counts.find(o);
     return n == counts.end() ? 0 : n->second;
   };
   std::vector<std::string> shown;
   for (const auto& [group, counts] : groups) {
-    if (options.verbose || count_of(counts, Outcome::Failed) > 0 || count_of(counts, Outcome::NotRun) > 0)
+    if (options.verbose || count_of(counts, CaseOutcome::Failed) > 0 ||
+        count_of(counts, CaseOutcome::NotRun) > 0)
       shown.push_back(group);
   }
   constexpr std::size_t kCell = 7;
@@ -175,7 +176,7 @@ std::string text_report(const CheckReport& report, const TextOptions& options) {
   if (!shown.empty()) {
     out += "\n" + pad(options.verbose ? "group" : "groups with a failure", name_width);
     for (const auto& [o, title] : group_columns())
-      out += " " + pad_left(o == Outcome::Acceptable ? "accept" : title, kCell);
+      out += " " + pad_left(o == CaseOutcome::Acceptable ? "accept" : title, kCell);
     out += "\n";
     for (const auto& group : shown) {
       out += pad(fitted(group, name_width), name_width);

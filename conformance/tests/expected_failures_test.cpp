@@ -8,7 +8,7 @@
 namespace tlbf::conformance {
 namespace {
 
-CaseResult result(const std::string& name, Outcome outcome, const std::string& reason = "") {
+CaseResult result(const std::string& name, CaseOutcome outcome, const std::string& reason = "") {
   CaseResult r;
   r.name = name;
   r.outcome = outcome;
@@ -45,11 +45,11 @@ TEST(ExpectedFailures, ALineIsANameAndMaybeAReason) {
 
 TEST(ExpectedFailures, AListedReasonIsAPrefixOfTheFailuresReasonOnOneLine) {
   const CheckReport report = report_of({
-      result("a", Outcome::Failed, "expected 'ok 1', got 'ok 2'"),
-      result("b", Outcome::Failed, "expected 'ok 1', got 'ok 3'"),
-      result("c", Outcome::Failed, "exited with status 3\nwith 5 requests unanswered"),
-      result("d", Outcome::Failed, "anything at all"),
-      result("e", Outcome::Passed),
+      result("a", CaseOutcome::Failed, "expected 'ok 1', got 'ok 2'"),
+      result("b", CaseOutcome::Failed, "expected 'ok 1', got 'ok 3'"),
+      result("c", CaseOutcome::Failed, "exited with status 3\nwith 5 requests unanswered"),
+      result("d", CaseOutcome::Failed, "anything at all"),
+      result("e", CaseOutcome::Passed),
   });
   const ExpectedFailures list = {{"a", "expected 'ok 1', got 'ok 2'"},
                                  {"b", "expected 'ok 1', got 'ok 2'"},
@@ -72,9 +72,9 @@ TEST(ExpectedFailures, AListedReasonIsAPrefixOfTheFailuresReasonOnOneLine) {
 
 TEST(ExpectedFailures, StaleAndUnlistedEntriesAreEachReported) {
   const CheckReport report =
-      report_of({result("failed", Outcome::Failed, "x"), result("passed", Outcome::Passed),
-                 result("skipped", Outcome::Skipped, "not offered"),
-                 result("acceptable", Outcome::Acceptable, "m one ulp off")});
+      report_of({result("failed", CaseOutcome::Failed, "x"), result("passed", CaseOutcome::Passed),
+                 result("skipped", CaseOutcome::Skipped, "not offered"),
+                 result("acceptable", CaseOutcome::Acceptable, "m one ulp off")});
   const ExpectedVerdict v =
       judge_expected(report, {{"passed", ""}, {"skipped", ""}, {"acceptable", ""}, {"gone", "x"}});
   EXPECT_EQ(v.unexpected_failures, (std::vector<std::string>{"failed"}));
@@ -98,9 +98,9 @@ TEST(ExpectedFailures, TheWrittenReasonStopsBeforeTlbfsOwnNumbers) {
 
 TEST(ExpectedFailures, TheWrittenListMakesTheSameRunAsExpected) {
   const CheckReport report =
-      report_of({result("vectors/a/1", Outcome::Failed, "expected 'ok 1', got 'ok 2'"),
-                 result("vectors/a/2", Outcome::Passed),
-                 result("vectors/a/3", Outcome::Failed, "exited with status 3 with 9")});
+      report_of({result("vectors/a/1", CaseOutcome::Failed, "expected 'ok 1', got 'ok 2'"),
+                 result("vectors/a/2", CaseOutcome::Passed),
+                 result("vectors/a/3", CaseOutcome::Failed, "exited with status 3 with 9")});
   const std::string list = expected_failures_text(report);
   EXPECT_EQ(list,
             "# Expected failures of ./impl\n# Written by tlbf check --update-expected.\n"

@@ -16,7 +16,7 @@ CheckReport one_of_each() {
   passed.name = "vectors/hash/Fnv1a64Test/1";
   CaseResult failed;
   failed.name = "vectors/union/UnionTest/1";
-  failed.outcome = Outcome::Failed;
+  failed.outcome = CaseOutcome::Failed;
   failed.reason = "expected 'ok 1', got 'ok 2 & more'";
   failed.about = "union ORs the bits";
   failed.request = "union 0 1";
@@ -27,15 +27,15 @@ CheckReport one_of_each() {
   failed.stderr_tail = "panic: <here>\n";
   CaseResult skipped;
   skipped.name = "capabilities/union";
-  skipped.outcome = Outcome::Skipped;
+  skipped.outcome = CaseOutcome::Skipped;
   skipped.reason = "not offered";
   CaseResult acceptable;
   acceptable.name = "behaviour/sizing";
-  acceptable.outcome = Outcome::Acceptable;
+  acceptable.outcome = CaseOutcome::Acceptable;
   acceptable.reason = "m one ulp off";
   CaseResult not_run;
   not_run.name = "model/random_request_sequences";
-  not_run.outcome = Outcome::NotRun;
+  not_run.outcome = CaseOutcome::NotRun;
   not_run.reason = "the time budget of 60 s ran out";
   r.results = {passed, failed, skipped, acceptable, not_run};
   return r;

@@ -47,11 +47,11 @@ using ReportFiles = std::map<std::string, std::string, std::less<>>;
 
 // A Failure naming the first format asked for that a replay cannot write
 // ("--html reports a check; --transcript only replays (its report is the text)").
-tlbf::Outcome<Done> report_files_fit_a_replay(const ReportFiles& files);
+Outcome<Done> report_files_fit_a_replay(const ReportFiles& files);
 
 // A Failure naming the first format asked for that describes one
 // implementation when `implementations` are checked ("--junit describes one
 // implementation's cases; give one --impl").
-tlbf::Outcome<Done> report_files_fit(const ReportFiles& files, std::size_t implementations);
+Outcome<Done> report_files_fit(const ReportFiles& files, std::size_t implementations);
 
 }  // namespace tlbf::conformance
