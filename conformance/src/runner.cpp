@@ -44,16 +44,21 @@ bool looks_like_protocol(const std::string& line) {
   return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0;
 }
 
+// A case judged, and whether the sync after it was not answered as a hello:
+// the answers after it are then out of step, and the process is restarted.
+struct Judged {
+  CaseResult result;
+  bool out_of_step = false;
+};
+
 // Judges one case from its answers (the last one answers the sync hello).
 // Each answer that does not match its step's pattern is judged by judge.hpp,
 // walking the case's steps from a fresh state: a difference it calls
 // acceptable is reported and the steps after it are still judged.
-// Sets `out_of_step` when the sync was not answered as a hello.
-CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::size_t from,
-                 bool& out_of_step) {
+Judged judge(const Case& c, const std::vector<std::string>& answers, std::size_t from) {
   CaseResult r{c.name, CaseOutcome::Passed, {}, {}, {}, {}, {}, {}, {}};
   const std::string& sync = answers[from + c.steps.size()];
-  out_of_step = mismatch("ok 1 *", sync).has_value();
+  const bool out_of_step = mismatch("ok 1 *", sync).has_value();
   // The judge walks the steps only once one does not match: a case that
   // passes costs no oracle.
   std::optional<Judge> judge;
@@ -104,7 +109,7 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
     r.reason = "responses out of step: the hello sent after this case was answered " + readable(sync, 80) +
                " (an extra or a missing response line?)";
   }
-  return r;
+  return {std::move(r), out_of_step};
 }
 
 // Cases sent in one exchange when a failure limit is set.
@@ -393,14 +398,14 @@ bool Run::judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t
     const std::size_t from = starts[i - first];
     if (from + c.steps.size() >= answers.lines.size()) return stopped_in_flight(pass, i, answers, from);
     CaseResult& result = report_.results[pass.runnable[i]];
-    bool out_of_step = false;
-    result = judge(c, answers.lines, from, out_of_step);
+    Judged judged = judge(c, answers.lines, from);
+    result = std::move(judged.result);
     if (result.outcome == CaseOutcome::Failed) {
       result.stderr_tail = session_.stderr_tail();
       result.reproduce = reproduce_line(c, command_);
       result.transcript = transcript_of(c);
     }
-    if (out_of_step) {
+    if (judged.out_of_step) {
       pass.next = i + 1;
       return true;
     }
