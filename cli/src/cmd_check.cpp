@@ -13,6 +13,7 @@
 #include "tlbf/conformance/check_run.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/reports.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::cli {
 namespace {
@@ -31,7 +32,7 @@ struct CheckOptions {
 std::string reference_command() {
   std::error_code ec;
   const auto self = fs::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::string("tlbf") : conformance::shell_quote(self.string())) + " serve";
+  return (ec ? std::string("tlbf") : shell_quote(self.string())) + " serve";
 }
 
 // Colour only on a terminal, and never when NO_COLOR is set (no-color.org).

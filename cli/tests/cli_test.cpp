@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tlbf/oracle.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace {
 
@@ -38,11 +39,7 @@ void spit(const fs::path& path, const std::string& text) {
   out << text;
 }
 
-std::string quoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+std::string quoted(const std::string& word) { return tlbf::shell_quote(word); }
 
 class Cli : public ::testing::Test {
  protected:

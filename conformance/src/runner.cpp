@@ -10,6 +10,7 @@
 #include "tlbf/conformance/strays.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::conformance {
 namespace {

@@ -15,6 +15,7 @@
 #include "tlbf/hash.hpp"
 #include "tlbf/markup.hpp"
 #include "tlbf/mutants/report.hpp"
+#include "tlbf/shell_quote.hpp"
 #include "tlbf/strict_json.hpp"
 #include "tlbf/whole_file.hpp"
 #include "file_text.hpp"
@@ -33,8 +34,8 @@ bool skipped_folder(const fs::path& folder) {
 
 Outcome<Done> copy_folder(const fs::path& from, const fs::path& to) {
   const auto copied =
-      conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) + " " +
-                                      conformance::shell_quote(to.string()),
+      conformance::run_with_input("cp -a --reflink=auto " + shell_quote(from.string()) + " " +
+                                      shell_quote(to.string()),
                                   "", std::chrono::minutes(10));
   if (copied.exited_cleanly()) return done();
   return failure("cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
@@ -263,7 +264,7 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
   // reference's own tests file, if it has one, builds what theirs will share.
   // A protocol suite needs TLBF_IMPL, and builds nothing the class shares.
   if (!kit.serves.empty()) return seed;
-  (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) +
+  (void)conformance::run_with_input("cd " + shell_quote((scratch / "reference").string()) +
                                         " && " + suite_command(kit.suite, "", ""),
                                     "", limit);
   seed->warm_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

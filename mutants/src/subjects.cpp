@@ -21,6 +21,7 @@
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/sandbox.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "tlbf/shell_quote.hpp"
 #include "private_folder.hpp"
 #include "file_text.hpp"
 
@@ -431,8 +432,8 @@ class Patched final : public Subjects {
       }
     } else {
       const auto copied =
-          conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
-                                          " " + conformance::shell_quote(copy.string()),
+          conformance::run_with_input("cp -a --reflink=auto " + shell_quote(from.string()) +
+                                          " " + shell_quote(copy.string()),
                                       "", std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
         run.error = "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
@@ -476,9 +477,9 @@ class Patched final : public Subjects {
       // No backup: a patch that applies with an offset would leave a .orig
       // file, which only a patched copy has.
       const auto applied = conformance::run_with_input(
-          "cd " + conformance::shell_quote(copy.string()) +
+          "cd " + shell_quote(copy.string()) +
               " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-              conformance::shell_quote(fs::absolute(patch).string()),
+              shell_quote(fs::absolute(patch).string()),
           "", std::chrono::minutes(1));
       if (!applied.exited_cleanly()) {
         run.error = patch.filename().string() + " does not apply to " + workdir_.string() + " (patch " +
@@ -689,8 +690,8 @@ class Served final : public Subjects {
       }
       const fs::path folder = variants_ / random_name();
       const auto copied =
-          conformance::run_with_input("cp -a " + conformance::shell_quote(set_.variants_from) + " " +
-                                          conformance::shell_quote(folder.string()),
+          conformance::run_with_input("cp -a " + shell_quote(set_.variants_from) + " " +
+                                          shell_quote(folder.string()),
                                       "", std::chrono::minutes(1));
       if (!copied.exited_cleanly()) {
         v.error =
@@ -706,9 +707,9 @@ class Served final : public Subjects {
       }
       if (!change.patch.empty()) {
         const auto applied = conformance::run_with_input(
-            "cd " + conformance::shell_quote(folder.string()) +
+            "cd " + shell_quote(folder.string()) +
                 " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-                conformance::shell_quote(fs::absolute(change.patch).string()),
+                shell_quote(fs::absolute(change.patch).string()),
             "", std::chrono::minutes(1));
         if (!applied.exited_cleanly()) {
           v.error = change.patch.filename().string() + " does not apply to " + set_.variants_from +
@@ -722,7 +723,7 @@ class Served final : public Subjects {
 
   // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
   SuiteRun revealed(const std::string& serve, const std::string& id) const {
-    return {suite_command(suite_, quote_if_needed(tlbf_) + serve, id), "", ""};
+    return {suite_command(suite_, shell_quote_if_needed(tlbf_) + serve, id), "", ""};
   }
 
   // TLBF_IMPL is the same words for every run but a random socket name, and
@@ -755,7 +756,7 @@ class Served final : public Subjects {
       // one run to the next (how many runs it has seen) where it runs.
       folder = (runs_ / ("run-" + random_name())).string();  // no count of runs in its name
       const auto copied = conformance::run_with_input(
-          "cp -a " + conformance::shell_quote(set_.directory) + " " + conformance::shell_quote(folder), "",
+          "cp -a " + shell_quote(set_.directory) + " " + shell_quote(folder), "",
           std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
         run.error =
@@ -766,7 +767,7 @@ class Served final : public Subjects {
     }
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
     run.command =
-        suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
+        suite_command(suite_, shell_quote_if_needed(relay) + " " + shell_quote_if_needed(server->socket_path()), "");
     if (set_.sandbox) {
       // The suite sees, read-only, its run's socket folder and the relay
       // (not tlbf-mutant, which could serve it any mutant, nor tlbf beside
