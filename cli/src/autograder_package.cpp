@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/shell_quote.hpp"
 #include "files.hpp"
 #include "platform_output.hpp"
 #include "tlbf/mutants/scorer.hpp"
@@ -27,7 +28,7 @@ std::string packages_for(const std::string& kind) {
 
 std::string quoted(const std::vector<std::string>& words) {
   std::string out;
-  for (const auto& w : words) out += " " + mutants::quote_if_needed(w);
+  for (const auto& w : words) out += " " + shell_quote_if_needed(w);
   return out;
 }
 

@@ -42,7 +42,7 @@ int run_lint(const std::string& dir, bool own_vectors) {
     return kOk;
   }
   std::cout << folder.problems.size() << " problems\n";
-  if (folder.differs) std::cout << kNotBuiltWith << "\n";
+  if (folder.differs) std::cout << vectors::kNotBuiltWith << "\n";
   return kRefused;
 }
 

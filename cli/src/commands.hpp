@@ -60,9 +60,5 @@ extern const CLI::Validator kNotEmpty;
 inline constexpr const char* kOwnVectorsHelp =
     "The folder holds vectors of your own, deliberately not those this tlbf was built with: check them by "
     "schema and values alone";
-// Said after the problems of a folder that differs from them.
-inline constexpr std::string_view kNotBuiltWith =
-    "these are not the vector files this tlbf was built with; --own-vectors checks vectors of your own by "
-    "schema and values alone";
 
 }  // namespace tlbf::cli

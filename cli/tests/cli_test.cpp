@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tlbf/oracle.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace {
 
@@ -38,11 +39,7 @@ void spit(const fs::path& path, const std::string& text) {
   out << text;
 }
 
-std::string quoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+std::string quoted(const std::string& word) { return tlbf::shell_quote(word); }
 
 class Cli : public ::testing::Test {
  protected:
@@ -585,7 +582,7 @@ TEST_F(Cli, GradeWithoutItsKitsNamesWhereTheyAreInstalled) {
 // A replay has no report files, and a transcript of nothing replays nothing: both refused.
 TEST_F(Cli, TranscriptReplaysRefuseReportsAndEmptyTranscripts) {
   spit(path("t.txt"), "> fnv1a64 636174\n< ok f5e307190ce4a327\n");
-  for (const char* option : {"--json", "--junit", "--expected"}) {
+  for (const char* option : {"--json", "--junit", "--tap", "--expected"}) {
     const auto r = tlbf({"check", "--transcript", path("t.txt"), option, path("out")});
     EXPECT_EQ(r.rc, 2) << option << r.err;
     EXPECT_NE(r.err.find(std::string(option) + " reports a check; --transcript only replays"),
@@ -881,7 +878,8 @@ TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
       tlbf({"check", "--impl", broken, "--expected", path("expected.txt"), "--update-expected"});
   EXPECT_EQ(update.rc, 0) << update.out;
   const std::string listed = slurp(path("expected.txt"));
-  EXPECT_NE(listed.find("vectors/union/UnionTest/1\n"), std::string::npos) << listed;
+  // Each failure with its reason, as far as tlbf's own numbers (docs/check.md, "Expected failures").
+  EXPECT_NE(listed.find("vectors/union/UnionTest/1  # expected 'ok 544c4246"), std::string::npos) << listed;
   const auto again = tlbf({"check", "--impl", broken, "--expected", path("expected.txt")});
   EXPECT_EQ(again.rc, 0) << again.out;
   EXPECT_NE(again.out.find("as expected"), std::string::npos);
@@ -892,6 +890,18 @@ TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
   EXPECT_EQ(stale.rc, 1);
   EXPECT_NE(stale.out.find("UNEXPECTED PASS: vectors/hash/Fnv1a64Test/1"), std::string::npos) << stale.out;
   EXPECT_NE(stale.out.find("STALE ENTRY: vectors/no/such/case"), std::string::npos) << stale.out;
+
+  // A listed case that fails for another reason than the listed one fails the run.
+  std::string other = listed;
+  const auto line = other.find("vectors/union/UnionTest/1 ");
+  other.replace(line, other.find('\n', line) - line, "vectors/union/UnionTest/1  # expected 'ok 00'");
+  spit(path("expected.txt"), other);
+  const auto moved = tlbf({"check", "--impl", broken, "--expected", path("expected.txt")});
+  EXPECT_EQ(moved.rc, 1) << moved.out;
+  EXPECT_NE(
+      moved.out.find("FAILED FOR ANOTHER REASON: vectors/union/UnionTest/1\n  listed: expected 'ok 00'\n"),
+      std::string::npos)
+      << moved.out;
 
   // An unlisted failure fails the run too.
   spit(path("expected.txt"), "# nothing expected\n");
@@ -933,6 +943,27 @@ TEST_F(Cli, CheckWritesJUnit) {
       << xml.substr(0, 600);
   EXPECT_NE(xml.find("<testcase classname=\"vectors.union.UnionTest\" name=\"6\"/>"), std::string::npos);
   EXPECT_NE(xml.find("<testcase classname=\"session\" name=\"end_of_input\"/>"), std::string::npos);
+}
+
+// TAP as a TAP consumer reads it: Perl's TAP::Parser (the parser of prove), not tlbf's own words.
+TEST_F(Cli, CheckWritesTapThatProveReads) {
+  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const auto r = tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--tap", path("check.tap")});
+  EXPECT_EQ(r.rc, 1) << r.out;
+  const auto parsed = shell(
+      "perl -MTAP::Parser -e '$p = TAP::Parser->new({source => $ARGV[0]}); while ($r = $p->next) {} "
+      "print join(\" \", $p->version, $p->tests_run, $p->is_good_plan ? \"good\" : \"bad\", "
+      "$p->failed), \"\\n\"' " +
+      quoted(path("check.tap")));
+  // Nine union vectors and the session; s05 gets UnionTest/1, 2, 4 and 5 wrong (test points 1, 2, 4, 5).
+  EXPECT_EQ(parsed.out, "13 10 good 1 2 4 5\n") << parsed.err << slurp(path("check.tap"));
+  // One implementation's cases: with two --impl, a usage error, and no file.
+  const auto two = tlbf({"check", "--impl", TLBF_BINARY " serve", "--impl", TLBF_BINARY " serve", "--tap",
+                         path("two.tap"), "--filter", "vectors/hash/*"});
+  EXPECT_EQ(two.rc, 2) << two.err;
+  EXPECT_NE(two.err.find("--tap describes one implementation's cases; give one --impl"), std::string::npos)
+      << two.err;
+  EXPECT_FALSE(fs::exists(path("two.tap")));
 }
 
 TEST_F(Cli, CheckWritesAnHtmlPage) {

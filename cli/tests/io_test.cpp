@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/shell_quote.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -52,11 +54,7 @@ void spit(const fs::path& path, const std::string& text) {
   out << text;
 }
 
-std::string quoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+std::string quoted(const std::string& word) { return tlbf::shell_quote(word); }
 
 // The spec's section 3: to_bytes of with_rate(4, 0.1) after cat and dog.
 const std::string kWorkedExample(

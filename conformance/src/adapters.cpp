@@ -13,6 +13,7 @@
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/hash.hpp"
+#include "tlbf/shell_quote.hpp"
 #include "tlbf/whole_file.hpp"
 
 namespace tlbf::conformance {

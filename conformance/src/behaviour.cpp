@@ -63,19 +63,20 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
-// What a behavioural check returns: done, or a Failure that says what the
-// implementation got wrong (the case reports it as its finding).
-using Check = tlbf::Outcome<tlbf::Done>;
+// What a behavioural check returns: nothing, or the Difference it found, a
+// fact about the implementation that the case reports as its finding
+// (difference.hpp), never tlbf unable to go on.
+using Check = std::optional<Difference>;
 
 // Sends requests that must all be answered `want`; names the first that is not.
 Check expect_all(Conversation& send, const std::vector<std::string>& requests, const std::string& want) {
   const auto got = send(requests);
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (got[i] != want)
-      return tlbf::failure(readable(requests[i], 80) + " was answered " + readable(got[i], 80) + ", want '" +
-                           want + "'");
+      return Difference{readable(requests[i], 80) + " was answered " + readable(got[i], 80) + ", want '" +
+                        want + "'"};
   }
-  return tlbf::done();
+  return std::nullopt;
 }
 
 // "ok A B C" -> {A, B, C} as integers; nullopt if it is not that shape.
@@ -92,7 +93,7 @@ std::optional<std::vector<std::uint64_t>> numbers(const std::string& response, s
 
 // A filter sized for n items at 1%, filled: done, or what failed.
 Check fill(Conversation& send, const std::string& name, int n, const std::vector<std::string>& contents) {
-  if (auto made = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok"); !made)
+  if (auto made = expect_all(send, {"with_rate " + name + " " + std::to_string(n) + " 0.01"}, "ok"))
     return made;
   return expect_all(send, each("insert " + name + " ", contents), "ok");
 }
@@ -101,18 +102,18 @@ Check fill(Conversation& send, const std::string& name, int n, const std::vector
 // that `to` tells the same and still holds every item.
 Check round_trip(Conversation& send, const std::string& from, const std::string& to, int n,
                  const std::string& rate, const std::vector<std::string>& contents) {
-  if (auto made = expect_all(send, {"with_rate " + from + " " + std::to_string(n) + " " + rate}, "ok"); !made)
+  if (auto made = expect_all(send, {"with_rate " + from + " " + std::to_string(n) + " " + rate}, "ok"))
     return made;
-  if (auto filled = expect_all(send, each("insert " + from + " ", contents), "ok"); !filled) return filled;
+  if (auto filled = expect_all(send, each("insert " + from + " ", contents), "ok")) return filled;
   const auto bytes = send({"to_bytes " + from, "info " + from});
   if (bytes[0].rfind("ok ", 0) != 0)
-    return tlbf::failure("to_bytes " + from + " was answered " + readable(bytes[0], 80));
-  if (auto loaded = expect_all(send, {"from_bytes " + to + " " + bytes[0].substr(3)}, "ok"); !loaded)
-    return loaded.failure_in("its own to_bytes of " + from + " did not load: ");
-  if (auto same = expect_all(send, {"info " + to}, bytes[1]); !same)
-    return same.failure_in("after the round trip: ");
-  if (!expect_all(send, {"to_bytes " + to}, bytes[0]))
-    return tlbf::failure("a second round trip changed the bytes of " + from);
+    return Difference{"to_bytes " + from + " was answered " + readable(bytes[0], 80)};
+  if (auto loaded = expect_all(send, {"from_bytes " + to + " " + bytes[0].substr(3)}, "ok"))
+    return Difference{"its own to_bytes of " + from + " did not load: " + loaded->what};
+  if (auto same = expect_all(send, {"info " + to}, bytes[1]))
+    return Difference{"after the round trip: " + same->what};
+  if (expect_all(send, {"to_bytes " + to}, bytes[0]))
+    return Difference{"a second round trip changed the bytes of " + from};
   return expect_all(send, each("contains " + to + " ", contents), "ok true");
 }
 
@@ -131,12 +132,12 @@ std::vector<std::string> Conversation::operator()(const std::vector<std::string>
 }
 
 std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_conversation(
-    std::function<tlbf::Outcome<tlbf::Done>(Conversation&)> body) {
+    std::function<std::optional<Difference>(Conversation&)> body) {
   return [body = std::move(body)](Session& session, const std::set<Capability>&) -> std::optional<Finding> {
     Conversation talk(session);
-    const auto checked = body(talk);
+    const auto found = body(talk);
     if (talk.fault()) return Finding{talk.fault()->detail, talk.fault(), {}};
-    if (!checked) return Finding{checked.why(), std::nullopt, {}};
+    if (found) return Finding{found->what, std::nullopt, {}};
     return std::nullopt;
   };
 }
@@ -146,14 +147,14 @@ namespace {
 Check no_false_negatives_direct(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const auto members = items(rng, kItems, "member");
-  if (auto filled = fill(send, "f", kItems, members); !filled) return filled;
+  if (auto filled = fill(send, "f", kItems, members)) return filled;
   return expect_all(send, each("contains f ", members), "ok true");
 }
 
 Check no_false_negatives_after_round_trip(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 1);
   const auto members = items(rng, kItems, "member");
-  if (auto kept = round_trip(send, "f", "g", kItems, "0.01", members); !kept) return kept;
+  if (auto kept = round_trip(send, "f", "g", kItems, "0.01", members)) return kept;
   // A small filter with every bit set: a bit order that sets the
   // padding bits of the last byte (bit 7 numbered as bit 0) then
   // fails to load for certain, not only when an item happens to
@@ -166,9 +167,9 @@ Check no_false_negatives_in_a_union(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 2);
   const auto left = items(rng, kItems, "left");
   const auto right = items(rng, kItems, "right");
-  if (auto filled = fill(send, "a", kItems, left); !filled) return filled;
-  if (auto filled = fill(send, "b", kItems, right); !filled) return filled;
-  if (auto merged = expect_all(send, {"union a b"}, "ok"); !merged) return merged;
+  if (auto filled = fill(send, "a", kItems, left)) return filled;
+  if (auto filled = fill(send, "b", kItems, right)) return filled;
+  if (auto merged = expect_all(send, {"union a b"}, "ok")) return merged;
   return expect_all(send, each("contains a ", concat(left, right)), "ok true");
 }
 
@@ -176,49 +177,49 @@ Check union_is_the_filter_of_both_sets(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 3);
   const auto left = items(rng, 700, "left");
   const auto right = items(rng, 300, "right");
-  if (auto filled = fill(send, "a", 1000, left); !filled) return filled;
-  if (auto filled = fill(send, "b", 1000, right); !filled) return filled;
-  if (auto filled = fill(send, "both", 1000, concat(left, right)); !filled) return filled;
-  if (auto merged = expect_all(send, {"union a b"}, "ok"); !merged) return merged;
+  if (auto filled = fill(send, "a", 1000, left)) return filled;
+  if (auto filled = fill(send, "b", 1000, right)) return filled;
+  if (auto filled = fill(send, "both", 1000, concat(left, right))) return filled;
+  if (auto merged = expect_all(send, {"union a b"}, "ok")) return merged;
   const auto got = send({"info a", "count_ones a", "count_ones both", "to_bytes a", "to_bytes both"});
   const auto a = numbers(got[0], 3);
-  if (!a) return tlbf::failure("info a was answered " + readable(got[0], 80));
+  if (!a) return Difference{"info a was answered " + readable(got[0], 80)};
   if ((*a)[2] != 1000)
-    return tlbf::failure("the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000");
+    return Difference{"the counts did not add: n_inserted is " + std::to_string((*a)[2]) + ", want 1000"};
   if (got[1] != got[2])
-    return tlbf::failure("count_ones of the union is " + readable(got[1], 80) +
-                         ", of one filter of both sets " + readable(got[2], 80));
+    return Difference{"count_ones of the union is " + readable(got[1], 80) + ", of one filter of both sets " +
+                      readable(got[2], 80)};
   // Where the filter offers its bytes, they must be equal too (the
   // counts are, so the headers are): the same bits, not just as many.
   if (got[3].rfind("ok ", 0) == 0 && got[3] != got[4])
-    return tlbf::failure("the union's bytes differ from those of one filter of both sets");
-  return tlbf::done();
+    return Difference{"the union's bytes differ from those of one filter of both sets"};
+  return std::nullopt;
 }
 
 Check union_refuses_different_m_or_k(Conversation& send) {
   const auto made = send({"new a 1000 3", "new b 1064 3", "new c 1000 4"});
   if (made[0] != "ok" || made[1] != "ok")
-    return tlbf::failure("new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80));
+    return Difference{"new was answered " + readable(made[0], 80) + ", " + readable(made[1], 80)};
   const auto merged = send({"union a b"});
   if (merged[0].rfind("err Mismatch", 0) != 0) {
-    return tlbf::failure("a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80));
+    return Difference{"a union of m = 1000 and m = 1064 was answered " + readable(merged[0], 80)};
   }
   if (made[2] == "ok") {  // a design with a fixed k may refuse k = 4; then there is nothing to merge
     const auto got = send({"union a c"});
     if (got[0].rfind("err Mismatch", 0) != 0)
-      return tlbf::failure("a union of k = 3 and k = 4 was answered " + readable(got[0], 80));
+      return Difference{"a union of k = 3 and k = 4 was answered " + readable(got[0], 80)};
   }
-  return tlbf::done();
+  return std::nullopt;
 }
 
 Check fp_rate_within_three_sigma(Conversation& send, std::uint64_t seed) {
   std::mt19937_64 rng(seed + 4);
-  if (auto filled = fill(send, "f", kDesignN, items(rng, kDesignN, "in")); !filled) return filled;
+  if (auto filled = fill(send, "f", kDesignN, items(rng, kDesignN, "in"))) return filled;
   const auto shape = send({"info f", "count_ones f"});
   const auto info = numbers(shape[0], 3), ones = numbers(shape[1], 1);
   if (!info || !ones || (*info)[0] == 0)
-    return tlbf::failure("info and count_ones were answered " + readable(shape[0], 80) + ", " +
-                         readable(shape[1], 80));
+    return Difference{"info and count_ones were answered " + readable(shape[0], 80) + ", " +
+                      readable(shape[1], 80)};
   const double m = static_cast<double>((*info)[0]), k = static_cast<double>((*info)[1]);
   // Sent in slices, so that the memory of one serves the next:
   // made all at once, 100,000 requests and their answers cost
@@ -230,7 +231,7 @@ Check fp_rate_within_three_sigma(Conversation& send, std::uint64_t seed) {
       if (a == "ok true")
         ++positives;
       else if (a != "ok false")
-        return tlbf::failure("contains was answered " + readable(a, 80));
+        return Difference{"contains was answered " + readable(a, 80)};
     }
   }
   // Each probe of a fresh item hits a set bit with probability f,
@@ -243,13 +244,13 @@ Check fp_rate_within_three_sigma(Conversation& send, std::uint64_t seed) {
     why << positives << " false positives in " << kFresh << " fresh items; with m = " << m << ", k = " << k
         << " and " << (*ones)[0] << " bits set, f^k predicts " << mean << " of them, +- " << 3 * sd
         << " (3 sd)";
-    return tlbf::failure(why.str());
+    return Difference{why.str()};
   }
   if (positives >= 0.02 * kFresh) {
     why << positives << " false positives in " << kFresh << " fresh items: 2% or more at a 1% design";
-    return tlbf::failure(why.str());
+    return Difference{why.str()};
   }
-  return tlbf::done();
+  return std::nullopt;
 }
 
 }  // namespace

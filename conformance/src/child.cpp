@@ -34,12 +34,6 @@ void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NON
 
 }  // namespace
 
-std::string shell_quote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 tlbf::Outcome<std::unique_ptr<Child>> Child::start(const std::string& command, Input input) {
   watchdog::start_once();
   const auto fail = [](const char* what, int error) {

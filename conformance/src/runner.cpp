@@ -10,6 +10,7 @@
 #include "tlbf/conformance/strays.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/transcript.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::conformance {
 namespace {
@@ -44,16 +45,21 @@ bool looks_like_protocol(const std::string& line) {
   return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0;
 }
 
+// A case judged, and whether the sync after it was not answered as a hello:
+// the answers after it are then out of step, and the process is restarted.
+struct Judged {
+  CaseResult result;
+  bool out_of_step = false;
+};
+
 // Judges one case from its answers (the last one answers the sync hello).
 // Each answer that does not match its step's pattern is judged by judge.hpp,
 // walking the case's steps from a fresh state: a difference it calls
 // acceptable is reported and the steps after it are still judged.
-// Sets `out_of_step` when the sync was not answered as a hello.
-CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::size_t from,
-                 bool& out_of_step) {
-  CaseResult r{c.name, Outcome::Passed, {}, {}, {}, {}, {}, {}, {}};
+Judged judge(const Case& c, const std::vector<std::string>& answers, std::size_t from) {
+  CaseResult r{c.name, CaseOutcome::Passed, {}, {}, {}, {}, {}, {}, {}};
   const std::string& sync = answers[from + c.steps.size()];
-  out_of_step = mismatch("ok 1 *", sync).has_value();
+  const bool out_of_step = mismatch("ok 1 *", sync).has_value();
   // The judge walks the steps only once one does not match: a case that
   // passes costs no oracle.
   std::optional<Judge> judge;
@@ -86,8 +92,8 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
         judgement.verdict == Verdict::Acceptable || (judgement.verdict == Verdict::Match && differed);
     if (judgement.verdict == Verdict::Match)
       judgement.reason = "it follows from the state an earlier acceptable difference left";
-    if (acceptable && r.outcome == Outcome::Acceptable) continue;  // the first one is reported
-    r.outcome = acceptable ? Outcome::Acceptable : Outcome::Failed;
+    if (acceptable && r.outcome == CaseOutcome::Acceptable) continue;  // the first one is reported
+    r.outcome = acceptable ? CaseOutcome::Acceptable : CaseOutcome::Failed;
     r.reason =
         why->what + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
     if (acceptable) r.reason += "; acceptable: " + judgement.reason;
@@ -100,11 +106,11 @@ CaseResult judge(const Case& c, const std::vector<std::string>& answers, std::si
   }
   r.about = c.about;
   if (out_of_step) {
-    r.outcome = Outcome::Failed;
+    r.outcome = CaseOutcome::Failed;
     r.reason = "responses out of step: the hello sent after this case was answered " + readable(sync, 80) +
                " (an extra or a missing response line?)";
   }
-  return r;
+  return {std::move(r), out_of_step};
 }
 
 // Cases sent in one exchange when a failure limit is set.
@@ -145,7 +151,7 @@ class Run {
   bool reached_failure_limit() {
     if (options_.max_failures <= 0 || stopped()) return stopped();
     const auto failed = std::count_if(report_.results.begin(), report_.results.end(),
-                                      [](const CaseResult& r) { return r.outcome == Outcome::Failed; });
+                                      [](const CaseResult& r) { return r.outcome == CaseOutcome::Failed; });
     if (failed < options_.max_failures) return false;
     report_.stopped_because = "stopped after " + std::to_string(failed) + " failed case" +
                               (failed == 1 ? "" : "s") + " (--max-failures " +
@@ -153,7 +159,7 @@ class Run {
     return true;
   }
   CaseResult not_run(const std::string& name) const {
-    return {name, Outcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}};
+    return {name, CaseOutcome::NotRun, report_.stopped_because, {}, {}, {}, {}, {}, {}};
   }
   bool restart();
   // tlbf, not the implementation, failed: the run stops, with no verdict.
@@ -228,7 +234,7 @@ bool Run::probe() {
     if (!known.empty()) report_.offered.insert(group);
     if (!known.empty() && !unknown.empty()) {
       capability_results_.push_back({name,
-                                     Outcome::Failed,
+                                     CaseOutcome::Failed,
                                      "answered err Unknown to " + unknown + " but not to " + known +
                                          ": a capability is offered whole or not at all (docs/protocol.md, "
                                          "section 4), so its cases are run",
@@ -241,7 +247,7 @@ bool Run::probe() {
     } else if (known.empty() && options_.required.count(group)) {
       capability_results_.push_back(
           {name,
-           Outcome::Failed,
+           CaseOutcome::Failed,
            "not offered: every probe (" + unknown +
                ") was answered err Unknown, so none of its cases ran; "
                "to leave it out, name the capabilities to check with --capabilities",
@@ -253,7 +259,7 @@ bool Run::probe() {
            {}});
     } else if (known.empty()) {
       capability_results_.push_back(
-          {name, Outcome::Skipped, "left out (--capabilities) and not offered", {}, {}, {}, {}, {}, {}});
+          {name, CaseOutcome::Skipped, "left out (--capabilities) and not offered", {}, {}, {}, {}, {}, {}});
     }
   }
   return true;
@@ -297,7 +303,7 @@ void Run::stop_for_the_harness(const Fault& fault) {
 
 void Run::fail_with_fault(CaseResult& result, const Case& c, const Fault& fault, std::size_t answered) {
   result = {c.name,
-            Outcome::Failed,
+            CaseOutcome::Failed,
             fault.detail,
             {},
             {},
@@ -323,13 +329,20 @@ std::vector<std::size_t> Run::runnable_of(const std::vector<Case>& cases) {
     const std::string missing = missing_capabilities(cases[i].needs, report_.offered);
     if (cases[i].steps.empty()) {
       // No steps would pass without a word said: never let that happen.
-      report_.results[i] = {
-          cases[i].name, Outcome::Failed, "a fault of tlbf's: the case has no steps", {}, {}, {}, {}, {}, {}};
+      report_.results[i] = {cases[i].name,
+                            CaseOutcome::Failed,
+                            "a fault of tlbf's: the case has no steps",
+                            {},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {}};
     } else if (missing.empty()) {
       runnable.push_back(i);
     } else {
       report_.results[i] = {
-          cases[i].name, Outcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}, {}};
+          cases[i].name, CaseOutcome::Skipped, "not offered: " + missing, {}, {}, {}, {}, {}, {}};
     }
   }
   return runnable;
@@ -398,14 +411,14 @@ bool Run::judge_batch(Pass& pass, std::size_t end, const std::vector<std::size_t
     const std::size_t from = starts[i - first];
     if (from + c.steps.size() >= answers.lines.size()) return stopped_in_flight(pass, i, answers, from);
     CaseResult& result = report_.results[pass.runnable[i]];
-    bool out_of_step = false;
-    result = judge(c, answers.lines, from, out_of_step);
-    if (result.outcome == Outcome::Failed) {
+    Judged judged = judge(c, answers.lines, from);
+    result = std::move(judged.result);
+    if (result.outcome == CaseOutcome::Failed) {
       result.stderr_tail = session_.stderr_tail();
       result.reproduce = reproduce_line(c, command_);
       result.transcript = transcript_of(c);
     }
-    if (out_of_step) {
+    if (judged.out_of_step) {
       pass.next = i + 1;
       return true;
     }
@@ -421,7 +434,7 @@ void Run::fail_the_case_in_flight(const Pass& pass) {
   const Fault& fault = pass.pending->second;
   CaseResult& result = report_.results[index];
   result = {pass.cases[index].name,
-            Outcome::Failed,
+            CaseOutcome::Failed,
             fault.detail +
                 " (while this case was in flight in a pipelined run; replayed one request at a "
                 "time it did not happen again, so it may depend on load or on earlier requests)",
@@ -475,10 +488,10 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
       report_.results.push_back(not_run(ic.name));
       continue;
     }
-    CaseResult result{ic.name, Outcome::Passed, {}, {}, {}, {}, {}, {}, {}};
+    CaseResult result{ic.name, CaseOutcome::Passed, {}, {}, {}, {}, {}, {}, {}};
     const std::string missing = missing_capabilities(ic.needs, report_.offered);
     if (!missing.empty()) {
-      result.outcome = Outcome::Skipped;
+      result.outcome = CaseOutcome::Skipped;
       result.reason = "not offered: " + missing;
       report_.results.push_back(result);
       continue;
@@ -493,7 +506,7 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
       // Started as the Session starts its processes: under --sandbox, in a PID namespace too.
       const std::string alone = options_.launch.own_pid_namespace ? in_own_pid_namespace(command_) : command_;
       if (std::optional<Finding> finding = ic.run_alone(alone, options_.budget)) {
-        result = {ic.name, Outcome::Failed,    finding->reason, {}, {}, {}, finding->stderr_tail,
+        result = {ic.name, CaseOutcome::Failed, finding->reason, {}, {}, {}, finding->stderr_tail,
                   {},      finding->transcript};
         if (finding->fault) count_fault(*finding->fault);
       }
@@ -521,7 +534,7 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
       }
     }
     if (finding) {
-      result.outcome = Outcome::Failed;
+      result.outcome = CaseOutcome::Failed;
       result.reason = finding->reason;
       result.transcript = finding->transcript;
       result.stderr_tail = session_.stderr_tail();
@@ -533,23 +546,23 @@ void Run::run_interactive(const std::vector<InteractiveCase>& cases) {
 
 }  // namespace
 
-std::string_view to_string(Outcome o) {
+std::string_view to_string(CaseOutcome o) {
   switch (o) {
-    case Outcome::Passed:
+    case CaseOutcome::Passed:
       return "pass";
-    case Outcome::Failed:
+    case CaseOutcome::Failed:
       return "FAIL";
-    case Outcome::Acceptable:
+    case CaseOutcome::Acceptable:
       return "acceptable difference";
-    case Outcome::Skipped:
+    case CaseOutcome::Skipped:
       return "skipped";
-    case Outcome::NotRun:
+    case CaseOutcome::NotRun:
       return "not run";
   }
   return "?";
 }
 
-int CheckReport::count(Outcome o) const {
+int CheckReport::count(CaseOutcome o) const {
   int n = 0;
   for (const auto& r : results) n += r.outcome == o;
   return n;
@@ -565,11 +578,11 @@ std::set<Capability> CheckReport::left_out() const {
 }
 
 bool CheckReport::ran_a_case() const {
-  return count(Outcome::Passed) + count(Outcome::Acceptable) + count(Outcome::Failed) > 0;
+  return count(CaseOutcome::Passed) + count(CaseOutcome::Acceptable) + count(CaseOutcome::Failed) > 0;
 }
 
 bool CheckReport::conforms() const {
-  return speaks_protocol && count(Outcome::Failed) == 0 && count(Outcome::NotRun) == 0 &&
+  return speaks_protocol && count(CaseOutcome::Failed) == 0 && count(CaseOutcome::NotRun) == 0 &&
          stopped_because.empty() && session_problem.empty() && !offered.empty() && ran_a_case();
 }
 

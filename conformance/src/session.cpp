@@ -11,6 +11,7 @@
 #include "tlbf/conformance/child.hpp"
 #include "tlbf/conformance/run_with_input.hpp"
 #include "tlbf/conformance/readable.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::conformance {
 namespace {

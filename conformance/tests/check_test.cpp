@@ -52,7 +52,7 @@ RunnerOptions quick() {
 std::map<std::string, int> failed_groups(const CheckReport& r) {
   std::map<std::string, int> out;
   for (const auto& c : r.results) {
-    if (c.outcome == Outcome::Failed) ++out[c.name.substr(0, c.name.find('/', 8))];
+    if (c.outcome == CaseOutcome::Failed) ++out[c.name.substr(0, c.name.find('/', 8))];
   }
   return out;
 }
@@ -71,8 +71,8 @@ TEST_P(Bundled, Conforms) {
   if (*GetParam().command == '\0')
     GTEST_SKIP() << "cargo is missing: the Rust implementation was not built (scripts/setup installs cargo)";
   const CheckReport r = check(GetParam().command, all_cases(), ample());
-  EXPECT_TRUE(r.conforms()) << r.session_problem << " " << r.count(Outcome::Failed) << " failed";
-  EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(all_cases().size()));
+  EXPECT_TRUE(r.conforms()) << r.session_problem << " " << r.count(CaseOutcome::Failed) << " failed";
+  EXPECT_EQ(r.count(CaseOutcome::Passed), static_cast<int>(all_cases().size()));
   EXPECT_EQ(r.offered.size(), 5U);
   EXPECT_EQ(r.restarts, 0);
 }
@@ -97,7 +97,7 @@ TEST_P(BrokenImplementation, FailsInTheRightGroup) {
   const auto groups = failed_groups(r);
   EXPECT_TRUE(groups.count(GetParam().group)) << GetParam().mode << " did not fail in " << GetParam().group;
   for (const auto& c : r.results) {
-    if (c.outcome == Outcome::Failed) {
+    if (c.outcome == CaseOutcome::Failed) {
       // A shell line where it fits, else the transcript (whole in --json).
       EXPECT_FALSE(c.reproduce.empty() && c.transcript.empty()) << c.name;
     }
@@ -141,10 +141,10 @@ TEST_P(Misbehaving, IsReportedAndCleanedUp) {
   EXPECT_FALSE(r.conforms());
   std::string reasons = r.session_problem;
   for (const auto& c : r.results) {
-    if (c.outcome == Outcome::Failed) reasons += "\n" + c.name + ": " + c.reason;
+    if (c.outcome == CaseOutcome::Failed) reasons += "\n" + c.name + ": " + c.reason;
   }
   EXPECT_NE(reasons.find(GetParam().reason), std::string::npos) << reasons;
-  EXPECT_LE(r.count(Outcome::Failed), 1) << reasons;  // pinned on one case; the run went on
+  EXPECT_LE(r.count(CaseOutcome::Failed), 1) << reasons;  // pinned on one case; the run went on
   for (int i = 0; i < 200 && processes_with(tag) > 0; ++i) ::usleep(10'000);
   EXPECT_EQ(processes_with(tag), 0) << "a process outlived the run";
   if (std::string(GetParam().mode) == "grandchild_holds_pipe") {
@@ -207,7 +207,7 @@ TEST(Behavioural, BundledImplementationsBehave) {
     }
     const CheckReport r = check(impl, {}, ample(), behaviour());
     EXPECT_TRUE(r.conforms()) << impl;
-    EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(behaviour().size())) << impl;
+    EXPECT_EQ(r.count(CaseOutcome::Passed), static_cast<int>(behaviour().size())) << impl;
   }
 }
 
@@ -217,7 +217,7 @@ TEST(Behavioural, AnotherDesignPassesBehaviouralAndFailsTlbf) {
   profile.required = {Capability::Filter, Capability::Bytes, Capability::Union};
   const CheckReport behavioural = check(TLBF_FXBLOOM_IMPL, {}, profile, behaviour());
   EXPECT_TRUE(behavioural.conforms());
-  EXPECT_EQ(behavioural.count(Outcome::Passed), static_cast<int>(behaviour().size()));
+  EXPECT_EQ(behavioural.count(CaseOutcome::Passed), static_cast<int>(behaviour().size()));
   EXPECT_EQ(behavioural.offered,
             (std::set<Capability>{Capability::Filter, Capability::Bytes, Capability::Union}));
 
@@ -241,7 +241,8 @@ TEST_P(BehaviouralBugs, AreCaught) {
   EXPECT_FALSE(r.conforms());
   bool caught = false;
   for (const auto& c : r.results)
-    caught = caught || (c.outcome == Outcome::Failed && c.name.find(GetParam().check) != std::string::npos);
+    caught =
+        caught || (c.outcome == CaseOutcome::Failed && c.name.find(GetParam().check) != std::string::npos);
   EXPECT_TRUE(caught) << GetParam().mode << " passed " << GetParam().check;
 }
 
@@ -264,7 +265,7 @@ TEST(Behavioural, TheBitOrderBugIsCaughtWhateverTheSeed) {
     }
     ASSERT_EQ(round_trip.size(), 1u);
     const CheckReport r = check(misbehaving("s03"), {}, quick(), round_trip);
-    EXPECT_EQ(r.count(Outcome::Failed), 1) << "seed " << seed;
+    EXPECT_EQ(r.count(CaseOutcome::Failed), 1) << "seed " << seed;
   }
 }
 
@@ -297,7 +298,7 @@ class ModelBasedFinds : public ::testing::TestWithParam<const char*> {};
 TEST_P(ModelBasedFinds, AShrunkReproducer) {
   const CheckReport r = check(misbehaving(GetParam()), {}, quick(), {model_based_case(20261129, 200)});
   ASSERT_EQ(r.results.size(), 1U);
-  EXPECT_EQ(r.results[0].outcome, Outcome::Failed);
+  EXPECT_EQ(r.results[0].outcome, CaseOutcome::Failed);
   const std::string& why = r.results[0].reason;
   EXPECT_NE(why.find("seed 20261129"), std::string::npos) << why;
   EXPECT_NE(why.find("\n> "), std::string::npos) << why;  // a transcript to replay
@@ -365,7 +366,7 @@ TEST(Check, FewerCapabilitiesAreSkippedNeverPassed) {
   for (const char* group : {"hashing", "sizing", "union"}) {
     const CaseResult* c = result_named(all, std::string("capabilities/") + group);
     ASSERT_NE(c, nullptr) << group;
-    EXPECT_EQ(c->outcome, Outcome::Failed) << group;
+    EXPECT_EQ(c->outcome, CaseOutcome::Failed) << group;
     EXPECT_NE(c->reason.find("--capabilities"), std::string::npos) << c->reason;
   }
   EXPECT_EQ(result_named(all, "capabilities/filter"), nullptr);
@@ -376,11 +377,11 @@ TEST(Check, FewerCapabilitiesAreSkippedNeverPassed) {
   const CheckReport r = check(misbehaving("filter_only"), all_cases(), fewer);
   EXPECT_TRUE(r.conforms()) << r.session_problem;
   EXPECT_EQ(r.left_out(), (std::set<Capability>{Capability::Hashing, Capability::Sizing, Capability::Union}));
-  EXPECT_EQ(result_named(r, "capabilities/hashing")->outcome, Outcome::Skipped);
-  EXPECT_GT(r.count(Outcome::Skipped), 0);
+  EXPECT_EQ(result_named(r, "capabilities/hashing")->outcome, CaseOutcome::Skipped);
+  EXPECT_GT(r.count(CaseOutcome::Skipped), 0);
   for (const auto& c : r.results) {
     if (c.name.rfind("vectors/hash/", 0) == 0) {
-      EXPECT_EQ(c.outcome, Outcome::Skipped) << c.name;
+      EXPECT_EQ(c.outcome, CaseOutcome::Skipped) << c.name;
     }
   }
   // Required and not offered is still a failure, whatever else is left out.
@@ -396,7 +397,7 @@ TEST(Check, OneOddAnswerCannotDeclineACapability) {
   EXPECT_TRUE(r.offered.count(Capability::Union));
   const CaseResult* c = result_named(r, "capabilities/union");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->outcome, Outcome::Failed);
+  EXPECT_EQ(c->outcome, CaseOutcome::Failed);
   EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe'"), std::string::npos) << c->reason;
   EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe_b'"), std::string::npos) << c->reason;
   EXPECT_EQ(result_named(check(TLBF_BUGGY_IMPL " none", all_cases(), quick()), "capabilities/union"),

@@ -99,7 +99,7 @@ std::string case_with(const std::string& request) {
 std::vector<std::string> failed(const CheckReport& r) {
   std::vector<std::string> out;
   for (const auto& c : r.results) {
-    if (c.outcome == Outcome::Failed) out.push_back(c.name);
+    if (c.outcome == CaseOutcome::Failed) out.push_back(c.name);
   }
   return out;
 }
@@ -108,7 +108,7 @@ TEST(Runner, ACleanFakePasses) {
   FakeSession fake(kNever);
   const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
   EXPECT_TRUE(r.conforms()) << r.session_problem;
-  EXPECT_EQ(r.count(Outcome::Passed), static_cast<int>(all_cases().size()));
+  EXPECT_EQ(r.count(CaseOutcome::Passed), static_cast<int>(all_cases().size()));
   EXPECT_EQ(r.restarts, 0);
   EXPECT_EQ(fake.exchanges, 2);  // the probe, then every case in one pipelined exchange
 }
@@ -128,9 +128,9 @@ TEST(Runner, CasesThatMakeTheirStepsLateAreMadeAndACaseWithoutStepsFails) {
   const CheckReport r = check(fake, "fake", {late, empty}, RunnerOptions{});
   std::map<std::string, CaseResult> by_name;
   for (const auto& c : r.results) by_name[c.name] = c;
-  EXPECT_EQ(by_name.at("late/made").outcome, Outcome::Passed);
+  EXPECT_EQ(by_name.at("late/made").outcome, CaseOutcome::Passed);
   EXPECT_EQ(std::count(sent.begin(), sent.end(), "fnv1a64 61"), 1);
-  EXPECT_EQ(by_name.at("late/never_made").outcome, Outcome::Failed);
+  EXPECT_EQ(by_name.at("late/never_made").outcome, CaseOutcome::Failed);
   EXPECT_NE(by_name.at("late/never_made").reason.find("no steps"), std::string::npos);
   EXPECT_FALSE(r.conforms());
 }
@@ -157,7 +157,7 @@ TEST(Runner, AFaultIsPinnedOnItsCaseEvenWhenAnswersBeforeItWereLost) {
   // so the fault is pinned, with a note, on the case first in flight.
   ASSERT_EQ(failed(r).size(), 1U);
   for (const auto& c : r.results) {
-    if (c.outcome == Outcome::Failed) {
+    if (c.outcome == CaseOutcome::Failed) {
       EXPECT_NE(c.reason.find("did not happen again"), std::string::npos) << c.reason;
     }
   }
@@ -181,7 +181,7 @@ TEST(Runner, AFaultThatRecursIsPinnedOnTheCaseThatCausesIt) {
       EXPECT_EQ(c.reason.find("did not happen again"), std::string::npos) << c.reason;
     }
   }
-  EXPECT_EQ(r.count(Outcome::NotRun), 0);
+  EXPECT_EQ(r.count(CaseOutcome::NotRun), 0);
   EXPECT_FALSE(r.conforms());
 }
 
@@ -196,8 +196,8 @@ TEST(Runner, RepeatedFaultsOfOneKindStopTheRun) {
   const CheckReport r = check(fake, "fake", all_cases(), options);
   EXPECT_EQ(failed(r).size(), 3U);
   EXPECT_NE(r.stopped_because.find("unreliable: hung 3 times"), std::string::npos) << r.stopped_because;
-  EXPECT_GT(r.count(Outcome::NotRun), 150);
-  EXPECT_EQ(r.count(Outcome::Passed) + r.count(Outcome::Failed) + r.count(Outcome::NotRun),
+  EXPECT_GT(r.count(CaseOutcome::NotRun), 150);
+  EXPECT_EQ(r.count(CaseOutcome::Passed) + r.count(CaseOutcome::Failed) + r.count(CaseOutcome::NotRun),
             static_cast<int>(all_cases().size()));
   EXPECT_FALSE(r.conforms());
   // Each hang is seen pipelined, then once more one request at a time: no more.
@@ -213,10 +213,10 @@ TEST(Runner, ByDefaultEachFaultCostsOneCaseAndTheRunGoesOn) {
   });
   const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
   EXPECT_TRUE(r.stopped_because.empty()) << r.stopped_because;
-  EXPECT_EQ(r.count(Outcome::NotRun), 0);
+  EXPECT_EQ(r.count(CaseOutcome::NotRun), 0);
   EXPECT_GT(failed(r).size(), 3U);
   for (const auto& c : r.results) {
-    if (c.outcome == Outcome::Failed) {
+    if (c.outcome == CaseOutcome::Failed) {
       EXPECT_FALSE(c.reason.empty()) << c.name;
     }
   }
@@ -233,7 +233,7 @@ TEST(Runner, AProcessTlbfCannotMakeStopsTheRunAsTheHarnessesFault) {
   EXPECT_NE(r.harness_problem.find("Too many open files"), std::string::npos) << r.harness_problem;
   EXPECT_NE(r.stopped_because.find("say nothing about the implementation"), std::string::npos)
       << r.stopped_because;
-  EXPECT_GT(r.count(Outcome::NotRun), 100);
+  EXPECT_GT(r.count(CaseOutcome::NotRun), 100);
   EXPECT_FALSE(r.conforms());
 }
 
@@ -260,7 +260,7 @@ TEST(Runner, FaultsOfDifferentKindsAreCountedApart) {
   });
   const CheckReport r = check(fake, "fake", all_cases(), RunnerOptions{});
   EXPECT_TRUE(r.stopped_because.empty()) << r.stopped_because;
-  EXPECT_EQ(r.count(Outcome::NotRun), 0);
+  EXPECT_EQ(r.count(CaseOutcome::NotRun), 0);
 }
 
 TEST(Runner, RunningOutOfTimeLeavesTheRestNotRun) {
@@ -272,8 +272,8 @@ TEST(Runner, RunningOutOfTimeLeavesTheRestNotRun) {
   EXPECT_FALSE(r.conforms());
   EXPECT_NE(r.stopped_because.find("scripted out of time"), std::string::npos) << r.stopped_because;
   EXPECT_EQ(failed(r).size(), 1U);
-  EXPECT_GT(r.count(Outcome::NotRun), 150);
-  EXPECT_EQ(r.results.back().outcome, Outcome::NotRun) << "interactive cases are not run either";
+  EXPECT_GT(r.count(CaseOutcome::NotRun), 150);
+  EXPECT_EQ(r.results.back().outcome, CaseOutcome::NotRun) << "interactive cases are not run either";
   EXPECT_EQ(r.restarts, 0) << "no restart after the budget ran out";
 }
 
@@ -289,11 +289,11 @@ TEST(Runner, AFaultInAnInteractiveCaseIsReportedAndTheNextOneRunsFresh) {
   });
   const CheckReport r = check(fake, "fake", {}, RunnerOptions{}, behavioural_cases(1));
   ASSERT_EQ(r.results.size(), behavioural_cases(1).size());
-  EXPECT_EQ(r.results[0].outcome, Outcome::Failed);
+  EXPECT_EQ(r.results[0].outcome, CaseOutcome::Failed);
   EXPECT_NE(r.results[0].reason.find("scripted killed by a signal"), std::string::npos)
       << r.results[0].reason;
   for (std::size_t i = 1; i < r.results.size(); ++i)
-    EXPECT_EQ(r.results[i].outcome, Outcome::Passed) << r.results[i].name;
+    EXPECT_EQ(r.results[i].outcome, CaseOutcome::Passed) << r.results[i].name;
   EXPECT_EQ(r.restarts, 1);
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "tlbf/shell_quote.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/mutants/hidden.hpp"
 
@@ -36,15 +37,13 @@ Outcome<fs::path> run_folder_from(const fs::path& built, const std::string& exec
   std::string line;
   for (const auto& entry : fs::directory_iterator(built, ec)) {
     if (entry.path().filename() == "target") continue;  // the build's products: the executable alone is run
-    line += "cp -a " + conformance::shell_quote(entry.path().string()) + " " +
-            conformance::shell_quote(folder.string()) + "/ && ";
+    line += "cp -a " + shell_quote(entry.path().string()) + " " + shell_quote(folder.string()) + "/ && ";
   }
   if (ec) return failure("cannot list " + built.string() + ": " + ec.message());
   const fs::path target = folder / place;
-  line += "mkdir -p " + conformance::shell_quote(target.parent_path().string()) + " && cp " +
-          conformance::shell_quote(executable) + " " + conformance::shell_quote(target.string()) +
-          " && find " + conformance::shell_quote(folder.string()) + " -exec touch -h -d @" +
-          std::to_string(kRunFolderEpoch) + " {} +";
+  line += "mkdir -p " + shell_quote(target.parent_path().string()) + " && cp " + shell_quote(executable) +
+          " " + shell_quote(target.string()) + " && find " + shell_quote(folder.string()) +
+          " -exec touch -h -d @" + std::to_string(kRunFolderEpoch) + " {} +";
   const auto made = conformance::run_with_input(line, "", std::chrono::minutes(10));
   if (!made.exited_cleanly()) {
     return failure("cannot make the runs' folder from " + built.string() + " (" + made.how_it_ended() +

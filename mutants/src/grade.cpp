@@ -14,6 +14,7 @@
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/hash.hpp"
 #include "tlbf/mutants/report.hpp"
+#include "tlbf/shell_quote.hpp"
 #include "tlbf/strict_json.hpp"
 #include "tlbf/whole_file.hpp"
 #include "file_text.hpp"
@@ -31,10 +32,9 @@ bool skipped_folder(const fs::path& folder) {
 }
 
 Outcome<Done> copy_folder(const fs::path& from, const fs::path& to) {
-  const auto copied =
-      conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) + " " +
-                                      conformance::shell_quote(to.string()),
-                                  "", std::chrono::minutes(10));
+  const auto copied = conformance::run_with_input(
+      "cp -a --reflink=auto " + shell_quote(from.string()) + " " + shell_quote(to.string()), "",
+      std::chrono::minutes(10));
   if (copied.exited_cleanly()) return done();
   return failure("cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
                  "): " + conformance::last_lines(copied.out + copied.err, 3));
@@ -295,9 +295,9 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
     if (!fs::exists(tests, ec)) std::ofstream{tests};
     warm_with = kit.served.build;
   }
-  (void)conformance::run_with_input("cd " + conformance::shell_quote((scratch / "reference").string()) +
-                                        " && " + suite_command(warm_with, "", ""),
-                                    "", limit);
+  (void)conformance::run_with_input(
+      "cd " + shell_quote((scratch / "reference").string()) + " && " + suite_command(warm_with, "", ""), "",
+      limit);
   seed->warm_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return seed;
 }

@@ -16,10 +16,11 @@
 #include <map>
 #include <mutex>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <thread>
+
+#include "tlbf/whole_file.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -38,8 +39,9 @@ bool write_all(int fd, const char* data, std::size_t size) {
 // The parent of process `pid`, from /proc/PID/stat (readable for every
 // process, a non-dumpable one included), or -1.
 pid_t parent_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto read = read_whole_file("/proc/" + std::to_string(pid) + "/stat", 4096, "process status");
+  if (!read) return -1;
+  const std::string& text = read.value();
   // "PID (COMMAND) STATE PPID ...": the command may hold spaces and parentheses, so read after the last ')'.
   const std::size_t close = text.rfind(')');
   if (close == std::string::npos) return -1;

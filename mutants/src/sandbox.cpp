@@ -10,13 +10,12 @@
 #include <sstream>
 
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::mutants {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string quoted(const std::string& word) { return conformance::shell_quote(word); }
 
 // The home folder: $HOME, else the user's entry (a CI job may run without HOME).
 std::string home() {
@@ -86,8 +85,9 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
       // made inside can mount a writable one; --disable-userns refuses such
       // namespaces outright.
       " --ro-bind /proc/sys /proc/sys --disable-userns";
-  for (const auto& dir : sandbox.read_only) out += " --ro-bind-try " + quoted(dir) + " " + quoted(dir);
-  for (const auto& dir : sandbox.read_write) out += " --bind " + quoted(dir) + " " + quoted(dir);
+  for (const auto& dir : sandbox.read_only)
+    out += " --ro-bind-try " + shell_quote(dir) + " " + shell_quote(dir);
+  for (const auto& dir : sandbox.read_write) out += " --bind " + shell_quote(dir) + " " + shell_quote(dir);
   // Cargo writes its locks and caches into CARGO_HOME, which is read-only
   // here: it gets a fresh one in the private /tmp, with the grader's
   // configuration (a registry replaced by Debian's, say) shown in it.
@@ -97,7 +97,7 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
   for (const char* config : {"config.toml", "config"}) {
     std::error_code ec;
     if (!cargo.empty() && fs::is_regular_file(fs::path(cargo) / config, ec)) {
-      out += " --ro-bind " + quoted((fs::path(cargo) / config).string()) + " /tmp/cargo-home/" + config;
+      out += " --ro-bind " + shell_quote((fs::path(cargo) / config).string()) + " /tmp/cargo-home/" + config;
     }
   }
   // Last, over what the binds above show (a path no bind shows is left out:
@@ -113,10 +113,10 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
     if (!shown(path)) continue;
     std::error_code ec;
     const bool folder = fs::is_directory(path, ec);
-    out += folder ? " --tmpfs " + quoted(path) : " --ro-bind /dev/null " + quoted(path);
+    out += folder ? " --tmpfs " + shell_quote(path) : " --ro-bind /dev/null " + shell_quote(path);
   }
-  if (!directory.empty()) out += " --chdir " + quoted(directory);
-  return out + " -- /bin/sh -c " + quoted(line);
+  if (!directory.empty()) out += " --chdir " + shell_quote(directory);
+  return out + " -- /bin/sh -c " + shell_quote(line);
 }
 
 std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite) {

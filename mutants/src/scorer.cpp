@@ -11,6 +11,7 @@
 
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -117,9 +118,8 @@ double seconds_since(Clock::time_point start) {
 constexpr std::size_t kKeptOutput = std::size_t{1} << 20;
 
 conformance::RunResult run(const SuiteRun& suite, std::chrono::milliseconds limit) {
-  const std::string line = suite.directory.empty()
-                               ? suite.command
-                               : "cd " + conformance::shell_quote(suite.directory) + " && " + suite.command;
+  const std::string line =
+      suite.directory.empty() ? suite.command : "cd " + shell_quote(suite.directory) + " && " + suite.command;
   return conformance::run_with_input(line, "", limit, kKeptOutput);
 }
 
@@ -175,23 +175,15 @@ double Score::score() const {
   return runs.empty() ? 0.0 : static_cast<double>(killed()) / static_cast<double>(runs.size());
 }
 
-std::string quote_if_needed(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("@%+=:,./_-").find(c) != std::string_view::npos;
-  });
-  return plain ? word : conformance::shell_quote(word);
-}
-
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl,
                           const std::string& mutant) {
   // Cleared first: the grader's own environment could name a subject, and a
   // CARGO_TARGET_DIR would make concurrent runs build into one directory.
   std::string line = "unset TLBF_IMPL TLBF_MUTANT CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR; ";
-  if (!impl.empty()) line += "TLBF_IMPL=" + conformance::shell_quote(impl) + " ";
-  if (!mutant.empty()) line += "TLBF_MUTANT=" + conformance::shell_quote(mutant) + " ";
+  if (!impl.empty()) line += "TLBF_IMPL=" + shell_quote(impl) + " ";
+  if (!mutant.empty()) line += "TLBF_MUTANT=" + shell_quote(mutant) + " ";
   line += "exec";
-  for (const auto& word : suite) line += " " + conformance::shell_quote(word);
+  for (const auto& word : suite) line += " " + shell_quote(word);
   return line;
 }
 

@@ -22,6 +22,7 @@
 #include "tlbf/mutants/sandbox.hpp"
 #include "tlbf/mutants/scorer.hpp"
 #include "built_suite.hpp"
+#include "tlbf/shell_quote.hpp"
 #include "private_folder.hpp"
 #include "file_text.hpp"
 
@@ -431,10 +432,9 @@ class Patched final : public Subjects {
         return run;
       }
     } else {
-      const auto copied =
-          conformance::run_with_input("cp -a --reflink=auto " + conformance::shell_quote(from.string()) +
-                                          " " + conformance::shell_quote(copy.string()),
-                                      "", std::chrono::minutes(10));
+      const auto copied = conformance::run_with_input(
+          "cp -a --reflink=auto " + shell_quote(from.string()) + " " + shell_quote(copy.string()), "",
+          std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
         run.error = "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
                     "): " + conformance::last_lines(copied.out + copied.err, 3);
@@ -477,9 +477,9 @@ class Patched final : public Subjects {
       // No backup: a patch that applies with an offset would leave a .orig
       // file, which only a patched copy has.
       const auto applied = conformance::run_with_input(
-          "cd " + conformance::shell_quote(copy.string()) +
+          "cd " + shell_quote(copy.string()) +
               " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-              conformance::shell_quote(fs::absolute(patch).string()),
+              shell_quote(fs::absolute(patch).string()),
           "", std::chrono::minutes(1));
       if (!applied.exited_cleanly()) {
         run.error = patch.filename().string() + " does not apply to " + workdir_.string() + " (patch " +
@@ -725,10 +725,9 @@ class Served final : public Subjects {
         continue;
       }
       const fs::path folder = variants_ / random_name();
-      const auto copied =
-          conformance::run_with_input("cp -a " + conformance::shell_quote(set_.variants_from) + " " +
-                                          conformance::shell_quote(folder.string()),
-                                      "", std::chrono::minutes(1));
+      const auto copied = conformance::run_with_input(
+          "cp -a " + shell_quote(set_.variants_from) + " " + shell_quote(folder.string()), "",
+          std::chrono::minutes(1));
       if (!copied.exited_cleanly()) {
         v.error =
             "cannot copy " + set_.variants_from + ": " + conformance::last_lines(copied.out + copied.err, 3);
@@ -743,9 +742,9 @@ class Served final : public Subjects {
       }
       if (!change.patch.empty()) {
         const auto applied = conformance::run_with_input(
-            "cd " + conformance::shell_quote(folder.string()) +
+            "cd " + shell_quote(folder.string()) +
                 " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-                conformance::shell_quote(fs::absolute(change.patch).string()),
+                shell_quote(fs::absolute(change.patch).string()),
             "", std::chrono::minutes(1));
         if (!applied.exited_cleanly()) {
           v.error = change.patch.filename().string() + " does not apply to " + set_.variants_from +
@@ -795,7 +794,7 @@ class Served final : public Subjects {
 
   // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
   SuiteRun revealed(const std::string& serve, const std::string& id) const {
-    return {suite_command(suite_, quote_if_needed(tlbf_) + serve, id), "", ""};
+    return {suite_command(suite_, shell_quote_if_needed(tlbf_) + serve, id), "", ""};
   }
 
   // TLBF_IMPL is the same words for every run but a random socket name, and
@@ -833,8 +832,7 @@ class Served final : public Subjects {
       // one run to the next (how many runs it has seen) where it runs.
       folder = (runs_ / ("run-" + random_name())).string();  // no count of runs in its name
       const auto copied = conformance::run_with_input(
-          "cp -a " + conformance::shell_quote(set_.directory) + " " + conformance::shell_quote(folder), "",
-          std::chrono::minutes(10));
+          "cp -a " + shell_quote(set_.directory) + " " + shell_quote(folder), "", std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
         run.error =
             "cannot copy " + set_.directory + ": " + conformance::last_lines(copied.out + copied.err, 3);
@@ -843,8 +841,8 @@ class Served final : public Subjects {
       run.directory = folder;
     }
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
-    run.command =
-        suite_command(suite_, quote_if_needed(relay) + " " + quote_if_needed(server->socket_path()), "");
+    run.command = suite_command(
+        suite_, shell_quote_if_needed(relay) + " " + shell_quote_if_needed(server->socket_path()), "");
     if (set_.sandbox)
       run.command = sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command);
     std::lock_guard<std::mutex> lock(mutex_);

@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace {
 
@@ -34,7 +35,7 @@ TEST(Sandbox, ARootSuiteCannotWriteTheKernelsSettingsNorMakeNamespaces) {
   if (::geteuid() != 0) GTEST_SKIP() << "only a root grader's suite is uid 0 of the machine";
   ASSERT_TRUE(tlbf::mutants::sandbox_available().ok());
   // Outside the sandbox the same lines do both: the probe can see a hole.
-  const std::string outside = run(std::string("sh -c ") + tlbf::conformance::shell_quote(kTriesTheKernel));
+  const std::string outside = run(std::string("sh -c ") + tlbf::shell_quote(kTriesTheKernel));
   ASSERT_NE(outside.find("sysctl-written"), std::string::npos) << outside;
   ASSERT_NE(outside.find("userns-made"), std::string::npos) << outside;
 

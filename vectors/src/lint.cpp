@@ -81,8 +81,12 @@ void lint_test(const TestType& type, const json& test, const json& notes, std::s
       tally.used.insert(f);
       if (!notes.contains(f)) problem(where, "flag " + f + " is not defined in notes");
     }
-    const json want = complete_test(type, test, lenient);
-    if (want != test) problem(where, differences(want, test));
+    const auto want = complete_test(type, test, lenient);
+    if (!want) {
+      problem(where, "malformed: " + want.why());
+    } else if (want.value() != test) {
+      problem(where, differences(want.value(), test));
+    }
   } catch (const std::exception& e) {
     problem(where, std::string("malformed: ") + e.what());
   }
@@ -94,7 +98,12 @@ Tally lint_tests(const json& doc, Problems& problem) {
   if (!doc["testGroups"].is_array()) problem("testGroups", "not an array");
   for (const json& group : doc["testGroups"]) {
     try {
-      const TestType& type = test_type(group.at("type").get<std::string>());
+      const auto found = test_type(group.at("type").get<std::string>());
+      if (!found) {
+        problem("group", "malformed: " + found.why());
+        continue;
+      }
+      const TestType& type = *found.value();
       if (group.size() != 2 || !group.at("tests").is_array()) {
         problem("group " + group["type"].dump(), "a group has exactly type and tests");
         continue;

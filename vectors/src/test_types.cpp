@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <stdexcept>
+#include <variant>
 
 #include "codec.hpp"
 #include "tlbf/oracle.hpp"
@@ -23,86 +23,126 @@ json positions_json(const std::vector<std::uint64_t>& positions) {
 }
 
 // Loads a filter file given as hex, for tests whose inputs are files.
-Bloom load(const json& value) {
-  auto loaded = Bloom::from_bytes(bytes_of(value));
-  if (!loaded) throw std::invalid_argument("input filter refused: " + loaded.error().describe());
+Outcome<Bloom> load(const json& value) {
+  const auto bytes = bytes_of(value);
+  if (!bytes) return bytes.failure();
+  auto loaded = Bloom::from_bytes(bytes.value());
+  if (!loaded) return failure("input filter refused: " + loaded.error().describe());
   return std::move(loaded).value();
 }
 
-json fnv(const json& t) { return {{"hash", hash(fnv1a64(bytes_of(t["item"])))}}; }
+Outcome<json> fnv(const json& t) {
+  const auto item = bytes_of(t["item"]);
+  if (!item) return item.failure();
+  return json{{"hash", hash(fnv1a64(item.value()))}};
+}
 
-json mix(const json& t) { return {{"output", hash(mix64(hash_of(t["input"])))}}; }
+Outcome<json> mix(const json& t) {
+  const auto input = hash_of(t["input"]);
+  if (!input) return input.failure();
+  return json{{"output", hash(mix64(input.value()))}};
+}
 
-json opt_m(const json& t) {
+Outcome<json> opt_m(const json& t) {
   const auto n = t["n"].get<std::uint64_t>();
-  const double p = real_of(t["p"]);
-  json out = {{"m", optimal_m(n, p)}};
-  const auto alternatives = m_alternatives(n, p);
+  const auto p = real_of(t["p"]);
+  if (!p) return p.failure();
+  json out = {{"m", optimal_m(n, p.value())}};
+  const auto alternatives = m_alternatives(n, p.value());
   if (!alternatives.empty()) out["alternatives"] = alternatives;
   return out;
 }
 
-json opt_k(const json& t) {
-  return {{"k", optimal_k(t["m"].get<std::uint64_t>(), t["n"].get<std::uint64_t>())}};
+Outcome<json> opt_k(const json& t) {
+  return json{{"k", optimal_k(t["m"].get<std::uint64_t>(), t["n"].get<std::uint64_t>())}};
 }
 
-json rate(const json& t) {
-  return {{"rate", real(predicted_fp_rate(t["m"].get<std::uint64_t>(), t["k"].get<std::uint32_t>(),
-                                          t["n"].get<std::uint64_t>()))}};
+Outcome<json> rate(const json& t) {
+  return json{{"rate", real(predicted_fp_rate(t["m"].get<std::uint64_t>(), t["k"].get<std::uint32_t>(),
+                                              t["n"].get<std::uint64_t>()))}};
 }
 
-json with_rate(const json& t) {
-  const auto made = Bloom::with_rate(t["n"].get<std::uint64_t>(), real_of(t["p"]));
+Outcome<json> with_rate(const json& t) {
+  const auto p = real_of(t["p"]);
+  if (!p) return p.failure();
+  const auto made = Bloom::with_rate(t["n"].get<std::uint64_t>(), p.value());
   if (!made) return error_kind(made.error());
-  return {{"m", made.value().m()}, {"k", made.value().k()}};
+  return json{{"m", made.value().m()}, {"k", made.value().k()}};
 }
 
-json positions(const json& t) {
+Outcome<json> positions(const json& t) {
   const auto m = t["m"].get<std::uint64_t>();
   const auto k = t["k"].get<std::uint32_t>();
   // The same ranges as a filter has; checked without allocating one.
-  if (m < 1 || m > MAX_BITS || k < 1 || k > MAX_K) return {{"errorKind", "BadParams"}};
-  return {{"positions", positions_json(positions_for(m, k, bytes_of(t["item"])))}};
+  if (m < 1 || m > MAX_BITS || k < 1 || k > MAX_K) return json{{"errorKind", "BadParams"}};
+  const auto item = bytes_of(t["item"]);
+  if (!item) return item.failure();
+  return json{{"positions", positions_json(positions_for(m, k, item.value()))}};
 }
 
-json filter(const json& t) {
-  const json& how = t["construct"];
-  if (how.size() != 1) throw std::invalid_argument("construct needs exactly one of withRate, new");
-  Result<Bloom> made =
-      how.contains("withRate")
-          ? Bloom::with_rate(how["withRate"]["n"].get<std::uint64_t>(), real_of(how["withRate"]["p"]))
-          : Bloom::create(how.at("new")["m"].get<std::uint64_t>(), how["new"]["k"].get<std::uint32_t>());
+// A filter made, or its error's kind as a test's outputs.
+using Made = std::variant<Bloom, json>;
+Made made_or_refused(Result<Bloom> made) {
   if (!made) return error_kind(made.error());
-  Bloom& bloom = made.value();
+  return std::move(made).value();
+}
+
+// The filter a FilterTest's "construct" makes, or its error's kind.
+Outcome<Made> construct(const json& how) {
+  if (how.size() != 1) return failure("construct needs exactly one of withRate, new");
+  if (how.contains("withRate")) {
+    const auto p = real_of(how["withRate"]["p"]);
+    if (!p) return p.failure();
+    return made_or_refused(Bloom::with_rate(how["withRate"]["n"].get<std::uint64_t>(), p.value()));
+  }
+  return made_or_refused(
+      Bloom::create(how.at("new")["m"].get<std::uint64_t>(), how["new"]["k"].get<std::uint32_t>()));
+}
+
+Outcome<json> filter(const json& t) {
+  auto made = construct(t["construct"]);
+  if (!made) return made.failure();
+  if (auto* refused = std::get_if<json>(&made.value())) return *refused;
+  Bloom& bloom = std::get<Bloom>(made.value());
   json positions = json::array();
   for (const json& item : t["inserts"]) {
     const auto bytes = bytes_of(item);
-    positions.push_back(positions_json(bloom.bit_positions(bytes)));
-    bloom.insert(bytes);
+    if (!bytes) return bytes.failure();
+    positions.push_back(positions_json(bloom.bit_positions(bytes.value())));
+    bloom.insert(bytes.value());
   }
   json present = json::array();
-  for (const json& probe : t["probes"]) present.push_back(bloom.contains(bytes_of(probe)));
-  return {{"m", bloom.m()},
-          {"k", bloom.k()},
-          {"positions", positions},
-          {"countOnes", bloom.count_ones()},
-          {"nInserted", bloom.n_inserted()},
-          {"bytes", hex(bloom.to_bytes())},
-          {"present", present}};
+  for (const json& probe : t["probes"]) {
+    const auto bytes = bytes_of(probe);
+    if (!bytes) return bytes.failure();
+    present.push_back(bloom.contains(bytes.value()));
+  }
+  return json{{"m", bloom.m()},
+              {"k", bloom.k()},
+              {"positions", positions},
+              {"countOnes", bloom.count_ones()},
+              {"nInserted", bloom.n_inserted()},
+              {"bytes", hex(bloom.to_bytes())},
+              {"present", present}};
 }
 
-json union_of(const json& t) {
-  Bloom left = load(t["left"]);
-  const Status merged = left.union_with(load(t["right"]));
+Outcome<json> union_of(const json& t) {
+  auto left = load(t["left"]);
+  if (!left) return left.failure();
+  const auto right = load(t["right"]);
+  if (!right) return right.failure();
+  const Status merged = left.value().union_with(right.value());
   if (!merged) return error_kind(merged.error());
-  return {{"bytes", hex(left.to_bytes())}};
+  return json{{"bytes", hex(left.value().to_bytes())}};
 }
 
-json from_bytes(const json& t) {
-  const auto loaded = Bloom::from_bytes(bytes_of(t["bytes"]));
+Outcome<json> from_bytes(const json& t) {
+  const auto bytes = bytes_of(t["bytes"]);
+  if (!bytes) return bytes.failure();
+  const auto loaded = Bloom::from_bytes(bytes.value());
   if (!loaded) return error_kind(loaded.error());
   const Bloom& b = loaded.value();
-  return {{"m", b.m()}, {"k", b.k()}, {"nInserted", b.n_inserted()}, {"countOnes", b.count_ones()}};
+  return json{{"m", b.m()}, {"k", b.k()}, {"nInserted", b.n_inserted()}, {"countOnes", b.count_ones()}};
 }
 
 const std::map<std::string, TestType>& registry() {
@@ -129,21 +169,24 @@ const std::map<std::string, TestType>& registry() {
 
 }  // namespace
 
-const TestType& test_type(const std::string& name) {
+Outcome<const TestType*> test_type(const std::string& name) {
   const auto found = registry().find(name);
-  if (found == registry().end()) throw std::invalid_argument("unknown test group type '" + name + "'");
-  return found->second;
+  if (found == registry().end()) return failure("unknown test group type '" + name + "'");
+  return &found->second;
 }
 
 bool ideal_m_depends_on_last_bit_of_log(std::uint64_t n, double p) { return !m_alternatives(n, p).empty(); }
 
-json complete_test(const TestType& type, const json& test, const std::vector<std::string>& lenient_flags) {
+Outcome<json> complete_test(const TestType& type, const json& test,
+                            const std::vector<std::string>& lenient_flags) {
   json out;
   out["tcId"] = test.at("tcId");
   out["comment"] = test.at("comment");
   out["flags"] = test.at("flags");
   for (const auto& key : type.inputs) out[key] = test.at(key);
-  const json outputs = type.compute(out);
+  const auto computed = type.compute(out);
+  if (!computed) return computed.failure();
+  const json& outputs = computed.value();
   for (const auto& [key, value] : outputs.items()) out[key] = value;
 
   bool lenient = false;

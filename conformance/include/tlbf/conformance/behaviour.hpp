@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tlbf/conformance/cases.hpp"
+#include "tlbf/conformance/difference.hpp"
 #include "tlbf/conformance/session.hpp"
 #include "tlbf/outcome.hpp"
 
@@ -53,10 +54,10 @@ class Conversation {
   std::optional<Fault> fault_;
 };
 
-// A case whose whole conversation is through a Conversation; `body` is done, or a
-// Failure whose words say what the implementation got wrong.
+// A case whose whole conversation is through a Conversation; `body` finds
+// nothing, or the Difference that says what the implementation got wrong.
 std::function<std::optional<Finding>(Session&, const std::set<Capability>&)> by_conversation(
-    std::function<tlbf::Outcome<tlbf::Done>(Conversation&)> body);
+    std::function<std::optional<Difference>(Conversation&)> body);
 
 // No false negatives (directly, after a byte round trip, in a union), the
 // false-positive count within three standard deviations of N f^k and below 2%

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tlbf/outcome.hpp"
+#include "tlbf/shell_quote.hpp"
 
 namespace tlbf::conformance {
 
@@ -62,8 +63,5 @@ class Child {
   bool reaped_ = false;
   Ending ending_;
 };
-
-// A word for /bin/sh, single-quoted so that nothing in it is interpreted.
-std::string shell_quote(const std::string& word);
 
 }  // namespace tlbf::conformance

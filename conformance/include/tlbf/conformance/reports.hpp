@@ -1,40 +1,17 @@
-// What tlbf check reports, in every form: the text a person reads, JSON,
-// JUnit XML for CI systems, the parity matrix of several implementations,
-// and a failure list that cannot go stale. The top layer of conformance/:
-// it only reads CheckReports.
+// What tlbf check reports, in every form: the text a person reads
+// (src/text_report.cpp), the HTML page (src/html_report.cpp), JSON, JUnit
+// XML and TAP (src/machine_reports.cpp), and the parity matrix of several
+// implementations. The failure list is expected_failures.hpp's. The top
+// layer of conformance/: it only reads CheckReports.
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "tlbf/conformance/runner.hpp"
 
 namespace tlbf::conformance {
-
-// Case names, one a line; blank lines and text after '#' are ignored.
-std::set<std::string> parse_expected_failures(const std::string& text);
-
-// The report judged against a list of expected failures.
-struct ExpectedVerdict {
-  std::vector<std::string> expected_and_failed;  // allowed
-  std::vector<std::string> unexpected_failures;  // failed, not listed
-  std::vector<std::string> unexpected_passes;    // listed, but passed: the list is stale
-  std::vector<std::string> unknown;              // listed, but no such case ran: the list is stale
-  // Did not run, listed or not: nothing was checked, so nothing is as
-  // expected (a run cut short must not pass because of the list).
-  std::vector<std::string> not_run;
-  int listed_not_run = 0;  // of those, how many the list names
-  // Nothing unexpected, every case ran, and a clean session.
-  bool ok(const CheckReport& report) const;
-};
-
-ExpectedVerdict judge_expected(const CheckReport& report, const std::set<std::string>& expected);
-
-// The list that would make this report's failures expected, in case order.
-// A case that did not run is never written: it was not seen to fail.
-std::string expected_failures_text(const CheckReport& report);
 
 // "vectors/hash/Fnv1a64Test/3" -> "vectors/hash"; "behaviour/x/y" -> "behaviour/x"
 std::string group_of(const std::string& name);
@@ -70,5 +47,15 @@ std::string html_report(const std::vector<CheckReport>& reports, bool tlbf_profi
 
 // JUnit XML: one testsuite for the implementation, a testcase per case.
 std::string to_junit(const CheckReport& report);
+
+// TAP version 13 (testanything.org; TAP 14 consumers read it too): a test
+// point per case, in case order, and a last one, session/end_of_input, that
+// fails when the session did not end cleanly. A failure carries a YAML block
+// (message, severity, and the case's checks, request, expected, got, oracle,
+// allowed, reproduce and stderr); a skipped case is "ok ... # SKIP reason";
+// an acceptable difference passes with its reason as a comment; a case not
+// run fails. Every byte past ASCII and every control byte becomes '?', as in
+// JUnit XML.
+std::string to_tap(const CheckReport& report);
 
 }  // namespace tlbf::conformance

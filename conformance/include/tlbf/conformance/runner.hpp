@@ -35,12 +35,12 @@ struct RunnerOptions {
 
 // Acceptable: the answer differs from the oracle's in a way the documents
 // allow (judge.hpp), reported as an "acceptable difference".
-enum class Outcome { Passed, Failed, Acceptable, Skipped, NotRun };
-std::string_view to_string(Outcome o);
+enum class CaseOutcome { Passed, Failed, Acceptable, Skipped, NotRun };
+std::string_view to_string(CaseOutcome o);
 
 struct CaseResult {
   std::string name;
-  Outcome outcome = Outcome::Passed;
+  CaseOutcome outcome = CaseOutcome::Passed;
   std::string reason;    // for all but Passed
   std::string request;   // the first request that went wrong, if any (whole)
   std::string expected;  // its pattern
@@ -82,7 +82,7 @@ struct CheckReport {
   // when none did: the verdict then covers those cases only, and says so.
   std::string selected_by;
 
-  int count(Outcome o) const;
+  int count(CaseOutcome o) const;
   // Whether a case was sent at all (passed, failed or differed acceptably):
   // not when every case selected was skipped, its capability left out.
   bool ran_a_case() const;

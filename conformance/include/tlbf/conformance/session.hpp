@@ -43,7 +43,6 @@ struct Fault {
   // Faults that were only found by waiting out a timeout: they cost time, so
   // the runner stops provoking them (docs/check.md, "Budgets").
   bool cost_a_timeout() const;
-  std::string describe() const { return detail; }
 };
 
 // A request and the length past which no right answer to it can go: the

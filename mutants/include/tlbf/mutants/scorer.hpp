@@ -293,10 +293,6 @@ struct Score {
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl,
                           const std::string& mutant);
 
-// A word as /bin/sh reads it: as it is when it holds only characters the shell
-// leaves alone, else single-quoted (what Python's shlex.quote does).
-std::string quote_if_needed(const std::string& word);
-
 // Runs the warm-up; the baseline (the clean runs and every wheat's, in a
 // random order, `jobs` at a time); the sanity check; then every mutant's and
 // chaff's runs (`confirm_runs` each) and the control runs in a random order,

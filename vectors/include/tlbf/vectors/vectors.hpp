@@ -69,6 +69,10 @@ struct LoadedFolder {
   int tests = 0;  // tests in the files, summed
 };
 LoadedFolder load_folder(const std::string& dir, Expect expect = Expect::BuiltWith);
+// Said after the problems of a folder that differs from them (LoadedFolder::differs).
+inline constexpr std::string_view kNotBuiltWith =
+    "these are not the vector files this tlbf was built with; --own-vectors checks vectors of your own by "
+    "schema and values alone";
 
 // Two Markdown tables: each file's size and counts of tests by result, and
 // each flag's bug type, number of tests and meaning (docs/vectors.md shows them).
