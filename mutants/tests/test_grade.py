@@ -594,7 +594,10 @@ class RustClass(Grading):
         reason = {name: json.load(open(os.path.join(out, "learners", name + ".json")))["config"]["stopped"]["reason"]
                   for name in ("kate", "mona", "dave")}
         self.assertIn("not the oracle", reason["kate"])
-        self.assertIn("'optimal_m 0 0.5', which this function of the Rust API cannot return", reason["mona"])
+        # Whichever wheat her shuffled runs meet first rejects her: lenient
+        # (err BadParams, which a u64 cannot carry) or alternatives (another u64).
+        self.assertRegex(reason["mona"], r"'optimal_m 0 0\.5', which this function of the Rust API cannot return"
+                                         r"|'optimal_m 0 0\.5'  ->  'ok \d+'  \(OutOfDomain")
         self.assertIn("panicked at tests/ds08_bloom.rs", reason["mona"])
         self.assertIn("fails on the clean reference", reason["dave"])
         leo = json.load(open(os.path.join(out, "learners", "leo.json")))["config"]
