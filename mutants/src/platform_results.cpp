@@ -295,21 +295,18 @@ std::string github_classroom_result(const Submission& s, Feedback level) {
 
 std::string base64(std::string_view bytes) {
   static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  // Byte `at` as an unsigned value, 0 past the end: the last group pads with zeros.
+  const auto byte = [&bytes](std::size_t at) -> unsigned {
+    return at < bytes.size() ? unsigned{static_cast<unsigned char>(bytes[at])} : 0U;
+  };
   std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 |
-                       static_cast<unsigned char>(bytes[i + 1]) << 8 |
-                       static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out += kDigits[(v >> shift) & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    out += {kDigits[(v >> 18) & 63], kDigits[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == bytes.size()) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1])
-                                                                        << 8;
-    out += {kDigits[(v >> 18) & 63], kDigits[(v >> 12) & 63], kDigits[(v >> 6) & 63], '='};
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const unsigned v = byte(i) << 16U | byte(i + 1) << 8U | byte(i + 2);
+    const std::size_t left = bytes.size() - i;  // 1, 2, or 3 and more
+    out += kDigits[(v >> 18U) & 63U];
+    out += kDigits[(v >> 12U) & 63U];
+    out += left > 1 ? kDigits[(v >> 6U) & 63U] : '=';
+    out += left > 2 ? kDigits[v & 63U] : '=';
   }
   return out;
 }
