@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -53,8 +52,8 @@ Steps load_and_read(const std::string& name, const std::string& hex) {
 }
 
 // ---- the cases that are computed, not written as files ----------------------
-// A case stays here when its file would be unreadable: a line of megabytes, a
-// thousand filters, or bytes made from the oracle's own positions. Every
+// A case stays here when its file would be unreadable: a line of 10 KB or
+// more, or a thousand filters. Every
 // other rule case is a file (conformance/cases, src/rule_files.cpp).
 
 // The rules these cases check, as docs/check.md's table words them
@@ -65,7 +64,6 @@ constexpr std::string_view kHashes = "FNV-1a 64, mix64 and h2 = mix64(h1) OR 1";
 constexpr std::string_view kAnyItems = "items are any bytes, of any length";
 constexpr std::string_view kBitLayout = "bit g in byte g / 8 at bit g mod 8; the bit array is ceil(m / 8) bytes";
 constexpr std::string_view kCreate = "with_rate, new and from_bytes create or replace F";
-constexpr std::string_view kPositions = "positions g_i = ((h1 + i h2) mod 2^64) mod m, repeats kept";
 constexpr std::string_view kHeader = "the header: every field little-endian at its full width";
 
 Case about(Case c, std::string_view rule) {
@@ -162,30 +160,6 @@ void many_filters(std::vector<Case>& out) {
   out.push_back(about(case_from_draft("state/many_filters_alive", many), kCreate));
 }
 
-// A file with the first 32 of the 33 probe bits of "cat" set: a contains
-// that looks at 32 probes at most says true. Made from the oracle's positions.
-void every_probe_read(std::vector<Case>& out) {
-  protocol::OracleSession oracle;
-  oracle.handle("new p33 1000 33");
-  const std::string answer = oracle.handle("positions p33 636174");
-  std::vector<std::uint64_t> positions;
-  std::istringstream words(answer.substr(3));
-  for (std::uint64_t g; words >> g;) positions.push_back(g);
-  std::vector<std::uint8_t> bits(125, 0);
-  for (std::size_t i = 0; i + 1 < positions.size(); ++i)
-    bits[positions[i] / 8] |= static_cast<std::uint8_t>(1 << (positions[i] % 8));
-  // The 33rd must be a bit of its own, or the case would test nothing.
-  const bool own = std::count(positions.begin(), positions.end() - 1, positions.back()) == 0;
-  std::string file = file_hex({1, 1000, 33, 0, 1, 0});
-  file.replace(64, std::string::npos, hex_of(bits));
-  if (own) {
-    out.push_back(about(case_from_draft("items/contains_reads_every_probe",
-                                        {ask("from_bytes rp " + file), expect("contains rp 636174", "ok false"),
-                                         ask("count_ones rp"), ask("drop rp")}),
-                        kPositions));
-  }
-}
-
 Case finish(std::string name, std::vector<DraftStep> steps, bool acceptable, std::string why) {
   Case c = case_from_draft(std::move(name), std::move(steps));
   c.acceptable = acceptable;
@@ -252,7 +226,6 @@ tlbf::Outcome<std::vector<Case>> rule_cases() {
   long_items(out);
   large_files(out);
   many_filters(out);
-  every_probe_read(out);
   for (const auto& family : kFamilies) {
     for (auto& c : family.cases()) out.push_back(about(std::move(c), family.rule));
   }

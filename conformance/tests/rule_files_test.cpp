@@ -6,6 +6,8 @@
 #include <fnmatch.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,6 +19,7 @@
 #include "tlbf/conformance/rule_files.hpp"
 #include "tlbf/conformance/transcript.hpp"
 #include "tlbf/protocol/oracle_session.hpp"
+#include "tlbf/protocol/values.hpp"
 
 namespace tlbf::conformance {
 namespace {
@@ -139,6 +142,33 @@ TEST(RuleFiles, TheDocsExampleIsACase) {
   const Case c = case_from_file(std::move(file.value()));
   protocol::OracleSession oracle;
   for (const auto& step : c.steps) EXPECT_FALSE(mismatch(step.pattern, oracle.handle(step.request)));
+}
+
+TEST(RuleFiles, TheProbeFileSetsAllButTheLastProbe) {
+  // items/contains_reads_every_probe: cat's first 32 probe bits at m = 1000,
+  // k = 33, made again from the oracle's positions; the 33rd is not among them.
+  protocol::OracleSession oracle;
+  oracle.handle("new p33 1000 33");
+  std::istringstream words(oracle.handle("positions p33 636174").substr(3));
+  std::vector<std::uint64_t> positions;
+  for (std::uint64_t g; words >> g;) positions.push_back(g);
+  ASSERT_EQ(positions.size(), 33u);
+  std::vector<std::uint8_t> bits(125, 0);
+  for (std::size_t i = 0; i + 1 < positions.size(); ++i)
+    bits[positions[i] / 8] |= static_cast<std::uint8_t>(1 << (positions[i] % 8));
+  EXPECT_EQ(std::count(positions.begin(), positions.end() - 1, positions.back()), 0);
+  // The header: TLBF, version 1, m = 1000, k = 33, reserved 0, n_inserted = 1 (docs/format.md, section 5).
+  const std::string file = std::string("544c4246") + "01000000" + "e803000000000000" + "21000000" + "00000000" +
+                           "0100000000000000" + protocol::write_bytes(bits);
+  const auto files = rule_files();
+  ASSERT_TRUE(files.ok()) << files.why();
+  for (const auto& f : files.value()) {
+    if (f.name == "items/contains_reads_every_probe") {
+      EXPECT_EQ(f.steps.at(0).request, "from_bytes rp " + file);
+      return;
+    }
+  }
+  FAIL() << "no file items/contains_reads_every_probe";
 }
 
 TEST(RuleFiles, TheHeaderIsRead) {
