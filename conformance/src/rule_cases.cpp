@@ -2,8 +2,6 @@
 
 #include "header_files.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -53,8 +51,8 @@ Steps load_and_read(const std::string& name, const std::string& hex) {
 
 // ---- the cases that are computed, not written as files ----------------------
 // A case stays here when its file would be unreadable: a line of 10 KB or
-// more, or a thousand filters. Every
-// other rule case is a file (conformance/cases, src/rule_files.cpp).
+// more, or a thousand filters. Every other rule case is a file
+// (conformance/cases, src/rule_files.cpp).
 
 // The rules these cases check, as docs/check.md's table words them
 // (rule_cases_tests holds each case's rule to the first row that names it).
@@ -71,7 +69,8 @@ Case about(Case c, std::string_view rule) {
   return c;
 }
 
-void long_lines(std::vector<Case>& out) {
+std::vector<Case> long_lines() {
+  std::vector<Case> out;
   // An implementation whose line reader stops at 64 KiB (or 1 MiB) fails
   // here, and so does one that cuts items at 1 MiB: the item is 1 MiB and a byte.
   out.push_back(about(case_from_draft("protocol/framing/long_line_1mib",
@@ -96,9 +95,11 @@ void long_lines(std::vector<Case>& out) {
     return case_from_draft("protocol/framing/line_above_16mib", std::move(steps)).steps;
   };
   out.push_back(std::move(longest));
+  return out;
 }
 
-void long_items(std::vector<Case>& out) {
+std::vector<Case> long_items() {
+  std::vector<Case> out;
   const std::string big = hex_of(pattern_item(5000));
   const std::string prefix = big.substr(0, 2 * 4096);
   out.push_back(about(case_from_draft("items/longer_than_4kib",
@@ -122,6 +123,7 @@ void long_items(std::vector<Case>& out) {
                                        ask("positions lh " + huge), ask("positions lh " + prefix_64kib),
                                        ask("drop lh")}),
                       kAnyItems));
+  return out;
 }
 
 // The oracle's to_bytes of filter `name` after `requests`, as hex.
@@ -131,7 +133,8 @@ std::string oracle_file(const std::vector<std::string>& requests, const std::str
   return oracle.handle("to_bytes " + name).substr(3);
 }
 
-void large_files(std::vector<Case>& out) {
+std::vector<Case> large_files() {
+  std::vector<Case> out;
   // A file above 64 KiB loads (a filter of 600,000 bits is 75,032 bytes).
   out.push_back(
       about(case_from_draft("items/file_above_64kib_loads",
@@ -144,9 +147,11 @@ void large_files(std::vector<Case>& out) {
   out.push_back(about(case_from_draft("format/count_ones/above_16_bits",
                                       {ask("from_bytes cf " + full), ask("count_ones cf"), ask("drop cf")}),
                       kBitLayout));
+  return out;
 }
 
-void many_filters(std::vector<Case>& out) {
+std::vector<Case> many_filters() {
+  std::vector<Case> out;
   // More filters than any small fixed table holds, each told apart by its m.
   Steps many;
   // 1,100: well above 128, 256, 512 and 1024, the sizes a fixed table is likely to have.
@@ -158,6 +163,7 @@ void many_filters(std::vector<Case>& out) {
   }
   for (int i = 0; i < count; ++i) many.push_back(expect("drop many_" + std::to_string(i), "ok"));
   out.push_back(about(case_from_draft("state/many_filters_alive", many), kCreate));
+  return out;
 }
 
 Case finish(std::string name, std::vector<DraftStep> steps, bool acceptable, std::string why) {
@@ -222,10 +228,9 @@ tlbf::Outcome<std::vector<Case>> rule_cases() {
   if (!files) return files.failure();
   std::vector<Case> out;
   for (auto& file : files.value()) out.push_back(case_from_file(std::move(file)));
-  long_lines(out);
-  long_items(out);
-  large_files(out);
-  many_filters(out);
+  for (auto* computed : {long_lines, long_items, large_files, many_filters}) {
+    for (auto& c : computed()) out.push_back(std::move(c));
+  }
   for (const auto& family : kFamilies) {
     for (auto& c : family.cases()) out.push_back(about(std::move(c), family.rule));
   }

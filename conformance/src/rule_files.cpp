@@ -43,6 +43,9 @@ tlbf::Outcome<RuleFile> read_header(std::string_view text, std::string name) {
     const std::string_view line = text.substr(start, end - start);
     start = end + 1;
     ++number;
+    // An editor that saves CRLF line ends would add a '\r' to every request.
+    if (line.find('\r') != std::string_view::npos)
+      return fail("a '\\r' in the line (CRLF line ends?): write a request that holds one as '>x HEX'");
     requests_begun = requests_begun || starts(line, ">");
     const bool header = starts(line, kRule) || starts(line, kFlags) || starts(line, kPatience);
     if (header && requests_begun) return fail("a '# rule:', '# flags:' or '# patience:' line after a request");

@@ -219,6 +219,7 @@ TEST(RuleFiles, AMalformedFileIsRefusedWithItsLine) {
       {"# rule: r\n> hello\n> hello\n< ?\n", "3: a request follows a request"},
       {"# rule: r\n", "no request in the whole transcript"},
       {"# rule: r\nhello\n< ?\n", "2: a line must start with"},
+      {"# rule: r\r\n> hello\r\n< ?\r\n", "1: a '\\r' in the line (CRLF line ends?)"},
   };
   for (const auto& [text, why] : bad) {
     const auto file = parse_rule_file(text, "x");

@@ -37,7 +37,8 @@ struct RuleFile {
 
 // Reads one file's text. A Failure "LINE: what is wrong" when the transcript
 // is malformed, no `# rule:` line is there, a header line follows a request,
-// or `# flags:` comes twice, or `# patience:` is not whole seconds.
+// `# flags:` comes twice, `# patience:` is not whole seconds, or a line holds
+// a '\r' (a file saved with CRLF line ends; such a request is `>x HEX`).
 tlbf::Outcome<RuleFile> parse_rule_file(std::string_view text, std::string name);
 
 // Every file compiled in, in the order of their paths. A Failure naming the
