@@ -20,8 +20,9 @@ target_link_libraries(tlbf_fuzz PUBLIC tlbf::oracle PRIVATE $<BUILD_INTERFACE:tl
 target_link_options(tlbf_fuzz INTERFACE "LINKER:--undefined=LLVMFuzzerTestOneInput"
   "LINKER:--undefined=tlbf_fuzz_from_bytes")
 
-add_library(tlbf_fuzz_replay STATIC replay_main.cpp)
+add_library(tlbf_fuzz_replay STATIC ${TLBF_REPLAY_SOURCES})
 add_library(tlbf::fuzz_replay ALIAS tlbf_fuzz_replay)
+target_include_directories(tlbf_fuzz_replay PRIVATE $<BUILD_INTERFACE:${tlbf_common_dir}/include>)
 set_target_properties(tlbf_fuzz_replay PROPERTIES EXPORT_NAME fuzz_replay)
 target_link_libraries(tlbf_fuzz_replay PUBLIC tlbf_fuzz PRIVATE $<BUILD_INTERFACE:tlbf_warnings>)
 

@@ -1,14 +1,18 @@
 // Runs files through a fuzz target without libFuzzer, for the tests: every
 // file named, and every file in every directory named. Built by the normal
 // build, so the corpus and every crash ever found are replayed by ctest.
+// Exit status 0 when every input replayed without a finding (a finding
+// aborts); 2 when no input is named or one cannot be read (missing, not a
+// regular file, above 64 MiB), which is no replay and must not pass as one.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <string>
 #include <vector>
+
+#include "tlbf/whole_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -16,12 +20,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void replay(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+// Above any input a fuzzer keeps: libFuzzer's -max_len is 4 KiB by default,
+// and a protocol line is at most 64 MiB.
+constexpr std::size_t kInputLimit = std::size_t{64} << 20;
+
+// False, having said why, when the file cannot be read: an unreadable input
+// is no replay, and must not pass as one.
+bool replay(const fs::path& file) {
+  const auto bytes = tlbf::read_whole_file(file.string(), kInputLimit, "fuzz input");
+  if (!bytes) {
+    std::fprintf(stderr, "%s\n", bytes.why().c_str());
+    return false;
+  }
   // Print first, so that a crash names its file.
   std::fprintf(stderr, "replaying %s\n", file.c_str());
-  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size());
+  return true;
 }
 
 }  // namespace
@@ -41,12 +55,15 @@ int main(int argc, char** argv) {
           files.push_back(entry.path());
       }
       std::sort(files.begin(), files.end());
-      for (const auto& f : files) replay(f), ++count;
-    } else if (fs::is_regular_file(path)) {
-      replay(path), ++count;
+      for (const auto& f : files) {
+        if (!replay(f)) return 2;
+        ++count;
+      }
     } else {
-      std::fprintf(stderr, "no such file or directory: %s\n", argv[i]);
-      return 2;
+      // Anything else is read as a file: the reader says what is wrong with
+      // it (missing, a FIFO, too long).
+      if (!replay(path)) return 2;
+      ++count;
     }
   }
   std::printf("replayed %zu inputs, no finding\n", count);

@@ -16,10 +16,12 @@ bool matches(const std::string& glob, const std::string& name) {
 
 // The vector cases, then the deterministic ones (docs/check.md); with a
 // filter, the large filters too, which run only when a filter asks for them.
-std::vector<Case> deterministic_cases_of(const CheckSelection& selection) {
-  if (selection.profile == "behavioural") return {};
+tlbf::Outcome<std::vector<Case>> deterministic_cases_of(const CheckSelection& selection) {
+  if (selection.profile == "behavioural") return std::vector<Case>{};
   auto cases = cases_from_vectors(selection.vectors ? *selection.vectors : vectors::generate());
-  for (auto& c : deterministic_cases()) cases.push_back(std::move(c));
+  auto deterministic = deterministic_cases();
+  if (!deterministic) return deterministic.failure_in("a rule case compiled into tlbf does not parse: ");
+  for (auto& c : deterministic.value()) cases.push_back(std::move(c));
   if (!selection.filter.empty()) {
     for (auto& c : large_cases()) cases.push_back(std::move(c));
   }
@@ -50,7 +52,9 @@ void keep_selected(std::vector<C>& cases, const CheckSelection& selection) {
 }  // namespace
 
 tlbf::Outcome<CheckSuite> select_check_cases(const CheckSelection& selection) {
-  CheckSuite suite{deterministic_cases_of(selection), behavioural_cases_of(selection)};
+  auto cases = deterministic_cases_of(selection);
+  if (!cases) return cases.failure();
+  CheckSuite suite{std::move(cases.value()), behavioural_cases_of(selection)};
   keep_selected(suite.cases, selection);
   keep_selected(suite.behaviour, selection);
   if (suite.cases.empty() && suite.behaviour.empty()) {

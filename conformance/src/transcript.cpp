@@ -7,6 +7,7 @@
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/conformance/session.hpp"
 #include "tlbf/hex.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/protocol/values.hpp"
 
 namespace tlbf::conformance {
@@ -63,6 +64,16 @@ tlbf::Outcome<Transcript> parse_transcript(std::string_view text, std::string na
   // A replay of nothing would pass whatever the implementation does.
   if (transcript.exchanges.empty()) return fail("no request in the whole transcript: nothing to replay");
   return transcript;
+}
+
+void fill_in_oracle_answers(Transcript& transcript) {
+  const auto& all = transcript.exchanges;
+  if (std::none_of(all.begin(), all.end(), [](const Exchange& e) { return e.pattern == "?"; })) return;
+  protocol::OracleSession oracle;
+  for (Exchange& e : transcript.exchanges) {
+    const std::string answer = oracle.handle(e.request);
+    if (e.pattern == "?") e.pattern = pattern_for(e.request, answer);
+  }
 }
 
 // Words separated by single spaces; empty words where spaces repeat or lead.

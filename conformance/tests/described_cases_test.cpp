@@ -201,7 +201,8 @@ TEST(DescribedCases, EveryIntegerFieldMeetsEveryWidthBoundary) {
 
 TEST(DescribedCases, TheyAreAmongTheDeterministicCases) {
   std::set<std::string> names;
-  for (const auto& c : deterministic_cases()) names.insert(c.name);
+  auto cases = deterministic_cases().value();  // a file that does not parse fails the test here
+  for (const auto& c : cases) names.insert(c.name);
   for (const auto& c : grammar_cases()) EXPECT_TRUE(names.count(c.name)) << c.name;
   for (const auto& c : width_cases()) EXPECT_TRUE(names.count(c.name)) << c.name;
   for (const auto& c : identity_cases()) EXPECT_TRUE(names.count(c.name)) << c.name;
@@ -229,7 +230,8 @@ TEST(LargeCases, TheTwoItemsShareTheirLow32BitsOfPositionAndNothingElse) {
 }
 
 TEST(LargeCases, TheyAreNotInTheDefaultCheck) {
-  for (const auto& c : deterministic_cases()) EXPECT_NE(c.name.rfind("large/", 0), 0u) << c.name;
+  auto cases = deterministic_cases().value();  // a file that does not parse fails the test here
+  for (const auto& c : cases) EXPECT_NE(c.name.rfind("large/", 0), 0u) << c.name;
 }
 
 }  // namespace

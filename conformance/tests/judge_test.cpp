@@ -435,7 +435,8 @@ TEST(Judge, AgreesWithTheVectorsAcceptableResults) {
 }
 
 TEST(Judge, AgreesWithTheRuleCases) {
-  for (const auto& c : deterministic_cases()) {
+  auto cases = deterministic_cases().value();  // a file that does not parse fails the test here
+  for (const auto& c : cases) {
     const auto zones = zones_of(c);
     EXPECT_EQ(c.acceptable, !zones.empty()) << c.name;
   }

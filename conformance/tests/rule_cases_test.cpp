@@ -39,12 +39,14 @@ std::string first_miss(const Case& c) {
 
 TEST(RuleCases, TheOraclePassesEveryCase) {
   // The stated patterns come from the documents: this is where the oracle is held to them.
-  for (const auto& c : deterministic_cases()) EXPECT_EQ(first_miss(c), "") << c.name;
+  auto cases = deterministic_cases().value();  // a file that does not parse fails the test here
+  for (const auto& c : cases) EXPECT_EQ(first_miss(c), "") << c.name;
 }
 
 TEST(RuleCases, NamesAreUniqueAndInTheirFamilies) {
   std::set<std::string> seen;
-  for (auto& c : deterministic_cases()) {
+  auto cases = deterministic_cases().value();  // a file that does not parse fails the test here
+  for (auto& c : cases) {
     const bool late = static_cast<bool>(c.make_steps);
     const auto stated = c.needs;  // by hand, for a case that makes its steps late
     make_steps_now(c);
@@ -89,7 +91,8 @@ TEST(RuleCases, EveryCorpusEntryIsReplayed) {
 }
 
 TEST(RuleCases, TheLongestRequestIsAbove16MiBAndWithinTheLimit) {
-  for (auto& c : rule_cases()) {
+  auto cases = rule_cases().value();
+  for (auto& c : cases) {
     if (c.name != "protocol/framing/line_above_16mib") continue;
     EXPECT_TRUE(c.steps.empty()) << "made on every run: it costs a third of the setup of a one-case check";
     make_steps_now(c);

@@ -48,6 +48,20 @@ TEST(TranscriptParse, RefusesMalformedTranscripts) {
   }
 }
 
+TEST(TranscriptParse, AQuestionMarkIsTheOraclesAnswer) {
+  // docs/protocol.md, sections 4 and 7: a new filter of m = 20, k = 3 holds
+  // nothing; an error is compared by its kind; hello's words after its
+  // version are free.
+  Transcript t = parse("> new f 20 3\n< ?\n> info f\n< ?\n> union f g\n< ?\n> hello\n< ?\n> info f\n< ok 20 3 0\n");
+  fill_in_oracle_answers(t);
+  ASSERT_EQ(t.exchanges.size(), 5U);
+  EXPECT_EQ(t.exchanges[0].pattern, "ok");
+  EXPECT_EQ(t.exchanges[1].pattern, "ok 20 3 0");
+  EXPECT_EQ(t.exchanges[2].pattern, "err NoSuchFilter");
+  EXPECT_EQ(t.exchanges[3].pattern, "ok 1 *");
+  EXPECT_EQ(t.exchanges[4].pattern, "ok 20 3 0");
+}
+
 TEST(Patterns, MatchWordByWord) {
   EXPECT_EQ(mismatch("ok 11 14 17", "ok 11 14 17"), std::nullopt);
   EXPECT_NE(mismatch("ok 11 14 17", "ok 11 14 16"), std::nullopt);

@@ -14,6 +14,7 @@
 
 #include "tlbf/conformance/behaviour.hpp"
 #include "tlbf/conformance/cases.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::conformance {
 
@@ -34,8 +35,11 @@ inline DraftStep ask(std::string request) { return {std::move(request), ""}; }
 // Each case's needs are the capabilities of its commands.
 Case case_from_draft(std::string name, std::vector<DraftStep> steps);
 
-// The cases named protocol/..., format/..., items/... and state/...
-std::vector<Case> rule_cases();
+// The cases named protocol/..., format/..., items/... and state/...: the
+// files of conformance/cases (rule_files.hpp) in the order of their paths,
+// then the cases computed here and the described families. A Failure when a
+// file compiled in does not parse (rule_cases_tests parses every one).
+tlbf::Outcome<std::vector<Case>> rule_cases();
 
 // One case for each entry of the committed from_bytes fuzz corpus
 // (conformance/corpus/from_bytes): from_bytes, then info, count_ones and to_bytes
@@ -49,13 +53,10 @@ std::vector<Case> corpus_cases();
 std::vector<Case> large_cases();
 
 // rule_cases() then corpus_cases(): the deterministic cases `tlbf check` adds
-// to the vector cases, each with its rule as docs/check.md's table words it.
-std::vector<Case> deterministic_cases();
-
-// The rule of docs/check.md's table ("Rules and the cases that check them")
-// whose cases name `case_name` (or a glob matching it), first row first; ""
-// when none does.
-std::string rule_of(std::string_view case_name);
+// to the vector cases, each with its rule (`about`) as docs/check.md's table
+// words it: a file's first `# rule:` line, or the rule set where the case is
+// computed (rule_cases_tests holds both to the table).
+tlbf::Outcome<std::vector<Case>> deterministic_cases();
 
 // protocol/framing/last_line_without_newline_answered: `hello` without its
 // "\n", then the input closed; the implementation must answer `ok 1 ...` in

@@ -29,6 +29,12 @@ struct Transcript {
 // "LINE: what is wrong".
 tlbf::Outcome<Transcript> parse_transcript(std::string_view text, std::string name);
 
+// Replaces each pattern `?` (the line `< ?`) with the built-in oracle's
+// answer as a pattern (judge.hpp, pattern_for: an error by its kind, a rate
+// within the tolerance), from one oracle session that has been sent every
+// request before it. Nothing changes in a transcript without one.
+void fill_in_oracle_answers(Transcript& transcript);
+
 // The words of a line split at every single space, empty words included, as
 // patterns and responses are compared.
 std::vector<std::string_view> split_on_spaces(std::string_view text);
