@@ -47,16 +47,24 @@ int run_mutant(const std::string& id) {
 
 // Answers standard input on standard output until the input ends: kOk, or
 // kIo having said why the requests could not be read or answered.
-int serve_stdio(const std::function<std::string(std::string_view)>& handle) {
+int serve_stdio(protocol::LineHandler& handler) {
   // A peer that stops reading must make write() fail, not kill us unreported.
+  std::signal(SIGPIPE, SIG_IGN);
+  const auto served = protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, handler);
+  return served ? kOk : fail_with(kIo, "tlbf serve", served.failure());
+}
+
+// The same for a handler that takes each line whole.
+int serve_stdio(const std::function<std::string(std::string_view)>& handle) {
   std::signal(SIGPIPE, SIG_IGN);
   const auto served = protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, handle);
   return served ? kOk : fail_with(kIo, "tlbf serve", served.failure());
 }
 
+// The session reads each line as it arrives: a 64 MiB line is never held whole.
 int run_serve() {
   protocol::OracleSession session;
-  return serve_stdio([&](std::string_view line) { return session.handle(line); });
+  return serve_stdio(session);
 }
 
 // The alternatives wheat (docs/mutants.md): `seed`, 1 to 16 hex digits,

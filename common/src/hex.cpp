@@ -23,6 +23,8 @@ int digit_value(char c) noexcept { return kDigitValues[static_cast<unsigned char
 
 }  // namespace
 
+int hex_digit(char c) noexcept { return digit_value(c); }
+
 std::string to_hex(std::span<const std::uint8_t> bytes) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;

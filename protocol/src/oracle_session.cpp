@@ -1,11 +1,15 @@
 #include "tlbf/protocol/oracle_session.hpp"
 
+#include <algorithm>
 #include <array>
 #include <functional>
+#include <new>
 #include <optional>
 #include <variant>
 #include <vector>
 
+#include "tlbf/bit_array.hpp"
+#include "tlbf/hex.hpp"
 #include "tlbf/oracle.hpp"
 #include "tlbf/protocol/commands.hpp"
 #include "tlbf/protocol/values.hpp"
@@ -13,20 +17,16 @@
 namespace tlbf::protocol {
 namespace {
 
-// A bytes argument whose syntax has been checked, decoded only when a command
-// uses it: a request may carry 32 MiB of bytes for a filter that does not
-// exist, and those are never needed.
-struct BytesWord {
-  std::string_view text;  // into the request line, which outlives the Call
-};
-
-using Value = std::variant<BytesWord, std::uint64_t, std::uint32_t, double, std::string>;
+// A bytes argument, decoded (a BitArray, so that from_bytes can keep it as
+// the filter's bits without a copy).
+using Value = std::variant<BitArray, std::uint64_t, std::uint32_t, double, std::string>;
 
 struct Call {
   std::vector<Value> values;
   std::vector<Bloom*> filters;  // one for each Filter argument, in order
 
-  std::vector<std::uint8_t> bytes(std::size_t i) const { return *read_bytes(std::get<0>(values[i]).text); }
+  ByteView bytes(std::size_t i) const { return std::get<0>(values[i]); }
+  BitArray&& take_bytes(std::size_t i) { return std::move(std::get<0>(values[i])); }
   std::uint64_t u64(std::size_t i) const { return std::get<1>(values[i]); }
   std::uint32_t u32(std::size_t i) const { return std::get<2>(values[i]); }
   double real(std::size_t i) const { return std::get<3>(values[i]); }
@@ -112,7 +112,7 @@ const std::map<std::string_view, Handler>& handlers() {
        }},
       // bytes
       {"to_bytes", [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
-      {"from_bytes", [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.bytes(1))); }},
+      {"from_bytes", [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.take_bytes(1))); }},
       // union
       {"union",
        [](Call& c, Filters&) {
@@ -126,8 +126,7 @@ const std::map<std::string_view, Handler>& handlers() {
 // Step 4 of the order of checks: the syntax of one argument.
 std::optional<Value> read_arg(Arg kind, std::string_view word) {
   switch (kind) {
-    case Arg::Bytes:
-      if (is_bytes(word)) return Value(BytesWord{word});
+    case Arg::Bytes:  // decoded as they arrive, by HexWord
       return std::nullopt;
     case Arg::Hash:
       if (auto v = read_hash(word)) return Value(*v);
@@ -170,38 +169,217 @@ std::string_view arg_description(Arg kind) {
 
 }  // namespace
 
-std::string OracleSession::handle(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  const auto words = split_words(line);
-  if (!words) {
+// One bytes argument, checked and decoded digit by digit as its pieces arrive
+// (docs/protocol.md, section 2: hex of either case and even length, or "-").
+class HexWord {
+ public:
+  // With keep false the digits are only checked: the request cannot use them.
+  explicit HexWord(bool keep) : keep_(keep) {}
+
+  void add(std::string_view part) {
+    if (length_ == 0 && !part.empty()) dash_ = part[0] == '-';
+    length_ += part.size();
+    if (!hex_) return;
+    if (keep_ && !grow((part.size() + 1) / 2)) keep_ = false;
+    for (const char c : part) {
+      const int v = hex_digit(c);
+      if (v < 0) {
+        hex_ = false;  // a "-", or a byte that is no digit: the word is wrong, its bytes useless
+        bytes_ = BitArray();
+        return;
+      }
+      if (high_ < 0) {
+        high_ = v;
+        continue;
+      }
+      if (keep_) bytes_.push_back(static_cast<std::uint8_t>((high_ << 4) | v));
+      high_ = -1;
+    }
+  }
+  bool valid() const { return (dash_ && length_ == 1) || (hex_ && length_ % 2 == 0); }
+  // True when the bytes were to be kept but memory for them ran out.
+  bool out_of_memory() const { return out_of_memory_; }
+  BitArray take() { return std::move(bytes_); }
+
+ private:
+  // Room for `more` bytes. From 1 MiB on, room for the longest argument a
+  // line can carry: BitArray maps it untouched, so only the bytes written
+  // become resident, and no doubling ever copies them.
+  bool grow(std::size_t more) {
+    const std::size_t wanted = bytes_.size() + more;
+    if (wanted <= bytes_.capacity()) return true;
+    try {
+      bytes_.reserve(wanted >= (std::size_t{1} << 20) ? std::max(wanted, MAX_LINE / 2)
+                                                      : std::max(wanted, 2 * bytes_.capacity()));
+    } catch (const std::bad_alloc&) {
+      bytes_ = BitArray();
+      out_of_memory_ = true;
+      return false;
+    }
+    return true;
+  }
+
+  bool keep_;
+  bool hex_ = true;   // every byte so far is a hex digit
+  bool dash_ = false;  // the word begins with "-"
+  std::size_t length_ = 0;
+  int high_ = -1;  // the first digit of a byte whose second has not come
+  bool out_of_memory_ = false;
+  BitArray bytes_;
+};
+
+// The words of one request line as its pieces arrive: the framing of section
+// 1 checked on the way, the command word and the other arguments kept, each
+// bytes argument decoded (HexWord), and the words past the command's
+// arguments only counted. finish() answers as the order of checks of
+// docs/protocol.md says: framing, command, count, syntax, filters.
+class PendingRequest {
+ public:
+  // `filters` are the session's, for whether a bytes argument can be used.
+  void add(std::string_view piece, const Filters& filters) {
+    if (broken_ || piece.empty()) return;
+    if (pending_cr_) broken_ = true;  // that "\r" did not end the line
+    if (piece.back() == '\r') {
+      pending_cr_ = true;
+      piece.remove_suffix(1);
+    }
+    if (!all_printable(piece)) broken_ = true;
+    while (!broken_ && !piece.empty()) {
+      const std::size_t space = piece.find(' ');
+      const std::string_view part = piece.substr(0, space);
+      if (!part.empty()) add_to_word(part, filters);
+      if (space == std::string_view::npos) break;
+      if (!in_word_) broken_ = true;  // a leading or a second space
+      end_word();
+      piece.remove_prefix(space + 1);
+    }
+  }
+
+  std::string finish(Filters& filters);
+
+ private:
+  struct Word {
+    std::string text;
+    std::optional<HexWord> hex;  // for a bytes argument
+  };
+
+  void add_to_word(std::string_view part, const Filters& filters) {
+    if (!in_word_) start_word(filters);
+    in_word_ = true;
+    if (word_ == 0) {
+      command_ += part;
+    } else if (row_ && word_ <= row_->args.size()) {
+      Word& w = args_[word_ - 1];
+      if (w.hex) {
+        w.hex->add(part);
+      } else {
+        w.text += part;
+      }
+    }
+  }
+  void start_word(const Filters& filters) {
+    if (row_ && word_ >= 1 && word_ <= row_->args.size() && row_->args[word_ - 1] == Arg::Bytes) {
+      args_[word_ - 1].hex.emplace(usable_so_far(filters));
+    }
+  }
+  void end_word() {
+    in_word_ = false;
+    if (word_++ != 0) return;
+    const Command* row = command_named(command_);
+    if (row && handlers().count(row->word)) {
+      row_ = row;
+      args_.resize(row->args.size());
+    }
+  }
+  // Whether the arguments before the current word pass steps 4 and 5 of the
+  // order of checks: only then can the request use its bytes.
+  bool usable_so_far(const Filters& filters) const {
+    for (std::size_t i = 0; i + 1 < word_; ++i) {
+      const Arg kind = row_->args[i];
+      if (args_[i].hex ? !args_[i].hex->valid() : !read_arg(kind, args_[i].text)) return false;
+      if (kind == Arg::Filter && filters.find(args_[i].text) == filters.end()) return false;
+    }
+    return true;
+  }
+  std::string call(Filters& filters);
+
+  bool broken_ = false;      // a byte or a space breaks the framing rules
+  bool pending_cr_ = false;  // the last byte so far is a "\r", which is dropped if it ends the line
+  bool in_word_ = false;
+  std::size_t word_ = 0;  // the current word's index; 0 is the command
+  std::string command_;
+  const Command* row_ = nullptr;  // the command, once its word has ended, if it has a handler
+  std::vector<Word> args_;         // one for each argument of row_
+};
+
+std::string PendingRequest::finish(Filters& filters) {
+  if (broken_ || !in_word_) {  // !in_word_: an empty line, or one ending in a space
     return err("Protocol", "a request is printable ASCII words separated by single spaces");
   }
-  const std::string_view word = (*words)[0];
-  const Command* command = command_named(word);
-  const auto handler = command ? handlers().find(word) : handlers().end();
-  if (handler == handlers().end()) return err("Unknown", "no command '" + std::string(word) + "'");
-
-  const std::size_t given = words->size() - 1;
-  if (given != command->args.size()) {
-    return err("Protocol", std::string(word) + " takes " + std::to_string(command->args.size()) +
-                               " arguments, not " + std::to_string(given));
+  end_word();
+  if (row_ == nullptr) return err("Unknown", "no command '" + command_ + "'");
+  const std::string word(row_->word);
+  const std::size_t given = word_ - 1;
+  if (given != row_->args.size()) {
+    return err("Protocol", word + " takes " + std::to_string(row_->args.size()) + " arguments, not " +
+                               std::to_string(given));
   }
+  return call(filters);
+}
+
+std::string PendingRequest::call(Filters& filters) {
+  const std::string word(row_->word);
   Call call;
-  for (std::size_t i = 0; i < given; ++i) {
-    auto value = read_arg(command->args[i], (*words)[i + 1]);
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    Word& w = args_[i];
+    auto value = w.hex ? (w.hex->valid() ? std::optional<Value>(w.hex->take()) : std::nullopt)
+                       : read_arg(row_->args[i], w.text);
     if (!value) {
-      return err("Protocol", "argument " + std::to_string(i + 1) + " of " + std::string(word) + " must be " +
-                                 std::string(arg_description(command->args[i])));
+      return err("Protocol", "argument " + std::to_string(i + 1) + " of " + word + " must be " +
+                                 std::string(arg_description(row_->args[i])));
     }
     call.values.push_back(std::move(*value));
   }
-  for (std::size_t i = 0; i < given; ++i) {
-    if (command->args[i] != Arg::Filter) continue;
-    const auto found = filters_.find(call.name(i));
-    if (found == filters_.end()) return err("NoSuchFilter", "no filter '" + call.name(i) + "'");
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    if (row_->args[i] != Arg::Filter) continue;
+    const auto found = filters.find(call.name(i));
+    if (found == filters.end()) return err("NoSuchFilter", "no filter '" + call.name(i) + "'");
     call.filters.push_back(&found->second);
   }
-  return handler->second(call, filters_);
+  for (const Word& w : args_) {
+    if (w.hex && w.hex->out_of_memory()) return err("Protocol", "no memory for the bytes of this request");
+  }
+  return handlers().at(row_->word)(call, filters);
+}
+
+OracleSession::OracleSession() = default;
+OracleSession::~OracleSession() = default;
+OracleSession::OracleSession(const OracleSession& other) : filters_(other.filters_) {}
+OracleSession& OracleSession::operator=(const OracleSession& other) {
+  filters_ = other.filters_;
+  pending_.reset();
+  return *this;
+}
+OracleSession::OracleSession(OracleSession&&) noexcept = default;
+OracleSession& OracleSession::operator=(OracleSession&&) noexcept = default;
+
+void OracleSession::add(std::string_view piece) {
+  if (!pending_) pending_ = std::make_unique<PendingRequest>();
+  pending_->add(piece, filters_);
+}
+
+std::string OracleSession::finish() {
+  if (!pending_) pending_ = std::make_unique<PendingRequest>();
+  const auto request = std::move(pending_);
+  return request->finish(filters_);
+}
+
+void OracleSession::abandon() { pending_.reset(); }
+
+std::string OracleSession::handle(std::string_view line) {
+  abandon();
+  add(line);
+  return finish();
 }
 
 }  // namespace tlbf::protocol

@@ -140,5 +140,66 @@ TEST(Session, RandomLinesAlwaysGetOneLineAnswers) {
   }
 }
 
+// tlbf serve hands the session each line in pieces as they are read
+// (LineHandler), cut anywhere: at every cut, and byte by byte, the answer is
+// the one written here by hand from docs/protocol.md's order of checks, as it
+// is for the line given whole.
+TEST(Session, LinesInPiecesGetTheAnswersOfWholeLines) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"fnv1a64 636174", "ok f5e307190ce4a327"},
+      {"fnv1a64 636174\r", "ok f5e307190ce4a327"},
+      {"fnv1a64 636174\r\r", "err Protocol"},
+      {"fnv1a64 63\r6174", "err Protocol"},
+      {"fnv1a64 636174 ", "err Protocol"},
+      {" fnv1a64 636174", "err Protocol"},
+      {"fnv1a64  636174", "err Protocol"},
+      {"", "err Protocol"},
+      {"\r", "err Protocol"},
+      {"fnv1a64 63617", "err Protocol argument 1"},
+      {"fnv1a64 -", "ok cbf29ce484222325"},
+      {"fnv1a64 -0", "err Protocol argument 1"},
+      {"fnv1a64 0-", "err Protocol argument 1"},
+      {"fnv1a64 636174 00", "err Protocol fnv1a64 takes 1 arguments, not 2"},
+      {"fnv1a64x 636174", "err Unknown no command 'fnv1a64x'"},
+      {"insert absent_f 00", "err NoSuchFilter"},
+      {"insert absent_f 0", "err Protocol argument 2"},
+      {"insert f 636174", "ok"},
+      {"contains f 636174", "ok false"},  // each line goes to a fresh session, its f empty
+      {"from_bytes g 544c424601000000140000000000000003000000000000000200000000000000096802", "ok"},
+      {"from_bytes g 544C424601000000140000000000000003000000000000000200000000000000096802", "ok"},
+      {"from_bytes g 544c42460100000014000000000000000300000000000000020000000000000009680201", "err Format"},
+  };
+  // An error is matched by its start (kind, and the words that tell which
+  // check failed); a success whole.
+  auto starts = [](const std::string& answer, const std::string& expected) {
+    return expected.rfind("err ", 0) == 0 ? answer.rfind(expected, 0) == 0 : answer == expected;
+  };
+  for (const auto& [line, expected] : cases) {
+    SCOPED_TRACE(line);
+    for (std::size_t cut = 0; cut <= line.size(); ++cut) {
+      OracleSession s;
+      ASSERT_EQ(s.handle("new f 64 3"), "ok");
+      s.add(std::string_view(line).substr(0, cut));
+      s.add(std::string_view(line).substr(cut));
+      EXPECT_TRUE(starts(s.finish(), expected)) << "cut at " << cut;
+    }
+    OracleSession s;
+    ASSERT_EQ(s.handle("new f 64 3"), "ok");
+    for (char c : line) s.add(std::string_view(&c, 1));
+    EXPECT_TRUE(starts(s.finish(), expected)) << "byte by byte";
+    EXPECT_TRUE(starts(s.handle(line), expected)) << "whole";
+  }
+}
+
+// A line over the limit is abandoned part way; the next line starts afresh.
+TEST(Session, AnAbandonedLineLeavesNothingBehind) {
+  OracleSession s;
+  s.add("insert absent_f 00");
+  s.abandon();
+  s.add("hel");
+  s.add("lo");
+  EXPECT_EQ(s.finish().rfind("ok 1 tlbf-oracle", 0), 0u);
+}
+
 }  // namespace
 }  // namespace tlbf::protocol

@@ -20,4 +20,8 @@ std::optional<std::vector<std::uint8_t>> from_hex(std::string_view text);
 // True exactly when from_hex(text) gives bytes, without making them.
 bool is_hex(std::string_view text);
 
+// The value of one hex digit (either case), or -1 for any other character:
+// for readers that decode digits as they arrive.
+int hex_digit(char c) noexcept;
+
 }  // namespace tlbf
