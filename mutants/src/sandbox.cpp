@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/mutants/suite_user.hpp"
 #include "tlbf/shell_quote.hpp"
 
 namespace tlbf::mutants {
@@ -49,11 +50,12 @@ bool under_system_folder(const std::string& path) {
 }  // namespace
 
 Outcome<Done> sandbox_available() {
-  const auto probe = conformance::run_with_input(
+  // As the suite user, who runs bwrap when tlbf is root (suite_user.hpp).
+  const auto probe = conformance::run_with_input(as_suite_user(
       "bwrap --unshare-user --disable-userns --cap-drop ALL --ro-bind / / --proc /proc --ro-bind /proc/sys "
       "/proc/sys "
       "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
-      "--die-with-parent true",
+      "--die-with-parent true"),
       "", std::chrono::seconds(30));
   if (probe.exited_cleanly()) return done();
   return failure(!probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
@@ -116,7 +118,41 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
     out += folder ? " --tmpfs " + shell_quote(path) : " --ro-bind /dev/null " + shell_quote(path);
   }
   if (!directory.empty()) out += " --chdir " + shell_quote(directory);
-  return out + " -- /bin/sh -c " + shell_quote(line);
+  return as_suite_user_reaching(sandbox, out + " -- /bin/sh -c " + shell_quote(line));
+}
+
+// The suite user must reach every folder a run uses, and cannot reach one
+// inside a folder closed to it: a toolchain in root's home (mode 0700;
+// Gradescope's ~/.cargo), or a folder the grader's cwd or TMPDIR puts there.
+// bwrap resolves what it binds as the user who runs it, an open descriptor's
+// path too (--ro-bind-fd, 0.8), so a first bwrap, still tlbf's user and with
+// no namespace but a mount one, covers the outermost such folder with an
+// empty tmpfs (0755) and binds only the run's folders through it: the suite
+// user then reaches them, and nothing else of that folder.
+std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& line) {
+  std::vector<std::string> covers;
+  const auto covered = [&covers](const std::string& path) {
+    return std::any_of(covers.begin(), covers.end(), [&path](const std::string& cover) {
+      return path.rfind(cover + "/", 0) == 0;
+    });
+  };
+  for (const auto* list : {&sandbox.read_only, &sandbox.read_write}) {
+    for (const auto& path : *list) {
+      const auto closed = closed_to_suite_user(path);
+      if (!closed.empty() && !covered(path) && std::find(covers.begin(), covers.end(), closed.front()) == covers.end())
+        covers.push_back(closed.front());
+    }
+  }
+  if (covers.empty()) return as_suite_user(line);
+  std::string out = "bwrap --die-with-parent --dev-bind / /";
+  for (const auto& cover : covers) out += " --tmpfs " + shell_quote(cover);
+  for (const auto& path : sandbox.read_only) {
+    if (covered(path)) out += " --ro-bind-try " + shell_quote(path) + " " + shell_quote(path);
+  }
+  for (const auto& path : sandbox.read_write) {
+    if (covered(path)) out += " --bind " + shell_quote(path) + " " + shell_quote(path);
+  }
+  return out + " -- " + as_suite_user(line);
 }
 
 std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite) {
