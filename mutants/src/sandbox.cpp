@@ -146,6 +146,19 @@ std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& li
   if (covers.empty()) return as_suite_user(line);
   std::string out = "bwrap --die-with-parent --dev-bind / /";
   for (const auto& cover : covers) out += " --tmpfs " + shell_quote(cover);
+  // The folders between a cover and what is bound below it, which bwrap
+  // would make 0700: passable, and empty but for the binds.
+  std::vector<std::string> between;
+  for (const auto* list : {&sandbox.read_only, &sandbox.read_write}) {
+    for (const auto& path : *list) {
+      if (!covered(path)) continue;
+      for (fs::path up = fs::path(path).parent_path(); covered(up.string()); up = up.parent_path()) {
+        if (std::find(between.begin(), between.end(), up.string()) == between.end()) between.push_back(up.string());
+      }
+    }
+  }
+  std::sort(between.begin(), between.end());  // a folder before those inside it
+  for (const auto& dir : between) out += " --perms 0755 --dir " + shell_quote(dir);
   for (const auto& path : sandbox.read_only) {
     if (covered(path)) out += " --ro-bind-try " + shell_quote(path) + " " + shell_quote(path);
   }

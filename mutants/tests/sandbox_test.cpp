@@ -113,19 +113,21 @@ TEST_F(AsTheSuiteUser, ASandboxedRunSeesAnotherUidAndCannotWriteRootsFolderBound
 
 TEST_F(AsTheSuiteUser, AToolchainInAFolderClosedToItIsShownAndNothingBesideIt) {
   ASSERT_TRUE(tlbf::mutants::sandbox_available().ok());
-  // As root's home is on Gradescope: a 0700 folder holding a 0755 toolchain and a secret.
+  // As root's home is on Gradescope: a 0700 folder holding a 0755 toolchain
+  // (a folder down, as ~/.rustup/toolchains) and a secret.
   const auto home = dir_ / "home";
-  std::filesystem::create_directories(home / "tool");
+  const auto tool = home / "toolchains" / "tool";
+  std::filesystem::create_directories(tool);
   ::chmod(home.c_str(), 0700);
-  ::chmod((home / "tool").c_str(), 0755);
-  std::ofstream(home / "tool" / "run-me") << "#!/bin/sh\necho tool-ran\n";
-  ::chmod((home / "tool" / "run-me").c_str(), 0755);
+  ::chmod((home / "toolchains").c_str(), 0755);
+  ::chmod(tool.c_str(), 0755);
+  std::ofstream(tool / "run-me") << "#!/bin/sh\necho tool-ran\n";
+  ::chmod((tool / "run-me").c_str(), 0755);
   std::ofstream(home / "secret") << "s\n";
   ::chmod((home / "secret").c_str(), 0644);
-  ASSERT_EQ(tlbf::mutants::closed_to_suite_user((home / "tool").string()),
-            std::vector<std::string>{home.string()});
-  const Sandbox box{{(home / "tool").string()}, {own_.string()}, {}};
-  const std::string line = tlbf::shell_quote((home / "tool" / "run-me").string()) + "; if [ -e " +
+  ASSERT_EQ(tlbf::mutants::closed_to_suite_user(tool.string()), std::vector<std::string>{home.string()});
+  const Sandbox box{{tool.string()}, {own_.string()}, {}};
+  const std::string line = tlbf::shell_quote((tool / "run-me").string()) + "; if [ -e " +
                            tlbf::shell_quote((home / "secret").string()) + " ]; then echo secret-seen; fi";
   const std::string out = run(sandboxed(box, own_.string(), line));
   EXPECT_NE(out.find("tool-ran"), std::string::npos) << out;
