@@ -51,12 +51,13 @@ bool under_system_folder(const std::string& path) {
 
 Outcome<Done> sandbox_available() {
   // As the suite user, who runs bwrap when tlbf is root (suite_user.hpp).
-  const auto probe = conformance::run_with_input(as_suite_user(
-      "bwrap --unshare-user --disable-userns --cap-drop ALL --ro-bind / / --proc /proc --ro-bind /proc/sys "
-      "/proc/sys "
-      "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
-      "--die-with-parent true"),
-      "", std::chrono::seconds(30));
+  const auto probe =
+      conformance::run_with_input(as_suite_user("bwrap --unshare-user --disable-userns --cap-drop ALL "
+                                                "--ro-bind / / --proc /proc --ro-bind /proc/sys "
+                                                "/proc/sys "
+                                                "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
+                                                "--die-with-parent true"),
+                                  "", std::chrono::seconds(30));
   if (probe.exited_cleanly()) return done();
   return failure(!probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
                                 : "bwrap cannot make a sandbox here (" + probe.how_it_ended() + ": " +
@@ -132,14 +133,14 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
 std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& line) {
   std::vector<std::string> covers;
   const auto covered = [&covers](const std::string& path) {
-    return std::any_of(covers.begin(), covers.end(), [&path](const std::string& cover) {
-      return path.rfind(cover + "/", 0) == 0;
-    });
+    return std::any_of(covers.begin(), covers.end(),
+                       [&path](const std::string& cover) { return path.rfind(cover + "/", 0) == 0; });
   };
   for (const auto* list : {&sandbox.read_only, &sandbox.read_write}) {
     for (const auto& path : *list) {
       const auto closed = closed_to_suite_user(path);
-      if (!closed.empty() && !covered(path) && std::find(covers.begin(), covers.end(), closed.front()) == covers.end())
+      if (!closed.empty() && !covered(path) &&
+          std::find(covers.begin(), covers.end(), closed.front()) == covers.end())
         covers.push_back(closed.front());
     }
   }
@@ -153,7 +154,8 @@ std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& li
     for (const auto& path : *list) {
       if (!covered(path)) continue;
       for (fs::path up = fs::path(path).parent_path(); covered(up.string()); up = up.parent_path()) {
-        if (std::find(between.begin(), between.end(), up.string()) == between.end()) between.push_back(up.string());
+        if (std::find(between.begin(), between.end(), up.string()) == between.end())
+          between.push_back(up.string());
       }
     }
   }
@@ -175,6 +177,12 @@ std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite
     for (const char* dir : {".cargo", ".rustup", ".pyenv"}) {
       if (fs::is_directory(fs::path(home()) / dir, ec)) out.push_back((fs::path(home()) / dir).string());
     }
+  }
+  // Where the environment puts them instead (a grader whose HOME is elsewhere).
+  for (const char* variable : {"CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT"}) {
+    const char* dir = std::getenv(variable);
+    if (dir == nullptr || *dir != '/' || !fs::is_directory(dir, ec)) continue;
+    if (std::find(out.begin(), out.end(), std::string(dir)) == out.end()) out.push_back(dir);
   }
   if (!suite.empty()) {
     const std::string program = resolved(suite.front());

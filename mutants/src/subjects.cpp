@@ -219,7 +219,8 @@ class Patched final : public Subjects {
     if (auto made = make_private_folder(); made.ok()) {
       scratch_ = std::move(made).value();
       // The suite user reaches its run's copy here, not the seeds beside it (not listed).
-      if (const auto passed = let_suite_user_pass(scratch_); !passed.ok()) scratch_error_ = passed.why(), scratch_.clear();
+      if (const auto passed = let_suite_user_pass(scratch_); !passed.ok())
+        scratch_error_ = passed.why(), scratch_.clear();
     } else {
       scratch_error_ = made.why();
     }
@@ -445,12 +446,8 @@ class Patched final : public Subjects {
       }
     }
     run.directory = copy.string();
-    const std::string mutant = reveal_ && !patch.empty() ? patch.stem().string() : "";
-    run.command = suite_command(suite_, "", mutant);
-    // Its own copy, writable, and nothing else of the scratch folder (the
-    // warmed copies, the seeds) or of the work directory it came from.
-    run.command = sandbox_ ? sandboxed({toolchain_, {copy.string()}, hidden_}, copy.string(), run.command)
-                           : as_suite_user_reaching({toolchain_, {}, {}}, run.command);
+    run.command =
+        run_in(copy, suite_command(suite_, "", reveal_ && !patch.empty() ? patch.stem().string() : ""));
     // Every run's files that patches change are written afresh, the clean
     // runs' too: else a patched file alone would be new (its inode, its
     // change time equal to its modification time, its build products), and a
@@ -495,6 +492,15 @@ class Patched final : public Subjects {
     // Last, the patched files included: the suite user's to write (suite_user.hpp).
     if (const auto given = give_to_suite_user(copy); !given.ok()) run.error = given.why();
     return run;
+  }
+
+  // `line` as run in `copy`: sandboxed, its own copy writable and nothing
+  // else of the scratch folder (the warmed copies, the seeds) or of the work
+  // directory it came from; or not, as the suite user where it reaches its
+  // copy and toolchain.
+  std::string run_in(const fs::path& copy, const std::string& line) const {
+    return sandbox_ ? sandboxed({toolchain_, {copy.string()}, hidden_}, copy.string(), line)
+                    : as_suite_user_reaching({toolchain_, {copy.string()}, {}}, line);
   }
 
   // FILE of `copy` written afresh, with no compiled cache of it beside it.
@@ -567,7 +573,8 @@ class Served final : public Subjects {
     private_ = private_folder(true);
     if (!set_.directory.empty() || !set_.variants_from.empty()) runs_ = private_folder(true);
     if (!set_.variants_from.empty()) make_variants();
-    // The learner's copy, where a built suite builds and whence each run's copy comes (cp -a keeps its owner).
+    // The learner's copy, where a built suite builds and whence each run's copy comes (cp -a keeps its
+    // owner).
     if (!set_.directory.empty()) {
       if (const auto given = give_to_suite_user(set_.directory); !given.ok()) build_error_ = given.why();
     }
@@ -597,7 +604,8 @@ class Served final : public Subjects {
       const Sandbox box{toolchain_folders(set_.build), {set_.directory}, tlbf_own_files(set_.build)};
       run.command = sandboxed(box, set_.directory, run.command);
     } else {
-      run.command = as_suite_user_reaching({toolchain_folders(set_.build), {}, {}}, run.command);
+      run.command =
+          as_suite_user_reaching({toolchain_folders(set_.build), {set_.directory}, {}}, run.command);
     }
     return run;
   }
@@ -867,8 +875,10 @@ class Served final : public Subjects {
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
     run.command = suite_command(
         suite_, shell_quote_if_needed(relay) + " " + shell_quote_if_needed(server->socket_path()), "");
-    run.command = set_.sandbox ? sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command)
-                               : as_suite_user_reaching(run_sandbox(server->socket_folder(), relay, folder), run.command);
+    run.command =
+        set_.sandbox
+            ? sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command)
+            : as_suite_user_reaching(run_sandbox(server->socket_folder(), relay, folder), run.command);
     std::lock_guard<std::mutex> lock(mutex_);
     servers_[run.command] = std::move(server);
     return run;

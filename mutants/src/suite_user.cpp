@@ -34,8 +34,9 @@ bool all_digits(const std::string& text) {
 
 // `name`'s entry, by name or by number; none when there is no such user.
 std::optional<SuiteUser> user_entry(const std::string& name) {
-  const passwd* entry = all_digits(name) ? ::getpwuid(static_cast<uid_t>(std::strtoul(name.c_str(), nullptr, 10)))
-                                         : ::getpwnam(name.c_str());
+  const passwd* entry = all_digits(name)
+                            ? ::getpwuid(static_cast<uid_t>(std::strtoul(name.c_str(), nullptr, 10)))
+                            : ::getpwnam(name.c_str());
   if (entry == nullptr) return std::nullopt;
   return SuiteUser{entry->pw_uid, entry->pw_gid, name};
 }
@@ -50,7 +51,8 @@ Outcome<SuiteUser> parse_user(const std::string& spec) {
                      static_cast<gid_t>(std::strtoul(gid.c_str(), nullptr, 10)), spec};
   }
   if (auto entry = user_entry(spec)) return *entry;
-  return failure("--suite-user " + spec + ": no such user on this machine (tlbf runs as root, so each suite " +
+  return failure("--suite-user " + spec +
+                 ": no such user on this machine (tlbf runs as root, so each suite " +
                  "runs as that user; name one that exists, by name, number or UID:GID)");
 }
 
@@ -100,7 +102,8 @@ std::string as_suite_user(const std::string& line) {
   // bounding set is emptied so that no file capability brings one back).
   return shell_quote(choice().setpriv) + " --reuid=" + std::to_string(user->uid) +
          " --regid=" + std::to_string(user->gid) +
-         " --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- /bin/sh -c " + shell_quote(line);
+         " --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- /bin/sh -c " +
+         shell_quote(line);
 }
 
 Outcome<Done> give_to_suite_user(const fs::path& path) {
@@ -108,7 +111,8 @@ Outcome<Done> give_to_suite_user(const fs::path& path) {
   if (!user) return done();
   const auto give = [&user](const fs::path& p) -> Outcome<Done> {
     if (::lchown(p.c_str(), user->uid, user->gid) != 0)
-      return failure("cannot give " + p.string() + " to the suite user " + user->name + ": " + std::strerror(errno));
+      return failure("cannot give " + p.string() + " to the suite user " + user->name + ": " +
+                     std::strerror(errno));
     return done();
   };
   if (auto given = give(path); !given.ok()) return given;
@@ -117,7 +121,8 @@ Outcome<Done> give_to_suite_user(const fs::path& path) {
        it.increment(ec)) {
     if (auto given = give(it->path()); !given.ok()) return given;
   }
-  if (ec) return failure("cannot give " + path.string() + " to the suite user " + user->name + ": " + ec.message());
+  if (ec)
+    return failure("cannot give " + path.string() + " to the suite user " + user->name + ": " + ec.message());
   return done();
 }
 

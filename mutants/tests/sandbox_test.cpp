@@ -79,8 +79,10 @@ class AsTheSuiteUser : public ::testing::Test {
   std::string probe() const {
     const std::string q = tlbf::shell_quote((root_only_ / "x").string());
     const std::string mine = tlbf::shell_quote((own_ / "x").string());
-    return "echo uid=$(id -u); if (: > " + q + ") 2>/dev/null; then echo root-only-written; else echo "
-           "root-only-refused; fi; if (: > " + mine + ") 2>/dev/null; then echo own-written; fi";
+    return "echo uid=$(id -u); if (: > " + q +
+           ") 2>/dev/null; then echo root-only-written; else echo "
+           "root-only-refused; fi; if (: > " +
+           mine + ") 2>/dev/null; then echo own-written; fi";
   }
   uid_t nobody_uid_ = 0;
   std::filesystem::path dir_, root_only_, own_;

@@ -59,6 +59,9 @@ class Scratch(unittest.TestCase):
         # scratch_root.py): the hidden server's socket lives in
         # TMPDIR/tlbf-mutate-XXXXXX, and a Unix socket's path has at most 107 bytes.
         self.dir = tempfile.mkdtemp(prefix="tlbf_mutate_test_", dir=scratch_root())
+        # The suites' logs go here: run as root, tlbf runs them as nobody
+        # (docs/mutants.md, "Who a suite runs as"), who must write them.
+        os.chmod(self.dir, 0o777)
         self.tmp = os.path.join(self.dir, "tmp")
         os.mkdir(self.tmp)
 

@@ -38,7 +38,8 @@ std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& li
 
 // What a suite command needs to see to run: the folder of its program when
 // that lies outside the system's folders, and the toolchains in the home
-// folder (~/.cargo, ~/.rustup, ~/.pyenv) that exist.
+// folder (~/.cargo, ~/.rustup, ~/.pyenv) and at $CARGO_HOME, $RUSTUP_HOME
+// and $PYENV_ROOT (absolute) that exist.
 std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite);
 
 // tlbf's own files, where a sandboxed suite would otherwise see them: the

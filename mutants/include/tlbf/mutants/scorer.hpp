@@ -212,7 +212,7 @@ struct ScoreOptions {
   // grading in 64, not 1 in 4 (docs/mutants.md). Not with confirm_runs 1,
   // which takes one run's word by choice.
   std::vector<std::string> required;
-  int kill_confirm_runs = 6;  // the most: kill_confirmations() says how many it makes
+  int kill_confirm_runs = 6;        // the most: kill_confirmations() says how many it makes
   std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
   std::vector<std::string> wheats;  // wheat ids, each run `baseline_runs` times beside the clean runs
   // Called after every run of the baseline and of the mutants' phase ends,
