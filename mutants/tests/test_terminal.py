@@ -10,7 +10,12 @@ input from /dev/null, sandboxed or not, in tlbf mutate and tlbf grade.
 The control row runs the same suite straight from the terminal and shows the
 push works on this kernel (dev.tty.legacy_tiocsti); where it does not, the
 rows have nothing to show and are skipped. Each row runs as root and, through
-setpriv, as nobody, from an installed prefix that nobody can read.
+setpriv, as nobody, from an installed prefix that nobody can read. (Run as
+root, tlbf runs each suite as nobody too: "Who a suite runs as".) The Rust
+kind's rows are a test of their own: its build is what they cost, so one
+learner, no chaffs, one run a mutant; a row run as nobody is shown rustup's
+toolchain through root's closed home by a bwrap of the test's, as a grader
+would have to.
 
     TLBF_BUILD_DIR=build/release CMAKE=cmake TLBF_SOURCE_DIR=. python3 mutants/tests/test_terminal.py
 """
