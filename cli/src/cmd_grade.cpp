@@ -29,6 +29,7 @@
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/class_merge.hpp"
 #include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/suite_user.hpp"
 
 namespace tlbf::cli {
 namespace {
@@ -53,6 +54,7 @@ struct GradeOptions {
   double setup_timeout_s = 1800;
   bool fresh = false;
   bool no_sandbox = false;
+  std::string suite_user;  // --suite-user, "" for the default (suite_user.hpp)
   std::string junit;
   bool fail_unless_all_meet = false;
   PlatformOptions platform;        // one submission, for an autograder platform
@@ -165,6 +167,10 @@ mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learn
   context.selected = selected;
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = run.opt.confirm_runs;
+  mutants::ScoreOptions planned;
+  planned.confirm_runs = run.opt.confirm_runs;
+  planned.kill_confirm_runs = run.opt.confirm_kills;
+  context.confirm_kills = mutants::kill_confirmations(planned);
   context.sandbox = run.sandbox;
   context.exit_code = exit_for(score.stopped);
   std::vector<std::string> missed;
@@ -523,6 +529,7 @@ std::vector<std::string> grading_args(const GradeOptions& opt) {
   }
   if (!opt.require.empty()) args.insert(args.end(), {"--require", opt.require});
   if (opt.no_sandbox) args.push_back("--no-sandbox");
+  if (!opt.suite_user.empty()) args.insert(args.end(), {"--suite-user", opt.suite_user});
   return args;
 }
 
@@ -552,6 +559,9 @@ int run_grade(const GradeOptions& opt) {
   if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
   const auto read = mutants::read_kit(kit_path.value());
   if (!read.ok()) return fail_with(kUsage, kGradeCommand, read.failure());
+  // Before the sandbox's probe, which runs as that user too.
+  if (auto chosen = mutants::choose_suite_user(opt.suite_user); !chosen.ok())
+    return fail_with(kUsage, kGradeCommand, chosen.failure());
   ClassRun run{opt, read.value(), {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
   if (auto completed = complete_run(run); !completed.ok()) {
     return fail_with(kUsage, kGradeCommand, completed.failure());
@@ -613,6 +623,10 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
   cmd.add_flag(
       "--no-sandbox", opt.no_sandbox,
       "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
+  cmd.add_option("--suite-user", opt.suite_user,
+                 "When tlbf runs as root: the user each suite runs as, a name, a number or UID:GID "
+                 "(default nobody)")
+      ->check(kNotEmpty);
   cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
   cmd.add_option("--junit", opt.junit,
                  "Also write JUnit XML for a CI: a test case per learner, failing unless they meet the bar")

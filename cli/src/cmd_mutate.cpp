@@ -20,6 +20,7 @@
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "tlbf/mutants/suite_user.hpp"
 
 namespace tlbf::cli {
 namespace {
@@ -54,6 +55,7 @@ struct MutateOptions {
   double setup_timeout_s = 1800;
   bool reveal = false;
   bool sandbox = false, no_sandbox = false;
+  std::string suite_user;  // --suite-user, "" for the default (suite_user.hpp)
   std::vector<std::string> merge;
 };
 
@@ -186,6 +188,10 @@ Judged judge(const MutateOptions& opt, const MutantPlan& plan, const std::string
   context.exit_code = exit_for(score.stopped);
   context.version = TLBF_VERSION_STRING;
   context.confirm_runs = opt.confirm_runs;
+  mutants::ScoreOptions planned;
+  planned.confirm_runs = opt.confirm_runs;
+  planned.kill_confirm_runs = opt.confirm_kills;
+  context.confirm_kills = mutants::kill_confirmations(planned);
   context.sandbox = sandbox;
   if (score.stopped == mutants::kNotStopped) {
     context.meets = mutants::meets_bar(score, opt.threshold, plan.required, out.missed);
@@ -223,6 +229,9 @@ int run_mutate(const MutateOptions& opt) {
   // Not dumpable: the suites it runs, as the same user, cannot read its
   // memory (which holds what each run serves) through /proc.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // Before the sandbox's probe, which runs as that user too.
+  if (auto chosen = mutants::choose_suite_user(opt.suite_user); !chosen.ok())
+    return fail_with(kUsage, kMutateCommand, chosen.failure());
   // Patch mode is sandboxed unless told not to; served mode when asked.
   const std::string sandbox = sandbox_state(!opt.no_sandbox && (opt.sandbox || !opt.patches.empty()));
   if (opt.patches.empty() != opt.workdir.empty()) {
@@ -373,6 +382,10 @@ void add_sandbox_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_flag(
       "--no-sandbox", opt.no_sandbox,
       "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
+  cmd.add_option("--suite-user", opt.suite_user,
+                 "When tlbf runs as root: the user each suite runs as, a name, a number or UID:GID "
+                 "(default nobody)")
+      ->check(kNotEmpty);
   cmd.add_flag("--reveal-mutant", opt.reveal,
                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a "
                "suite, not for grading");

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "private_folder.hpp"
+#include "tlbf/mutants/suite_user.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/hash.hpp"
 #include "tlbf/mutants/report.hpp"
@@ -272,6 +273,8 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
   if (!made.ok()) return made.failure();
   const fs::path& scratch = made.value();
   std::unique_ptr<ClassSeed> seed(new ClassSeed(kit, scratch));
+  // The learners' copies are made here, and their suites run as the suite user.
+  if (const auto passed = let_suite_user_pass(scratch); !passed.ok()) return passed.failure();
   const auto start = std::chrono::steady_clock::now();
   if (const auto copied = copy_folder(kit.reference, scratch / "reference"); !copied.ok())
     return copied.failure();

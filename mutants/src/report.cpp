@@ -52,6 +52,19 @@ std::string tail(const std::string& output) {
 // tlbf's own verdict, where the schema leaves room for a tool's settings. A
 // merge reads back `threshold`, `require`, `selected`, `shard`, `mode` and
 // `suite` and checks the shards agree on them.
+// Each killed (or timed out) required mutant's id, with the runs that agreed
+// on it: up to confirmKills when each run killed it, two for a timeout.
+Json kills_confirmed_by(const Score& score, const ReportContext& context) {
+  Json out = Json::object();
+  for (const auto& run : score.runs) {
+    const bool required =
+        std::find(context.required.begin(), context.required.end(), run.id) != context.required.end();
+    if (required && (run.verdict == MutantVerdict::Killed || run.verdict == MutantVerdict::Timeout))
+      out[run.id] = run.confirmed_by;
+  }
+  return out;
+}
+
 Json config_json(const Score& score, const ReportContext& context, const Json& extra) {
   Json stopped = nullptr;
   if (score.stopped != kNotStopped) {
@@ -78,6 +91,8 @@ Json config_json(const Score& score, const ReportContext& context, const Json& e
           {"exitCode", context.exit_code},
           {"stopped", stopped},
           {"confirmRuns", context.confirm_runs},
+          {"confirmKills", context.confirm_kills},
+          {"killsConfirmedBy", kills_confirmed_by(score, context)},
           {"sandbox", context.sandbox},
           {"survivors", extra.value("survivors", Json::array())},
           {"wheats", extra.value("wheats", Json::array())},
@@ -498,7 +513,18 @@ Outcome<Done> counts_checked(const Json& config, std::size_t mutants) {
     return failure("config.ran is " + config.at("ran").dump() + ", but the report holds " +
                    std::to_string(mutants) + " mutants");
   }
-  return count("confirmRuns", 20);
+  if (auto ok = count("confirmRuns", 20); !ok.ok()) return ok;
+  // Reports from before these two were written have neither.
+  if (config.contains("confirmKills")) {
+    if (auto ok = count("confirmKills", 20); !ok.ok()) return ok;
+  }
+  const Json by = config.value("killsConfirmedBy", Json::object());
+  if (!by.is_object()) return failure("config.killsConfirmedBy is " + by.dump() + ", not an object");
+  for (const auto& [id, runs] : by.items()) {
+    if (!whole_in(runs, 20) || runs.get<std::uint64_t>() < 1)
+      return failure("config.killsConfirmedBy." + id + " is " + runs.dump() + ", not a count in 1 ..= 20");
+  }
+  return done();
 }
 
 // The whole report's shape and numbers, before the merge reads any of it.
@@ -532,6 +558,8 @@ Outcome<Done> take_config(Merging& m, const std::string& name, const Json& repor
     m.out.context.mode = config.at("mode").get<std::string>();
     m.out.context.selected = strings_at(config, "selected");
     m.out.context.version = report.at("framework").value("version", "");
+    m.out.context.confirm_runs = config.at("confirmRuns").get<int>();
+    m.out.context.confirm_kills = config.value("confirmKills", m.out.context.confirm_runs);
     return done();
   }
   for (const char* key : {"suite", "threshold", "require", "mode", "selected"}) {
@@ -617,6 +645,10 @@ Outcome<bool> merge_one(Merging& m, const std::string& name, const std::string& 
     if (const auto taken = take_config(m, name, report, config); !taken.ok()) return taken.failure();
     if (const auto taken = take_shard(m, name, config); !taken.ok()) return taken.failure();
     if (const auto taken = take_mutants(m, name, report); !taken.ok()) return taken.failure();
+    const Json confirmed = config.value("killsConfirmedBy", Json::object());
+    for (const auto& [id, runs] : confirmed.items()) {
+      if (m.where.count(id) && m.where[id] == name) m.runs[id].confirmed_by = runs.get<int>();
+    }
     add_times(m.out.score, report);
   } catch (const Json::exception& e) {
     return failure(name + " is not a report tlbf mutate wrote: " + e.what());

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/mutants/suite_user.hpp"
 #include "tlbf/shell_quote.hpp"
 
 namespace tlbf::mutants {
@@ -49,12 +50,14 @@ bool under_system_folder(const std::string& path) {
 }  // namespace
 
 Outcome<Done> sandbox_available() {
-  const auto probe = conformance::run_with_input(
-      "bwrap --unshare-user --disable-userns --cap-drop ALL --ro-bind / / --proc /proc --ro-bind /proc/sys "
-      "/proc/sys "
-      "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
-      "--die-with-parent true",
-      "", std::chrono::seconds(30));
+  // As the suite user, who runs bwrap when tlbf is root (suite_user.hpp).
+  const auto probe =
+      conformance::run_with_input(as_suite_user("bwrap --unshare-user --disable-userns --cap-drop ALL "
+                                                "--ro-bind / / --proc /proc --ro-bind /proc/sys "
+                                                "/proc/sys "
+                                                "--dev /dev --tmpfs /tmp --unshare-net --unshare-pid "
+                                                "--die-with-parent true"),
+                                  "", std::chrono::seconds(30));
   if (probe.exited_cleanly()) return done();
   return failure(!probe.started ? "bwrap cannot be started (" + probe.start_error + ")"
                                 : "bwrap cannot make a sandbox here (" + probe.how_it_ended() + ": " +
@@ -116,7 +119,55 @@ std::string sandboxed(const Sandbox& sandbox, const std::string& directory, cons
     out += folder ? " --tmpfs " + shell_quote(path) : " --ro-bind /dev/null " + shell_quote(path);
   }
   if (!directory.empty()) out += " --chdir " + shell_quote(directory);
-  return out + " -- /bin/sh -c " + shell_quote(line);
+  return as_suite_user_reaching(sandbox, out + " -- /bin/sh -c " + shell_quote(line));
+}
+
+// The suite user must reach every folder a run uses, and cannot reach one
+// inside a folder closed to it: a toolchain in root's home (mode 0700;
+// Gradescope's ~/.cargo), or a folder the grader's cwd or TMPDIR puts there.
+// bwrap resolves what it binds as the user who runs it, an open descriptor's
+// path too (--ro-bind-fd, 0.8), so a first bwrap, still tlbf's user and with
+// no namespace but a mount one, covers the outermost such folder with an
+// empty tmpfs (0755) and binds only the run's folders through it: the suite
+// user then reaches them, and nothing else of that folder.
+std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& line) {
+  std::vector<std::string> covers;
+  const auto covered = [&covers](const std::string& path) {
+    return std::any_of(covers.begin(), covers.end(),
+                       [&path](const std::string& cover) { return path.rfind(cover + "/", 0) == 0; });
+  };
+  for (const auto* list : {&sandbox.read_only, &sandbox.read_write}) {
+    for (const auto& path : *list) {
+      const auto closed = closed_to_suite_user(path);
+      if (!closed.empty() && !covered(path) &&
+          std::find(covers.begin(), covers.end(), closed.front()) == covers.end())
+        covers.push_back(closed.front());
+    }
+  }
+  if (covers.empty()) return as_suite_user(line);
+  std::string out = "bwrap --die-with-parent --dev-bind / /";
+  for (const auto& cover : covers) out += " --tmpfs " + shell_quote(cover);
+  // The folders between a cover and what is bound below it, which bwrap
+  // would make 0700: passable, and empty but for the binds.
+  std::vector<std::string> between;
+  for (const auto* list : {&sandbox.read_only, &sandbox.read_write}) {
+    for (const auto& path : *list) {
+      if (!covered(path)) continue;
+      for (fs::path up = fs::path(path).parent_path(); covered(up.string()); up = up.parent_path()) {
+        if (std::find(between.begin(), between.end(), up.string()) == between.end())
+          between.push_back(up.string());
+      }
+    }
+  }
+  std::sort(between.begin(), between.end());  // a folder before those inside it
+  for (const auto& dir : between) out += " --perms 0755 --dir " + shell_quote(dir);
+  for (const auto& path : sandbox.read_only) {
+    if (covered(path)) out += " --ro-bind-try " + shell_quote(path) + " " + shell_quote(path);
+  }
+  for (const auto& path : sandbox.read_write) {
+    if (covered(path)) out += " --bind " + shell_quote(path) + " " + shell_quote(path);
+  }
+  return out + " -- " + as_suite_user(line);
 }
 
 std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite) {
@@ -126,6 +177,12 @@ std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite
     for (const char* dir : {".cargo", ".rustup", ".pyenv"}) {
       if (fs::is_directory(fs::path(home()) / dir, ec)) out.push_back((fs::path(home()) / dir).string());
     }
+  }
+  // Where the environment puts them instead (a grader whose HOME is elsewhere).
+  for (const char* variable : {"CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT"}) {
+    const char* dir = std::getenv(variable);
+    if (dir == nullptr || *dir != '/' || !fs::is_directory(dir, ec)) continue;
+    if (std::find(out.begin(), out.end(), std::string(dir)) == out.end()) out.push_back(dir);
   }
   if (!suite.empty()) {
     const std::string program = resolved(suite.front());

@@ -536,7 +536,7 @@ std::vector<int> planned_runs(const ScoreOptions& options, const std::vector<std
     const bool required =
         i < options.mutants.size() &&
         std::find(options.required.begin(), options.required.end(), ids[i]) != options.required.end();
-    out.push_back(required && confirm > 1 ? std::max(confirm, options.kill_confirm_runs) : confirm);
+    out.push_back(required ? kill_confirmations(options) : confirm);
   }
   return out;
 }

@@ -21,6 +21,7 @@
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/sandbox.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "tlbf/mutants/suite_user.hpp"
 #include "built_suite.hpp"
 #include "tlbf/shell_quote.hpp"
 #include "private_folder.hpp"
@@ -217,6 +218,9 @@ class Patched final : public Subjects {
         hidden_(tlbf_own_files(suite_)) {
     if (auto made = make_private_folder(); made.ok()) {
       scratch_ = std::move(made).value();
+      // The suite user reaches its run's copy here, not the seeds beside it (not listed).
+      if (const auto passed = let_suite_user_pass(scratch_); !passed.ok())
+        scratch_error_ = passed.why(), scratch_.clear();
     } else {
       scratch_error_ = made.why();
     }
@@ -442,11 +446,8 @@ class Patched final : public Subjects {
       }
     }
     run.directory = copy.string();
-    const std::string mutant = reveal_ && !patch.empty() ? patch.stem().string() : "";
-    run.command = suite_command(suite_, "", mutant);
-    // Its own copy, writable, and nothing else of the scratch folder (the
-    // warmed copies, the seeds) or of the work directory it came from.
-    if (sandbox_) run.command = sandboxed({toolchain_, {copy.string()}, hidden_}, copy.string(), run.command);
+    run.command =
+        run_in(copy, suite_command(suite_, "", reveal_ && !patch.empty() ? patch.stem().string() : ""));
     // Every run's files that patches change are written afresh, the clean
     // runs' too: else a patched file alone would be new (its inode, its
     // change time equal to its modification time, its build products), and a
@@ -488,7 +489,18 @@ class Patched final : public Subjects {
       }
     }
     for (const auto& [file, then] : seeded) set_time_unlike(copy / file, then);
+    // Last, the patched files included: the suite user's to write (suite_user.hpp).
+    if (const auto given = give_to_suite_user(copy); !given.ok()) run.error = given.why();
     return run;
+  }
+
+  // `line` as run in `copy`: sandboxed, its own copy writable and nothing
+  // else of the scratch folder (the warmed copies, the seeds) or of the work
+  // directory it came from; or not, as the suite user where it reaches its
+  // copy and toolchain.
+  std::string run_in(const fs::path& copy, const std::string& line) const {
+    return sandbox_ ? sandboxed({toolchain_, {copy.string()}, hidden_}, copy.string(), line)
+                    : as_suite_user_reaching({toolchain_, {copy.string()}, {}}, line);
   }
 
   // FILE of `copy` written afresh, with no compiled cache of it beside it.
@@ -558,9 +570,14 @@ class Served final : public Subjects {
   Served(std::vector<std::string> suite, const std::string& tlbf, const std::string& tlbf_mutant, bool reveal,
          const ServedSet& set)
       : suite_(std::move(suite)), tlbf_(tlbf), tlbf_mutant_(tlbf_mutant), reveal_(reveal), set_(set) {
-    private_ = private_folder();
-    if (!set_.directory.empty() || !set_.variants_from.empty()) runs_ = private_folder();
+    private_ = private_folder(true);
+    if (!set_.directory.empty() || !set_.variants_from.empty()) runs_ = private_folder(true);
     if (!set_.variants_from.empty()) make_variants();
+    // The learner's copy, where a built suite builds and whence each run's copy comes (cp -a keeps its
+    // owner).
+    if (!set_.directory.empty()) {
+      if (const auto given = give_to_suite_user(set_.directory); !given.ok()) build_error_ = given.why();
+    }
   }
   ~Served() override {
     servers_.clear();
@@ -586,6 +603,9 @@ class Served final : public Subjects {
     if (set_.sandbox) {
       const Sandbox box{toolchain_folders(set_.build), {set_.directory}, tlbf_own_files(set_.build)};
       run.command = sandboxed(box, set_.directory, run.command);
+    } else {
+      run.command =
+          as_suite_user_reaching({toolchain_folders(set_.build), {set_.directory}, {}}, run.command);
     }
     return run;
   }
@@ -605,6 +625,7 @@ class Served final : public Subjects {
     auto folder = run_folder_from(set_.directory, executable.value(), set_.executable, runs_);
     if (folder.ok()) {
       set_.directory = std::move(folder).value().string();
+      if (const auto given = give_to_suite_user(set_.directory); !given.ok()) build_error_ = given.why();
     } else {
       build_error_ = folder.why();
     }
@@ -688,9 +709,13 @@ class Served final : public Subjects {
     p.end_column = p.start_column + static_cast<int>(needle.size());
   }
 
-  // A new private folder, or none after noting why in private_error_.
-  fs::path private_folder() {
+  // A new private folder, or none after noting why in private_error_; one
+  // the suite user may pass through (not list) with `passable`.
+  fs::path private_folder(bool passable = false) {
     auto made = make_private_folder();
+    if (made.ok() && passable) {
+      if (const auto passed = let_suite_user_pass(made.value()); !passed.ok()) made = passed.failure();
+    }
     if (made.ok()) return std::move(made).value();
     private_error_ = made.why();
     return {};
@@ -794,7 +819,9 @@ class Served final : public Subjects {
 
   // What --reveal-mutant gives: TLBF_IMPL says what it serves, TLBF_MUTANT names the mutant.
   SuiteRun revealed(const std::string& serve, const std::string& id) const {
-    return {suite_command(suite_, shell_quote_if_needed(tlbf_) + serve, id), "", ""};
+    return {as_suite_user_reaching({toolchain_folders(suite_), {}, {}},
+                                   suite_command(suite_, shell_quote_if_needed(tlbf_) + serve, id)),
+            "", ""};
   }
 
   // TLBF_IMPL is the same words for every run but a random socket name, and
@@ -826,6 +853,11 @@ class Served final : public Subjects {
       return run;
     }
     std::unique_ptr<HiddenServer> server = std::move(started).value();
+    // The relay, run as the suite user, must reach and connect to the socket.
+    if (const auto given = give_to_suite_user(server->socket_folder()); !given.ok()) {
+      run.error = given.why();
+      return run;
+    }
     std::string folder = fs::current_path(ec).string();
     if (!set_.directory.empty()) {
       // A fresh copy for each run: a suite must not leave itself notes from
@@ -843,8 +875,10 @@ class Served final : public Subjects {
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
     run.command = suite_command(
         suite_, shell_quote_if_needed(relay) + " " + shell_quote_if_needed(server->socket_path()), "");
-    if (set_.sandbox)
-      run.command = sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command);
+    run.command =
+        set_.sandbox
+            ? sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command)
+            : as_suite_user_reaching(run_sandbox(server->socket_folder(), relay, folder), run.command);
     std::lock_guard<std::mutex> lock(mutex_);
     servers_[run.command] = std::move(server);
     return run;

@@ -15,6 +15,7 @@
 
 #include "tlbf/mutants/grade.hpp"
 #include "tlbf/mutants/report.hpp"
+#include "tlbf/mutants/scorer.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -162,6 +163,82 @@ TEST_F(Kit, DeepNestingAndDuplicateKeysAreRefused) {
             "the kit " + twice +
                 ": the key \"reference\" appears twice in the object at / (readers differ on which one "
                 "counts, so the file has no one meaning)");
+}
+
+// Runs that confirm a required mutant's kill, at most, from the two options,
+// by the rule docs/mutants.md gives ("A kill must be reproducible").
+TEST(ConfirmKills, AreKillConfirmRunsButNeverFewerThanConfirmRunsAndNoneWithOne) {
+  for (const auto& [confirm_runs, confirm_kills, most] :
+       std::vector<std::tuple<int, int, int>>{{2, 6, 6}, {1, 6, 1}, {3, 2, 3}, {2, 2, 2}, {4, 9, 9}}) {
+    ScoreOptions options;
+    options.confirm_runs = confirm_runs;
+    options.kill_confirm_runs = confirm_kills;
+    EXPECT_EQ(kill_confirmations(options), most) << confirm_runs << " " << confirm_kills;
+  }
+}
+
+// Nothing but the places a report names.
+class NoSubjects final : public Subjects {
+ public:
+  std::vector<std::string> ids() const override { return {}; }
+  SuiteRun clean() override { return {}; }
+  std::optional<SuiteRun> broken() override { return std::nullopt; }
+  SuiteRun mutant(const std::string&) override { return {}; }
+  void finish(const SuiteRun&) override {}
+  Place place(const std::string& id) const override {
+    Place p;
+    p.file = "tlbf_impl.py";
+    p.source = "x = 1\n";
+    p.start_line = p.end_line = 1;
+    p.start_column = 1;
+    p.end_column = 6;
+    p.description = id;
+    p.replacement = "x = 2";
+    return p;
+  }
+  std::string broken_description() const override { return ""; }
+};
+
+// confirmRuns is the option; confirmKills and killsConfirmedBy say how many
+// runs confirmed each required mutant's kill, which a merge keeps.
+TEST(Report, SaysTheRunsThatConfirmedEachRequiredKillBesideTheOption) {
+  Score score;
+  const auto run = [](const char* id, MutantVerdict verdict, int confirmed_by) {
+    MutantRun r;
+    r.id = id;
+    r.verdict = verdict;
+    r.confirmed_by = confirmed_by;
+    return r;
+  };
+  score.runs = {run("s01", MutantVerdict::Killed, 6), run("s02", MutantVerdict::Killed, 2),
+                run("s03", MutantVerdict::Survived, 2), run("s04", MutantVerdict::Timeout, 2)};
+  ReportContext context;
+  context.required = {"s01", "s03", "s04"};
+  context.selected = {"s01", "s02", "s03", "s04"};
+  context.mode = "served";
+  context.confirm_runs = 2;
+  context.confirm_kills = 6;
+  context.meets = false;
+  const Json config = Json::parse(mutation_report_json(NoSubjects{}, score, context))["config"];
+  EXPECT_EQ(config["confirmRuns"], 2);
+  EXPECT_EQ(config["confirmKills"], 6);
+  // s02 is not required (two runs, as every other outcome); s03 survived; a timeout runs twice.
+  EXPECT_EQ(config["killsConfirmedBy"], Json::parse(R"({"s01": 6, "s04": 2})"));
+
+  Json report = one_mutant_report();
+  report["config"]["confirmKills"] = 6;
+  report["config"]["killsConfirmedBy"] = {{"s01", 5}};
+  const auto merged = merge_reports({{"r.json", report.dump()}});
+  ASSERT_TRUE(merged.ok()) << merged.why();
+  const Json whole = Json::parse(merged->json)["config"];
+  EXPECT_EQ(whole["confirmRuns"], 2);
+  EXPECT_EQ(whole["confirmKills"], 6);
+  EXPECT_EQ(whole["killsConfirmedBy"], Json::parse(R"({"s01": 5})"));
+  for (const Json& bad : {Json(0), Json(21), Json("6")}) {
+    report["config"]["killsConfirmedBy"] = {{"s01", bad}};
+    EXPECT_EQ(merge_failure(report),
+              "r.json: config.killsConfirmedBy.s01 is " + bad.dump() + ", not a count in 1 ..= 20");
+  }
 }
 
 // A FIFO with no writer used to block tlbf grade; a directory and a device are refused alike.

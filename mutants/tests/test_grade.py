@@ -66,6 +66,26 @@ CONFIRM_AT_J1 = ["--confirm-runs", "1"]
 CONFIRM_CHAFFS = ["--confirm-runs", "1"]
 
 
+# A test that fails when the suite runs as root (its real, effective, saved
+# and file-system uids, which are the kernel's own unsandboxed; the sandbox's
+# user namespace, made by bwrap as the suite user, maps no other) or makes a
+# file in a folder only root may write. %(root_only)s and %(nobody)s are filled in.
+WHO_RUNS = '''
+
+class TestWhoRuns(unittest.TestCase):
+    def test_the_suite_is_nobody_and_roots_folder_stays_shut(self):
+        import os as _os
+        with open("/proc/self/status") as f:
+            uids = [line.split()[1:] for line in f if line.startswith("Uid:")][0]
+        self.assertEqual(uids, ["%(nobody)d"] * 4)
+        try:
+            open(_os.path.join("%(root_only)s", "made-by-the-suite"), "w").close()
+        except OSError:
+            return
+        self.fail("wrote into a root-owned 0755 folder")
+'''
+
+
 # An adversary's suite, from when the Python kit patched its reference: the
 # module passes when it compiles to the code the warm-up cached in
 # __pycache__ (the clean reference's), read before the import below would
@@ -318,6 +338,36 @@ class PythonClass(Grading):
         # flaky (or fails clean when every clean run met another), caught by the baseline that
         # runs at the grading's concurrency, before any mutant.
         self.check_class(2, "--chaffs", "none", "--no-sandbox", learners=["alice", "grace"])
+
+    def test_a_root_grader_runs_each_suite_as_nobody_and_grades_an_honest_learner_the_same(self):
+        # Gradescope grades as root; the suites must not be root (docs/mutants.md, "Who a suite
+        # runs as"). Rita is alice with one more test that fails when her run is root: her
+        # uids must be nobody's, and a file in a root-owned 0755 folder, which root could
+        # make, is not made (sandbox_test.cpp shows the kernel's side of it).
+        if os.getuid() != 0 or subprocess.run(["id", "nobody"], capture_output=True).returncode != 0:
+            self.skipTest("only a root grader's suites change user, to nobody")
+        nobody = int(subprocess.run(["id", "-u", "nobody"], capture_output=True, text=True).stdout)
+        root_only = os.path.join(self.dir, "root-only")
+        os.mkdir(root_only)
+        os.chmod(root_only, 0o755)
+        probe = WHO_RUNS % {"root_only": root_only, "nobody": nobody}
+        alice = open(os.path.join(CLASSES, "python", "alice", "test_bloom.py")).read()
+        for sandbox in ([], ["--no-sandbox"]):
+            class_dir = os.path.join(self.dir, "class%s" % "".join(sandbox))
+            shutil.copytree(os.path.join(CLASSES, "python", "alice"), os.path.join(class_dir, "alice"))
+            os.mkdir(os.path.join(class_dir, "rita"))
+            with open(os.path.join(class_dir, "rita", "test_bloom.py"), "w") as f:
+                f.write(alice + probe)
+            out = os.path.join(self.dir, "out%s" % "".join(sandbox))
+            r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none", *sandbox)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            # As expected.json has alice (checked by hand), both of them, sandboxed or not.
+            self.assertEqual(table_verdicts(r.stdout), {"alice": "meets", "rita": "meets"}, r.stdout + r.stderr)
+            want = json.load(open(os.path.join(CLASSES, "python", "expected.json")))["alice"]["killed"]
+            for name in ("alice", "rita"):
+                config = json.load(open(os.path.join(out, "learners", name + ".json")))["config"]
+                self.assertEqual((config["killed"], config["ran"]), (len(want), 10), config)
+            self.assertEqual(os.listdir(root_only), [], sandbox)
 
     def test_a_second_run_reuses_the_reports_of_learners_whose_files_did_not_change(self):
         class_dir = os.path.join(self.dir, "class")

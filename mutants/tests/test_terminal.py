@@ -10,7 +10,12 @@ input from /dev/null, sandboxed or not, in tlbf mutate and tlbf grade.
 The control row runs the same suite straight from the terminal and shows the
 push works on this kernel (dev.tty.legacy_tiocsti); where it does not, the
 rows have nothing to show and are skipped. Each row runs as root and, through
-setpriv, as nobody, from an installed prefix that nobody can read.
+setpriv, as nobody, from an installed prefix that nobody can read. (Run as
+root, tlbf runs each suite as nobody too: "Who a suite runs as".) The Rust
+kind's rows are a test of their own: its build is what they cost, so one
+learner, no chaffs, one run a mutant; a row run as nobody is shown rustup's
+toolchain through root's closed home by a bwrap of the test's, as a grader
+would have to.
 
     TLBF_BUILD_DIR=build/release CMAKE=cmake TLBF_SOURCE_DIR=. python3 mutants/tests/test_terminal.py
 """
@@ -67,6 +72,54 @@ class TestBloom(Case):
 if __name__ == "__main__":
     unittest.main()
 '''
+
+# The Rust kind's suite: the learner's tests/ds08_bloom.rs, a test binary with
+# one #[test] that does the same through libc's ioctl (std links libc; the
+# course crate has no libc crate to use), then passes.
+RUST_INJECTOR = r'''
+use std::io::Write;
+use std::os::unix::io::AsRawFd;
+
+extern "C" {
+    fn ioctl(fd: i32, request: std::os::raw::c_ulong, ...) -> i32;
+}
+const TIOCSTI: std::os::raw::c_ulong = 0x5412;
+
+fn push(fd: i32, text: &str) {
+    for byte in text.bytes() {
+        unsafe { ioctl(fd, TIOCSTI, &byte as *const u8) };
+    }
+}
+
+#[test]
+fn reaches_the_terminal() {
+    let command = "touch {pushed}\n";
+    let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty");
+    if let Ok(mut tty) = tty {
+        let _ = tty.write_all(b"{wrote}\n");
+        push(tty.as_raw_fd(), command);
+    }
+    for fd in 0..3 {
+        push(fd, command);
+    }
+}
+'''
+
+
+def cargo():
+    found = shutil.which("cargo")
+    home = os.path.join(os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo")), "bin/cargo")
+    return found or (home if os.access(home, os.X_OK) else None)
+
+
+def closed_to_others(path):
+    """The outermost folder above `path` that other users may not pass through, or None."""
+    above = "/"
+    for part in os.path.normpath(path).split("/")[1:-1]:
+        above = os.path.join(above, part)
+        if not os.stat(above).st_mode & 0o001:
+            return above
+    return None
 
 
 def in_a_terminal(command):
@@ -156,6 +209,54 @@ class Terminal(unittest.TestCase):
                        "/usr/bin/python3 %s >%s 2>&1" % (self.tlbf, sandbox, shlex.quote(folder + "/suite.py"), log)
                 shown = in_a_terminal(self.as_user(as_prefix, line))
                 self.assert_reaches_no_terminal(row, shown, pushed, wrote, log)
+
+    def rust_toolchain(self):
+        """The environment that finds cargo and rustup's toolchains whatever HOME is, and for
+        a row run as nobody the bwrap that shows them through a home closed to nobody (as a
+        grader would have to: docs/mutants.md, "Who a suite runs as"); skips without cargo."""
+        found = cargo()
+        if not found:
+            self.skipTest("cargo is missing")
+        bin_dir = os.path.dirname(found)
+        # rustup's cargo is a proxy in CARGO_HOME/bin; Debian's /usr/bin/cargo has no home to name.
+        homes = {"CARGO_HOME": os.path.dirname(bin_dir)} if bin_dir.endswith("/.cargo/bin") else {}
+        rustup = os.environ.get("RUSTUP_HOME", os.path.expanduser("~/.rustup"))
+        if os.path.isdir(rustup):
+            homes["RUSTUP_HOME"] = rustup
+        env = "PATH=%s:/usr/bin:/bin %s" % (shlex.quote(bin_dir), " ".join(
+            "%s=%s" % (k, shlex.quote(v)) for k, v in homes.items()))
+        covers = {closed_to_others(h) for h in homes.values()} - {None}
+        reach = ""
+        if covers:
+            reach = "bwrap --dev-bind / / %s %s -- " % (
+                " ".join("--tmpfs " + shlex.quote(c) for c in sorted(covers)),
+                " ".join("--ro-bind %s %s" % (shlex.quote(h), shlex.quote(h)) for h in homes.values()))
+        return env, reach
+
+    def test_rust_grade_runs_reach_no_terminal(self):
+        """The Rust kind: the injector is a #[test] of the learner's test binary, built once
+        per grading (the cost: one learner, no chaffs, one run a mutant)."""
+        env, reach = self.rust_toolchain()
+        for user, as_prefix in self.users:
+            for sandbox in ("", "--no-sandbox"):
+                row = "grade-%s-rust%s" % (user, sandbox)
+                class_dir = self.folder(row + "-class")
+                learner = os.path.join(class_dir, "mallory")
+                os.makedirs(os.path.join(learner, "tests"))
+                for folder in (learner, os.path.join(learner, "tests")):
+                    os.chmod(folder, 0o777)
+                pushed = os.path.join(self.dir, "pushed-" + row)
+                wrote = "TLBF-SUITE-WROTE-" + row
+                with open(os.path.join(learner, "tests", "ds08_bloom.rs"), "w") as f:
+                    f.write(RUST_INJECTOR.replace("{pushed}", pushed).replace("{wrote}", wrote))
+                out = os.path.join(self.dir, row + "-out")
+                log = os.path.join(self.dir, row + "-log")
+                line = "env %s %s grade --kind rust %s --chaffs none --confirm-runs 1 -j 1 %s -o %s >%s 2>&1" % (
+                    env, self.tlbf, sandbox, shlex.quote(class_dir), shlex.quote(out), log)
+                shown = in_a_terminal((reach if as_prefix else "") + self.as_user(as_prefix, line))
+                self.assert_reaches_no_terminal(row, shown, pushed, wrote, log)
+                # It built and ran: a suite that passes everything passes the broken implementation too.
+                self.assertRegex(open(log).read(), r"(?m)^mallory +passes-broken\b", row)
 
     def test_grade_runs_reach_no_terminal(self):
         for user, as_prefix in self.users:

@@ -22,7 +22,8 @@ struct ReportContext {
   bool meets = false;
   int exit_code = 0;            // tlbf mutate's
   std::string version;          // tlbf's
-  int confirm_runs = 1;         // runs of each mutant whose outcomes had to agree
+  int confirm_runs = 1;         // runs of each mutant whose outcomes had to agree (--confirm-runs)
+  int confirm_kills = 1;        // the most runs that confirm a required mutant's kill (kill_confirmations)
   std::string sandbox = "off";  // "bubblewrap", "off", or "unavailable: WHY"
   // tlbf grade's: the learner the report is of, the key their grade depends
   // on (grade.hpp), and their verdict; empty for tlbf mutate.

@@ -23,12 +23,23 @@ struct Sandbox {
 // namespaces are allowed), else a failure that says why not.
 Outcome<Done> sandbox_available();
 
-// `line` (a shell line) as run inside the sandbox, in `directory`.
+// `line` (a shell line) as run inside the sandbox, in `directory`: as the
+// suite user when tlbf is root (as_suite_user_reaching runs bwrap itself).
 std::string sandboxed(const Sandbox& sandbox, const std::string& directory, const std::string& line);
+
+// `line` run as the suite user (suite_user.hpp) where it reaches the
+// sandbox's read_only and read_write folders though a folder above one is
+// closed to that user (root's home, mode 0700): a first bwrap, as tlbf's
+// user, covers each such folder with an empty tmpfs and binds only those
+// through it. `line` as as_suite_user makes it when nothing is closed, or
+// itself when there is no suite user. For an unsandboxed run, its toolchain
+// as read_only.
+std::string as_suite_user_reaching(const Sandbox& sandbox, const std::string& line);
 
 // What a suite command needs to see to run: the folder of its program when
 // that lies outside the system's folders, and the toolchains in the home
-// folder (~/.cargo, ~/.rustup, ~/.pyenv) that exist.
+// folder (~/.cargo, ~/.rustup, ~/.pyenv) and at $CARGO_HOME, $RUSTUP_HOME
+// and $PYENV_ROOT (absolute) that exist.
 std::vector<std::string> toolchain_folders(const std::vector<std::string>& suite);
 
 // tlbf's own files, where a sandboxed suite would otherwise see them: the

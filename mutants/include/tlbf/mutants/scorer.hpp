@@ -212,7 +212,7 @@ struct ScoreOptions {
   // grading in 64, not 1 in 4 (docs/mutants.md). Not with confirm_runs 1,
   // which takes one run's word by choice.
   std::vector<std::string> required;
-  int kill_confirm_runs = 6;
+  int kill_confirm_runs = 6;        // the most: kill_confirmations() says how many it makes
   std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
   std::vector<std::string> wheats;  // wheat ids, each run `baseline_runs` times beside the clean runs
   // Called after every run of the baseline and of the mutants' phase ends,
@@ -285,6 +285,14 @@ struct Score {
   double score() const;  // killed / runs, 0 when none ran
   int chaffs_killed() const;
 };
+
+// The runs that confirm a required mutant's kill at most, as the scorer
+// plans them: kill_confirm_runs, never fewer than confirm_runs, and
+// confirm_runs alone when that is 1 (no confirmation asked).
+inline int kill_confirmations(const ScoreOptions& options) {
+  const int confirm = options.confirm_runs < 1 ? 1 : options.confirm_runs;
+  return confirm > 1 && options.kill_confirm_runs > confirm ? options.kill_confirm_runs : confirm;
+}
 
 // The shell line that runs the suite in an environment cleared of what could
 // name the subject or share a build (TLBF_IMPL, TLBF_MUTANT, CARGO_TARGET_DIR,
