@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "tlbf/conformance/strays.hpp"
+#include "tlbf/mutants/interpreters.hpp"
 #include "tlbf/mutants/report.hpp"
 
 namespace tlbf::mutants {
@@ -181,6 +182,7 @@ Outcome<ClassResult> grade_class(const ClassOptions& options, const std::vector<
     return result;
   }
   ClassRun run{options, options, hooks, "tlbf=" + options.version + " " + options_in_words(options)};
+  run.runs.kit = with_interpreters_resolved(options.kit);
   if (hooks.warming) hooks.warming();
   auto seeded = ClassSeed::make(run.runs.kit, options.setup_limit);
   if (!seeded.ok()) return seeded.failure();
