@@ -214,7 +214,6 @@ int finish(const GradeOptions& opt, const mutants::ClassSummary& summary, bool h
 struct Reporter {
   const GradeOptions& opt;
   std::string kit_path;
-  std::string viewer_js;  // "" when the pages are left out
   ProgressLine progress;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
@@ -225,14 +224,15 @@ struct Reporter {
     return fs::path(opt.out) / "learners" / (learner.name + ".json");
   }
   // OUT/learners/NAME.json and .html; the page relative to the class's summary.
-  Outcome<std::string> keep(const mutants::Learner& learner, const std::string& json) {
+  Outcome<std::string> keep(const mutants::Learner& learner, const std::string& json, const std::string& page) {
     const fs::path path = json_of(learner);
-    const std::string html = viewer_js.empty() ? "" : fs::path(path).replace_extension(".html").string();
-    if (const auto written = write_reports(path.string(), html, json, viewer_js); !written) {
+    auto written = write_file(path.string(), json);
+    if (written && !page.empty()) written = write_file(fs::path(path).replace_extension(".html").string(), page);
+    if (!written) {
       say(kGradeCommand, written.failure());
       return written.failure();
     }
-    return viewer_js.empty() ? std::string() : "learners/" + learner.name + ".html";
+    return page.empty() ? std::string() : "learners/" + learner.name + ".html";
   }
   // One that cannot be read (not a regular file, too long) is graded afresh.
   std::optional<mutants::KeptReport> earlier(const mutants::Learner& learner) const {
@@ -267,7 +267,9 @@ mutants::ClassHooks hooks_of(Reporter& r, std::size_t learners) {
   hooks.learner_begins = [&r](std::size_t i, std::size_t n, const mutants::Learner& l) { r.begins(i, n, l); };
   hooks.progress = [&r](const mutants::Progress& p) { r.progress.show(p); };
   hooks.runs_ended = [&r] { r.progress.clear(); };
-  hooks.keep_report = [&r](const mutants::Learner& l, const std::string& json) { return r.keep(l, json); };
+  hooks.keep_report = [&r](const mutants::Learner& l, const std::string& json, const std::string& page) {
+    return r.keep(l, json, page);
+  };
   hooks.earlier_report = [&r](const mutants::Learner& l) { return r.earlier(l); };
   hooks.learner_ends = [&r](std::size_t i, const mutants::ClassRow& row, double took, bool reused) {
     r.ends(i, row, took, reused);
@@ -284,15 +286,16 @@ int grade_and_report(const GradeOptions& opt, const mutants::ClassOptions& optio
   if (ec)
     return fail_with(kIo, kGradeCommand,
                      failure("cannot make " + learners_dir.string() + ": " + ec.message()));
-  Reporter reporter{opt, kit_path.string(), {}, ProgressLine("", plain_every)};
+  Reporter reporter{opt, kit_path.string(), ProgressLine("", plain_every)};
+  mutants::ClassOptions with_pages = options;
   if (auto viewer = load_viewer(); viewer.ok()) {
-    reporter.viewer_js = std::move(viewer).value();
+    with_pages.viewer_js = std::move(viewer).value();
   } else {
     say(kGradeCommand, viewer.failure());
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
   }
-  const auto graded = mutants::grade_class(options, learners, hooks_of(reporter, learners.size()));
+  const auto graded = mutants::grade_class(with_pages, learners, hooks_of(reporter, learners.size()));
   if (!graded.ok()) return fail_with(kUsage, kGradeCommand, graded.failure());
   const auto& rows = graded.value().rows;
   if (wants_platform_results(opt.platform) && !rows.empty()) {

@@ -82,6 +82,24 @@ std::unique_ptr<Subjects> subjects_for(const ClassRun& run, const std::string& w
   return kit_subjects(run.runs, workdir);
 }
 
+// Hands the learner's report and page to the caller; where the page is kept.
+std::string kept_page(ClassRun& run, const Learner& learner, const std::string& json) {
+  std::string html;
+  if (!run.options.viewer_js.empty()) {
+    auto page = mutation_report_html(json, run.options.viewer_js);
+    if (page.ok()) {
+      html = std::move(page).value();
+    } else {
+      run.harness_failed = true;  // the viewer cannot be inlined: no page, and the class is to be run again
+    }
+  }
+  if (!run.hooks.keep_report) return "";
+  auto kept = run.hooks.keep_report(learner, json, html);
+  if (kept.ok()) return std::move(kept).value();
+  run.harness_failed = true;
+  return "";
+}
+
 // Grades the learner's copy in `workdir`, hands their report to the caller,
 // and returns their row, read back from it as a resumed grading reads it.
 ClassRow grade_copy(ClassRun& run, ClassSeed& seed, const Learner& learner, const std::string& key,
@@ -97,15 +115,7 @@ ClassRow grade_copy(ClassRun& run, ClassSeed& seed, const Learner& learner, cons
   subjects.reset();  // its scratch copies, before the learner's folder goes
   seed.done_with(workdir);
   if (score.stopped == kHarness) run.harness_failed = true;
-  std::string page;
-  if (run.hooks.keep_report) {
-    auto kept = run.hooks.keep_report(learner, json);
-    if (kept.ok()) {
-      page = std::move(kept).value();
-    } else {
-      run.harness_failed = true;
-    }
-  }
+  const std::string page = kept_page(run, learner, json);
   // A report just made that cannot be read back is tlbf grade's own fault.
   auto summarised = class_row(json);
   if (!summarised.ok()) {

@@ -196,7 +196,7 @@ TEST(ClassGrading, TwoJobsGradeAsOneDoesForDeterministicSuites) {
 TEST(ClassGrading, AnEarlierReportIsReusedOnlyForTheSameFilesAndOptions) {
   TinyClass c;
   std::map<std::string, std::string> kept;
-  c.hooks.keep_report = [&](const Learner& l, const std::string& json) -> Outcome<std::string> {
+  c.hooks.keep_report = [&](const Learner& l, const std::string& json, const std::string&) -> Outcome<std::string> {
     kept[l.name] = json;
     return "learners/" + l.name + ".html";
   };
@@ -228,9 +228,29 @@ TEST(ClassGrading, AnEarlierReportIsReusedOnlyForTheSameFilesAndOptions) {
   EXPECT_EQ(c.workdirs.size(), 4U);
 }
 
+TEST(ClassGrading, EachLearnersPageInlinesTheViewerGiven) {
+  TinyClass c;
+  c.options.viewer_js = "/* the viewer */";
+  std::string kept;
+  c.hooks.keep_report = [&](const Learner&, const std::string&, const std::string& page) -> Outcome<std::string> {
+    kept = page;
+    return std::string("learners/ann.html");
+  };
+  const auto graded = grade_class(c.options, {c.learner("ann", "broken\ns01\ns02\ns03\n")}, c.hooks);
+  ASSERT_TRUE(graded.ok()) << graded.why();
+  EXPECT_NE(kept.find("/* the viewer */"), std::string::npos);
+  EXPECT_NE(kept.find("<mutation-test-report-app"), std::string::npos);
+  EXPECT_EQ(graded.value().rows[0].report, "learners/ann.html");
+  c.options.viewer_js = "</script>";  // cannot be inlined: no page, and the harness is at fault
+  const auto refused = grade_class(c.options, {c.learner("ann", "broken\ns01\ns02\ns03\n")}, c.hooks);
+  ASSERT_TRUE(refused.ok()) << refused.why();
+  EXPECT_EQ(kept, "");
+  EXPECT_TRUE(refused.value().harness_failed);
+}
+
 TEST(ClassGrading, AReportThatCannotBeKeptIsTheHarnesssFault) {
   TinyClass c;
-  c.hooks.keep_report = [](const Learner&, const std::string&) -> Outcome<std::string> {
+  c.hooks.keep_report = [](const Learner&, const std::string&, const std::string&) -> Outcome<std::string> {
     return failure("cannot write out/learners/ann.json: No space left on device");
   };
   const auto graded = grade_class(c.options, {c.learner("ann", "broken\ns01\ns02\ns03\n")}, c.hooks);
@@ -270,7 +290,7 @@ TEST(ClassGrading, TheExitCodeAReportRecordsIsTheCallers) {
     return stopped == kNotStopped ? (meets ? 0 : 1) : 8;
   };
   std::map<std::string, std::string> kept;
-  c.hooks.keep_report = [&](const Learner& l, const std::string& json) -> Outcome<std::string> {
+  c.hooks.keep_report = [&](const Learner& l, const std::string& json, const std::string&) -> Outcome<std::string> {
     kept[l.name] = json;
     return std::string();
   };

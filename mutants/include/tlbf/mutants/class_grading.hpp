@@ -40,6 +40,8 @@ struct ClassOptions {
   std::string tlbf;             // the running tlbf, which serves the alternatives wheat ("" none)
   std::string tlbf_mutant;      // what serves the oracle's mutants, for a kit that serves them
   std::optional<ClassShard> shard;
+  // mutation-testing-elements' bundle, which each learner's page inlines ("": no pages).
+  std::string viewer_js;
   // The exit code a learner's report records for a grading that stopped or
   // not (tlbf mutate's, cli/src/grading_output.cpp); 0 when not given.
   std::function<int(Stop stopped, bool meets)> exit_code;
@@ -66,9 +68,12 @@ struct ClassHooks {
   // Each run's progress (ScoreOptions::progress), and the end of a learner's runs.
   std::function<void(const Progress&)> progress;
   std::function<void()> runs_ended;
-  // A learner's report, with its page when the caller keeps one ("" none),
-  // once graded: a Failure (it cannot be written) is the class's harness error.
-  std::function<Outcome<std::string>(const Learner&, const std::string& report_json)> keep_report;
+  // A learner's report once graded, and its page (mutation_report_html's, ""
+  // without ClassOptions::viewer_js): the caller keeps them and says where the
+  // page is relative to the class's summary ("" none). A Failure (they cannot
+  // be written) is the class's harness error.
+  std::function<Outcome<std::string>(const Learner&, const std::string& report_json, const std::string& page)>
+      keep_report;
   // The report an earlier grading kept of the learner, if any: reused when
   // its key is this grading's (unless ClassOptions::fresh).
   std::function<std::optional<KeptReport>(const Learner&)> earlier_report;
