@@ -4,14 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -24,7 +21,6 @@
 #include "installed_files.hpp"
 #include "mutant_binary.hpp"
 #include "platform_output.hpp"
-#include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/class_grading.hpp"
