@@ -212,7 +212,6 @@ struct Reporter {
   std::string kit_path;
   ProgressLine progress;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-
   std::string prefix = {};  // "[3/10] alice: "
   std::size_t count = 0;
 
@@ -284,7 +283,11 @@ int grade_and_report(const GradeOptions& opt, const mutants::ClassOptions& optio
                      failure("cannot make " + learners_dir.string() + ": " + ec.message()));
   Reporter reporter{opt, kit_path.string(), ProgressLine("", plain_every)};
   mutants::ClassOptions with_pages = options;
-  if (auto viewer = load_viewer(); viewer.ok()) {
+  auto viewer = load_viewer();
+  if (viewer.ok()) {  // one that no page can inline is as good as missing
+    if (auto page = mutants::mutation_report_html("{}", viewer.value()); !page.ok()) viewer = page.failure_in("--html: ");
+  }
+  if (viewer.ok()) {
     with_pages.viewer_js = std::move(viewer).value();
   } else {
     say(kGradeCommand, viewer.failure());
