@@ -4,14 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -24,9 +21,9 @@
 #include "installed_files.hpp"
 #include "mutant_binary.hpp"
 #include "platform_output.hpp"
-#include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
+#include "tlbf/mutants/class_grading.hpp"
 #include "tlbf/mutants/class_merge.hpp"
 #include "tlbf/mutants/grade.hpp"
 #include "tlbf/mutants/suite_user.hpp"
@@ -71,30 +68,6 @@ std::optional<fs::path> bundled_kit(const std::string& kind) {
   return std::nullopt;
 }
 
-// The options that change a grade, in words.
-std::string grade_options(const GradeOptions& opt, const std::vector<std::string>& required) {
-  std::ostringstream key;
-  key << "sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs
-      << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " kills=" << opt.confirm_kills
-      << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
-  for (const auto& id : required) key << id << ",";
-  return key.str();
-}
-
-// What a learner's grade depends on besides the files: tlbf and the options that change it.
-std::string options_key(const GradeOptions& opt, const std::vector<std::string>& required) {
-  return "tlbf=" TLBF_VERSION_STRING " " + grade_options(opt, required);
-}
-
-// The learner's report from an earlier run of the same class, when it was
-// made from the same tests file, kit and options.
-// One that cannot be read (not a regular file, too long) is graded afresh.
-std::optional<std::string> earlier_report(const fs::path& json, const std::string& key) {
-  auto text = read_file(json.string());
-  if (!text.ok() || text->find("\"key\": \"" + key + "\"") == std::string::npos) return std::nullopt;
-  return std::move(text).value();
-}
-
 // On one line of at most `width` columns, every byte outside printable
 // ASCII escaped: a folder's name or a suite's words must not draw on the
 // grader's terminal.
@@ -106,155 +79,35 @@ std::string fitted(std::string text, std::size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 3) + "...";
 }
 
-struct ClassRun {
-  const GradeOptions& opt;
-  const mutants::Kit& kit;
-  std::vector<std::string> required;
-  std::string viewer_js;
-  bool harness_failed = false;
-  std::string sandbox;      // sandbox_state's
-  std::string tlbf_mutant;  // what serves the oracle's mutants, for a kit that serves them
-  ProgressLine* progress = nullptr;
-  std::optional<mutants::ClassShard> shard = std::nullopt;  // --shard's
-};
-
 constexpr std::string_view kGradeCommand = "tlbf grade";
 constexpr std::string_view kMergeCommand = "tlbf grade --merge";
-using SubjectsPtr = std::unique_ptr<mutants::Subjects>;
 
-// The learner's copy of the reference (in `workdir`) with the kit's mutants, patched or served.
-SubjectsPtr learner_subjects(const ClassRun& run, const std::string& workdir) {
-  if (run.kit.serves.empty()) {
-    mutants::PatchSet set = run.kit.set;
-    set.workdir = workdir;
-    set.sandbox = run.sandbox == "bubblewrap";
-    if (run.opt.chaffs == "none") set.chaffs.clear();
-    return mutants::patched_subjects(run.kit.suite, set, false);
-  }
-  mutants::ServedSet set = run.kit.served;
-  set.directory = workdir;
+// The class's options as the command line gives them; `required` and
+// `tlbf_mutant` come from complete_run.
+mutants::ClassOptions class_options(const GradeOptions& opt, mutants::Kit kit) {
+  mutants::ClassOptions options;
+  options.kit = std::move(kit);
+  options.threshold = opt.threshold;
+  options.chaffs = opt.chaffs != "none";
+  options.jobs = opt.jobs;
+  options.baseline_runs = opt.baseline_runs;
+  options.control_runs = opt.control_runs;
+  options.confirm_runs = opt.confirm_runs;
+  options.confirm_kills = opt.confirm_kills;
+  options.timeout_factor = opt.timeout_factor;
+  options.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
+  options.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
+  options.fresh = opt.fresh;
+  options.sandbox_wanted = !opt.no_sandbox;
+  options.sandbox = sandbox_state(!opt.no_sandbox);
+  options.version = TLBF_VERSION_STRING;
   std::error_code ec;
-  set.tlbf = fs::read_symlink("/proc/self/exe", ec).string();  // serves the alternatives wheat
-  set.sandbox = run.sandbox == "bubblewrap";
-  if (run.opt.chaffs == "none") set.chaffs.clear();
-  return mutants::served_subjects(run.kit.suite, run.tlbf_mutant, set);
-}
-
-mutants::ScoreOptions score_options(const GradeOptions& opt, const mutants::Subjects& subjects) {
-  mutants::ScoreOptions so;
-  so.mutants = subjects.ids();
-  so.chaffs = subjects.chaff_ids();
-  so.wheats = subjects.wheat_ids();
-  so.jobs = opt.jobs;
-  so.baseline_runs = opt.baseline_runs;
-  so.control_runs = opt.control_runs;
-  so.confirm_runs = opt.confirm_runs;
-  so.timeout_factor = opt.timeout_factor;
-  so.timeout_floor = std::chrono::milliseconds(static_cast<long long>(opt.timeout_floor_s * 1000));
-  so.setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
-  return so;
-}
-
-// What the learner's report says besides the runs, their verdict included.
-mutants::ReportContext learner_context(const ClassRun& run, const mutants::Learner& learner,
-                                       const std::string& key, const std::vector<std::string>& selected,
-                                       const mutants::Score& score) {
-  mutants::ReportContext context;
-  context.suite = run.kit.suite;
-  context.threshold = run.opt.threshold;
-  context.required = run.required;
-  context.mode = run.kit.serves.empty() ? "patches" : "served";
-  context.selected = selected;
-  context.version = TLBF_VERSION_STRING;
-  context.confirm_runs = run.opt.confirm_runs;
-  mutants::ScoreOptions planned;
-  planned.confirm_runs = run.opt.confirm_runs;
-  planned.kill_confirm_runs = run.opt.confirm_kills;
-  context.confirm_kills = mutants::kill_confirmations(planned);
-  context.sandbox = run.sandbox;
-  context.exit_code = exit_for(score.stopped);
-  std::vector<std::string> missed;
-  if (score.stopped == mutants::kNotStopped) {
-    context.meets = mutants::meets_bar(score, run.opt.threshold, run.required, missed);
-    context.exit_code = context.meets ? kOk : kRefused;
-  }
-  context.learner = learner.name;
-  context.learner_key = key;
-  context.learner_verdict = std::string(mutants::to_string(mutants::verdict_of(score, context.meets)));
-  return context;
-}
-
-// Grades the learner's copy in `workdir`, writes their report and page, and returns their row.
-mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
-                             const std::string& key, const std::string& workdir) {
-  SubjectsPtr subjects = learner_subjects(run, workdir);
-  mutants::ScoreOptions so = score_options(run.opt, *subjects);
-  so.required = run.required;
-  so.kill_confirm_runs = run.opt.confirm_kills;
-  ProgressLine& progress = *run.progress;
-  so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
-  const mutants::Score score = mutants::score_suite(*subjects, so);
-  progress.clear();
-  conformance::end_strays();
-  const auto context = learner_context(run, learner, key, so.mutants, score);
-  const std::string json = mutants::mutation_report_json(*subjects, score, context);
-  subjects.reset();  // its scratch copies, before the learner's folder goes
-  seed.done_with(workdir);
-  if (score.stopped == mutants::kHarness) run.harness_failed = true;
-  const fs::path learners = fs::path(run.opt.out) / "learners";
-  const std::string json_path = (learners / (learner.name + ".json")).string();
-  const std::string html_path = run.viewer_js.empty() ? "" : (learners / (learner.name + ".html")).string();
-  if (const auto written = write_reports(json_path, html_path, json, run.viewer_js); !written) {
-    say(kGradeCommand, written.failure());
-    run.harness_failed = true;
-  }
-  // A report it has just written and cannot read back is tlbf grade's own fault.
-  auto summarised = mutants::class_row(json);
-  mutants::ClassRow row;
-  if (!summarised.ok()) {
-    run.harness_failed = true;
-    row.name = learner.name;
-    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
-    row.reason = summarised.why();
-    return row;
-  }
-  row = std::move(summarised).value();
-  if (!run.viewer_js.empty()) row.report = "learners/" + learner.name + ".html";
-  return row;
-}
-
-// Grades one learner, or reuses their report when it was made from the same
-// files, kit and options; writes their report and page, and returns their row.
-mutants::ClassRow grade_learner(ClassRun& run, mutants::ClassSeed& seed, const mutants::Learner& learner,
-                                const std::string& prefix) {
-  const GradeOptions& opt = run.opt;
-  const fs::path json_path = fs::path(opt.out) / "learners" / (learner.name + ".json");
-  mutants::ClassRow row;
-  row.name = learner.name;
-  if (!learner.problem.empty()) {
-    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::NoTests));
-    row.reason = learner.problem;
-    return row;
-  }
-  const std::string key = mutants::learner_key(run.kit, learner, options_key(opt, run.required));
-  if (!opt.fresh) {
-    if (const auto text = earlier_report(json_path, key)) {
-      if (auto earlier = mutants::class_row(*text); earlier.ok()) {
-        row = std::move(earlier).value();
-        row.report = "learners/" + learner.name + ".html";
-        std::cerr << prefix << "graded before from the same files: reusing " << json_path.string() << "\n";
-        return row;
-      }
-    }
-  }
-  const auto workdir = seed.workdir_for(learner);
-  if (!workdir.ok()) {
-    run.harness_failed = true;
-    row.verdict = std::string(mutants::to_string(mutants::LearnerVerdict::Harness));
-    row.reason = workdir.why();
-    return row;
-  }
-  return grade_copy(run, seed, learner, key, workdir.value());
+  options.tlbf = fs::read_symlink("/proc/self/exe", ec).string();  // serves the alternatives wheat
+  options.exit_code = [](mutants::Stop stopped, bool meets) -> int {
+    if (stopped != mutants::kNotStopped) return exit_for(stopped);
+    return meets ? kOk : kRefused;
+  };
+  return options;
 }
 
 // --kit, else the bundled kit of --kind.
@@ -284,46 +137,21 @@ Outcome<Done> kit_offers(const mutants::Kit& kit, const std::vector<std::string>
   return done();
 }
 
-// Grades each learner in turn, saying on standard error how far the grading
-// is, how long each learner took and how long the rest may.
-std::vector<mutants::ClassRow> grade_class(ClassRun& run, mutants::ClassSeed& seed,
-                                           const std::vector<mutants::Learner>& learners,
-                                           ProgressLine::Seconds plain_every) {
-  std::vector<mutants::ClassRow> rows;
-  const auto start = std::chrono::steady_clock::now();
-  ProgressLine progress("", plain_every);
-  run.progress = &progress;
-  const std::string of = "/" + std::to_string(learners.size());
-  for (std::size_t i = 0; i < learners.size(); ++i) {
-    const std::string prefix = "[" + std::to_string(i + 1) + of + "] " + fitted(learners[i].name, 30) + ": ";
-    progress.set_prefix(prefix, "tlbf grade: " + std::to_string(i) + of + " learners done; " +
-                                    fitted(learners[i].name, 80) + ": ");
-    const auto began = std::chrono::steady_clock::now();
-    rows.push_back(grade_learner(run, seed, learners[i], prefix));
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%s%s in %.1f s (%.0f s so far, ETA %.0f s)\n", prefix.c_str(),
-                 rows.back().verdict.c_str(), took, elapsed,
-                 elapsed / static_cast<double>(i + 1) * static_cast<double>(learners.size() - i - 1));
-  }
-  return rows;
-}
-
 // The required mutants, and what serves the oracle's for a kit that serves
 // them; a Failure is the command line's (exit 2).
-Outcome<Done> complete_run(ClassRun& run) {
-  if (run.opt.require.empty()) {
-    run.required = mutants::ids();
-  } else if (auto required = mutant_ids("--require", run.opt.require); required.ok()) {
-    run.required = std::move(required).value();
+Outcome<Done> complete_options(const GradeOptions& opt, mutants::ClassOptions& options) {
+  if (opt.require.empty()) {
+    options.required = mutants::ids();
+  } else if (auto required = mutant_ids("--require", opt.require); required.ok()) {
+    options.required = std::move(required).value();
   } else {
     return required.failure();
   }
-  if (auto offers = kit_offers(run.kit, run.required); !offers.ok()) return offers;
-  if (!run.kit.serves.empty()) {
+  if (auto offers = kit_offers(options.kit, options.required); !offers.ok()) return offers;
+  if (!options.kit.serves.empty()) {
     auto tlbf_mutant = runnable_mutant_binary();
     if (!tlbf_mutant.ok()) return tlbf_mutant.failure();
-    run.tlbf_mutant = std::move(tlbf_mutant.value());
+    options.tlbf_mutant = std::move(tlbf_mutant.value());
   }
   return done();
 }
@@ -357,76 +185,128 @@ Outcome<Done> write_summaries(const GradeOptions& opt, const mutants::ClassSumma
                                                             summary.required));
 }
 
-// The class's summary of this run's rows.
-mutants::ClassSummary summary_of(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
-  mutants::ClassSummary summary;
-  summary.kind = run.kit.kind;
-  summary.threshold = run.opt.threshold;
-  summary.required = run.required;
-  summary.version = TLBF_VERSION_STRING;
-  summary.kit = mutants::kit_digest(run.kit);
-  summary.options = grade_options(run.opt, run.required);
-  summary.shard = run.shard;
-  summary.bugs = mutants::bugs_of(rows);
-  summary.rows = rows;
-  return summary;
-}
-
-// A harness error first: whatever the verdicts, the class is to be graded again.
 Exit class_exit(bool harness_failed, const GradeOptions& opt, const std::vector<mutants::ClassRow>& rows) {
-  if (harness_failed) return kCannotRun;
-  if (!opt.fail_unless_all_meet) return kOk;
-  const bool all_meet = std::all_of(rows.begin(), rows.end(), [](const mutants::ClassRow& r) {
-    return r.verdict == mutants::to_string(mutants::LearnerVerdict::Meets);
-  });
-  return all_meet ? kOk : kNotAllMeet;
+  switch (mutants::class_end(harness_failed, opt.fail_unless_all_meet, rows)) {
+    case mutants::ClassEnd::HarnessFailed:
+      return kCannotRun;
+    case mutants::ClassEnd::NotAllMeet:
+      return kNotAllMeet;
+    case mutants::ClassEnd::Graded:
+      break;
+  }
+  return kOk;
 }
 
-// Writes and prints the class of `rows`, and says how it ends.
-int finish(const ClassRun& run, const std::vector<mutants::ClassRow>& rows) {
-  if (auto written = write_summaries(run.opt, summary_of(run, rows)); !written)
+// Writes and prints the class, and says how it ends.
+int finish(const GradeOptions& opt, const mutants::ClassSummary& summary, bool harness_failed) {
+  if (auto written = write_summaries(opt, summary); !written)
     return fail_with(kIo, kFileSpeaker, written.failure());
-  std::fputs(mutants::class_summary_text(rows, (fs::path(run.opt.out) / "class.html").string()).c_str(),
+  std::fputs(mutants::class_summary_text(summary.rows, (fs::path(opt.out) / "class.html").string()).c_str(),
              stdout);
-  return class_exit(run.harness_failed, run.opt, rows);
+  return class_exit(harness_failed, opt, summary.rows);
+}
+
+// What the command shows and writes as the class is graded: the progress
+// line, each learner's report and page in OUT/learners, and on standard error
+// how far the grading is, how long each learner took and how long the rest may.
+struct Reporter {
+  const GradeOptions& opt;
+  std::string kit_path;
+  ProgressLine progress;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::string prefix = {};  // "[3/10] alice: "
+  std::size_t count = 0;
+
+  fs::path json_of(const mutants::Learner& learner) const {
+    return fs::path(opt.out) / "learners" / (learner.name + ".json");
+  }
+  // OUT/learners/NAME.json and .html; the page relative to the class's summary.
+  Outcome<std::string> keep(const mutants::Learner& learner, const std::string& json, const std::string& page) {
+    const fs::path path = json_of(learner);
+    auto written = write_file(path.string(), json);
+    if (written && !page.empty()) written = write_file(fs::path(path).replace_extension(".html").string(), page);
+    if (!written) {
+      say(kGradeCommand, written.failure());
+      return written.failure();
+    }
+    return page.empty() ? std::string() : "learners/" + learner.name + ".html";
+  }
+  // One that cannot be read (not a regular file, too long) is graded afresh.
+  std::optional<mutants::KeptReport> earlier(const mutants::Learner& learner) const {
+    auto text = read_file(json_of(learner).string());
+    if (!text.ok()) return std::nullopt;
+    return mutants::KeptReport{std::move(text).value(), "learners/" + learner.name + ".html"};
+  }
+  void begins(std::size_t i, std::size_t n, const mutants::Learner& learner) {
+    const std::string of = "/" + std::to_string(n);
+    count = n;
+    prefix = "[" + std::to_string(i + 1) + of + "] " + fitted(learner.name, 30) + ": ";
+    progress.set_prefix(prefix, "tlbf grade: " + std::to_string(i) + of + " learners done; " +
+                                    fitted(learner.name, 80) + ": ");
+  }
+  void ends(std::size_t i, const mutants::ClassRow& row, double took, bool reused) {
+    if (reused) {
+      std::cerr << prefix << "graded before from the same files: reusing "
+                << (fs::path(opt.out) / "learners" / (row.name + ".json")).string() << "\n";
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "%s%s in %.1f s (%.0f s so far, ETA %.0f s)\n", prefix.c_str(), row.verdict.c_str(),
+                 took, elapsed, elapsed / static_cast<double>(i + 1) * static_cast<double>(count - i - 1));
+  }
+};
+
+mutants::ClassHooks hooks_of(Reporter& r, std::size_t learners) {
+  mutants::ClassHooks hooks;
+  hooks.warming = [&r, learners] {
+    std::cerr << "tlbf grade: " << learners << " learners, kit " << r.kit_path << "; warming the reference\n";
+  };
+  hooks.warmed = [](double s) { std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", s); };
+  hooks.learner_begins = [&r](std::size_t i, std::size_t n, const mutants::Learner& l) { r.begins(i, n, l); };
+  hooks.progress = [&r](const mutants::Progress& p) { r.progress.show(p); };
+  hooks.runs_ended = [&r] { r.progress.clear(); };
+  hooks.keep_report = [&r](const mutants::Learner& l, const std::string& json, const std::string& page) {
+    return r.keep(l, json, page);
+  };
+  hooks.earlier_report = [&r](const mutants::Learner& l) { return r.earlier(l); };
+  hooks.learner_ends = [&r](std::size_t i, const mutants::ClassRow& row, double took, bool reused) {
+    r.ends(i, row, took, reused);
+  };
+  return hooks;
 }
 
 // Grades the class with the kit at `kit_path`, once the command line is known to be right.
-int grade_and_report(ClassRun& run, const fs::path& kit_path, const std::vector<mutants::Learner>& learners,
-                     ProgressLine::Seconds plain_every) {
-  const GradeOptions& opt = run.opt;
+int grade_and_report(const GradeOptions& opt, const mutants::ClassOptions& options, const fs::path& kit_path,
+                     const std::vector<mutants::Learner>& learners, ProgressLine::Seconds plain_every) {
   const fs::path learners_dir = fs::path(opt.out) / "learners";
   std::error_code ec;
   fs::create_directories(learners_dir, ec);
   if (ec)
     return fail_with(kIo, kGradeCommand,
                      failure("cannot make " + learners_dir.string() + ": " + ec.message()));
-  if (auto viewer = load_viewer(); viewer.ok()) {
-    run.viewer_js = std::move(viewer).value();
+  Reporter reporter{opt, kit_path.string(), ProgressLine("", plain_every)};
+  mutants::ClassOptions with_pages = options;
+  auto viewer = load_viewer();
+  if (viewer.ok()) {  // one that no page can inline is as good as missing
+    if (auto page = mutants::mutation_report_html("{}", viewer.value()); !page.ok()) viewer = page.failure_in("--html: ");
+  }
+  if (viewer.ok()) {
+    with_pages.viewer_js = std::move(viewer).value();
   } else {
     say(kGradeCommand, viewer.failure());
     std::cerr
         << "tlbf grade: the learners' pages are left out; the class page and every JSON report are written\n";
   }
-  // A shard of a class smaller than its split holds nobody: its class.json
-  // says so to the merge, with no reference warmed.
-  if (learners.empty()) return finish(run, {});
-  std::cerr << "tlbf grade: " << learners.size() << " learners, kit " << kit_path.string()
-            << "; warming the reference\n";
-  const auto setup_limit = std::chrono::milliseconds(static_cast<long long>(opt.setup_timeout_s * 1000));
-  const auto seeded = mutants::ClassSeed::make(run.kit, setup_limit);
-  if (!seeded.ok()) return fail_with(kUsage, kGradeCommand, seeded.failure());
-  const auto& seed = seeded.value();
-  std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", seed->warm_seconds());
-  const auto rows = grade_class(run, *seed, learners, plain_every);
+  const auto graded = mutants::grade_class(with_pages, learners, hooks_of(reporter, learners.size()));
+  if (!graded.ok()) return fail_with(kUsage, kGradeCommand, graded.failure());
+  const auto& rows = graded.value().rows;
   if (wants_platform_results(opt.platform) && !rows.empty()) {
     const auto report = learners_dir / (rows.front().name + ".json");
     if (auto written =
-            write_platform_results(opt.platform, rows.front(), report.string(), opt.threshold, run.kit);
+            write_platform_results(opt.platform, rows.front(), report.string(), opt.threshold, options.kit);
         !written)
       return fail_with(kIo, kGradeCommand, written.failure());
   }
-  return finish(run, rows);
+  return finish(opt, graded.value().summary, graded.value().harness_failed);
 }
 
 // --shard K/N; 1/1 without it.
@@ -562,26 +442,26 @@ int run_grade(const GradeOptions& opt) {
   // Before the sandbox's probe, which runs as that user too.
   if (auto chosen = mutants::choose_suite_user(opt.suite_user); !chosen.ok())
     return fail_with(kUsage, kGradeCommand, chosen.failure());
-  ClassRun run{opt, read.value(), {}, {}, false, sandbox_state(!opt.no_sandbox), {}};
-  if (auto completed = complete_run(run); !completed.ok()) {
+  mutants::ClassOptions options = class_options(opt, read.value());
+  if (auto completed = complete_options(opt, options); !completed.ok()) {
     return fail_with(kUsage, kGradeCommand, completed.failure());
   }
   auto learners = opt.platform.submission.empty()
-                      ? mutants::find_learners(opt.class_dir, run.kit.tests_file)
-                      : std::vector{submitted(opt.platform.submission, run.kit.tests_file)};
+                      ? mutants::find_learners(opt.class_dir, options.kit.tests_file)
+                      : std::vector{submitted(opt.platform.submission, options.kit.tests_file)};
   if (learners.empty()) {
     return fail_with(kUsage, kGradeCommand,
                      failure("'" + opt.class_dir + "' has no sub-folder: one per learner, each with their " +
-                             run.kit.tests_file));
+                             options.kit.tests_file));
   }
   if (!opt.shard.empty()) {
-    run.shard = shard.value();
-    run.shard->class_learners = static_cast<int>(learners.size());
-    learners = mutants::learners_of_shard(learners, *run.shard);
+    options.shard = shard.value();
+    options.shard->class_learners = static_cast<int>(learners.size());
+    learners = mutants::learners_of_shard(learners, *options.shard);
     std::cerr << "tlbf grade: shard " << opt.shard << ": " << learners.size() << " of the class's "
-              << run.shard->class_learners << " learners\n";
+              << options.shard->class_learners << " learners\n";
   }
-  return grade_and_report(run, kit_path.value(), learners, plain_every.value());
+  return grade_and_report(opt, options, kit_path.value(), learners, plain_every.value());
 }
 
 void add_grade_options(CLI::App& cmd, GradeOptions& opt) {

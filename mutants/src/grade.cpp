@@ -276,33 +276,42 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
   // The learners' copies are made here, and their suites run as the suite user.
   if (const auto passed = let_suite_user_pass(scratch); !passed.ok()) return passed.failure();
   const auto start = std::chrono::steady_clock::now();
-  if (const auto copied = copy_folder(kit.reference, scratch / "reference"); !copied.ok())
-    return copied.failure();
+  // Warmed where every learner's copy will be, then moved aside: a build
+  // tool that keys its cache by absolute path (rustc's incremental cache, a
+  // CMake build tree) finds it valid in each learner's copy.
+  const fs::path warm_at = seed->learner_folder();
+  if (const auto copied = copy_folder(kit.reference, warm_at); !copied.ok()) return copied.failure();
   for (const auto& file : kit.left_out) {
     std::error_code ec;
-    fs::remove_all(scratch / "reference" / file, ec);
+    fs::remove_all(warm_at / file, ec);
     if (ec) return failure("cannot leave " + file + " out of the reference's copy: " + ec.message());
   }
-  // Ungraded: the learners' gradings say whether their suites pass. The
-  // reference's own tests file, if it has one, builds what theirs will share.
-  // A served suite needs TLBF_IMPL, and builds nothing the class shares
-  // unless its kit builds it once (the Rust kind): that build, with an empty
-  // tests file where a learner's will be, builds the dependencies and the
-  // binding each learner's copy then reuses.
-  if (!kit.serves.empty() && kit.served.build.empty()) return seed;
-  std::vector<std::string> warm_with = kit.suite;
-  if (!kit.serves.empty()) {
-    const fs::path tests = scratch / "reference" / kit.tests_into / kit.tests_file;
-    std::error_code ec;
-    fs::create_directories(tests.parent_path(), ec);
-    if (!fs::exists(tests, ec)) std::ofstream{tests};
-    warm_with = kit.served.build;
-  }
-  (void)conformance::run_with_input(
-      "cd " + shell_quote((scratch / "reference").string()) + " && " + suite_command(warm_with, "", ""), "",
-      limit);
+  if (const auto warmed = seed->warm(warm_at, limit); !warmed.ok()) return warmed.failure();
   seed->warm_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return seed;
+}
+
+// Ungraded: the learners' gradings say whether their suites pass. The
+// reference's own tests file, if it has one, builds what theirs will share.
+// A served suite needs TLBF_IMPL, and builds nothing the class shares unless
+// its kit builds it once (the Rust kind): that build, with an empty tests
+// file where a learner's will be, builds the dependencies and the binding
+// each learner's copy then reuses.
+Outcome<Done> ClassSeed::warm(const fs::path& at, std::chrono::milliseconds limit) {
+  std::error_code ec;
+  if (!kit_.serves.empty() && !kit_.served.build.empty()) {
+    const fs::path tests = at / kit_.tests_into / kit_.tests_file;
+    fs::create_directories(tests.parent_path(), ec);
+    if (!fs::exists(tests, ec)) std::ofstream{tests};
+  }
+  if (kit_.serves.empty() || !kit_.served.build.empty()) {
+    const auto& warm_with = kit_.serves.empty() ? kit_.suite : kit_.served.build;
+    (void)conformance::run_with_input("cd " + shell_quote(at.string()) + " && " + suite_command(warm_with, "", ""),
+                                      "", limit);
+  }
+  fs::rename(at, scratch_ / "reference", ec);
+  if (ec) return failure("cannot move the warmed reference aside in " + scratch_.string() + ": " + ec.message());
+  return done();
 }
 
 ClassSeed::~ClassSeed() {
@@ -312,10 +321,11 @@ ClassSeed::~ClassSeed() {
 }
 
 Outcome<std::string> ClassSeed::workdir_for(const Learner& learner) {
-  const fs::path copy = scratch_ / ("learner-" + std::to_string(++copies_));
+  const fs::path copy = learner_folder();
+  std::error_code ec;
+  fs::remove_all(copy, ec);  // the last learner's, had it not been done with
   if (const auto copied = copy_folder(scratch_ / "reference", copy); !copied.ok()) return copied.failure();
   const fs::path into = copy / kit_.tests_into;
-  std::error_code ec;
   fs::create_directories(into, ec);
   fs::copy_file(learner.tests, into / kit_.tests_file, fs::copy_options::overwrite_existing, ec);
   if (ec) return failure("cannot copy " + learner.tests.string() + " into the reference: " + ec.message());

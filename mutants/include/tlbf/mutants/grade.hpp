@@ -69,8 +69,10 @@ std::vector<Learner> find_learners(const std::filesystem::path& class_dir, const
 
 // The reference, copied once for the class and warmed: the suite run once on
 // it, ungraded, so that what every learner's runs share (cargo's build of the
-// dependencies and of the reference) is built once. Removed when destroyed.
-// A failure when the reference cannot be copied.
+// dependencies and of the reference) is built once. It is warmed at the path
+// where each learner's copy is then made, one learner at a time, so that
+// what a build tool keeps by absolute path stays valid for every learner.
+// Removed when destroyed. A failure when the reference cannot be copied.
 class ClassSeed {
  public:
   static Outcome<std::unique_ptr<ClassSeed>> make(const Kit& kit, std::chrono::milliseconds limit);
@@ -79,17 +81,19 @@ class ClassSeed {
   ClassSeed& operator=(const ClassSeed&) = delete;
 
   // A copy of the warmed reference with the learner's tests file in it, for
-  // the learner's grading, or why it cannot be made.
+  // the learner's grading, or why it cannot be made. Always at the same path:
+  // the last learner's copy is gone once this is called again.
   Outcome<std::string> workdir_for(const Learner& learner);
   void done_with(const std::string& workdir);
   double warm_seconds() const { return warm_seconds_; }
 
  private:
   ClassSeed(const Kit& kit, std::filesystem::path scratch) : kit_(kit), scratch_(std::move(scratch)) {}
+  std::filesystem::path learner_folder() const { return scratch_ / "learner"; }
+  Outcome<Done> warm(const std::filesystem::path& at, std::chrono::milliseconds limit);
   Kit kit_;
   std::filesystem::path scratch_;
   double warm_seconds_ = 0;
-  int copies_ = 0;
 };
 
 // One learner's verdict, as the class summary shows it.
