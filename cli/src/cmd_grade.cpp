@@ -221,10 +221,12 @@ struct Reporter {
     return fs::path(opt.out) / "learners" / (learner.name + ".json");
   }
   // OUT/learners/NAME.json and .html; the page relative to the class's summary.
-  Outcome<std::string> keep(const mutants::Learner& learner, const std::string& json, const std::string& page) {
+  Outcome<std::string> keep(const mutants::Learner& learner, const std::string& json,
+                            const std::string& page) {
     const fs::path path = json_of(learner);
     auto written = write_file(path.string(), json);
-    if (written && !page.empty()) written = write_file(fs::path(path).replace_extension(".html").string(), page);
+    if (written && !page.empty())
+      written = write_file(fs::path(path).replace_extension(".html").string(), page);
     if (!written) {
       say(kGradeCommand, written.failure());
       return written.failure();
@@ -287,7 +289,8 @@ int grade_and_report(const GradeOptions& opt, const mutants::ClassOptions& optio
   mutants::ClassOptions with_pages = options;
   auto viewer = load_viewer();
   if (viewer.ok()) {  // one that no page can inline is as good as missing
-    if (auto page = mutants::mutation_report_html("{}", viewer.value()); !page.ok()) viewer = page.failure_in("--html: ");
+    if (auto page = mutants::mutation_report_html("{}", viewer.value()); !page.ok())
+      viewer = page.failure_in("--html: ");
   }
   if (viewer.ok()) {
     with_pages.viewer_js = std::move(viewer).value();

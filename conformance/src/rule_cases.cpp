@@ -60,7 +60,8 @@ constexpr std::string_view kLongLines =
     "a line of up to 64 MiB, `\\n` included, is a request (checked above 16 MiB, not at the maximum)";
 constexpr std::string_view kHashes = "FNV-1a 64, mix64 and h2 = mix64(h1) OR 1";
 constexpr std::string_view kAnyItems = "items are any bytes, of any length";
-constexpr std::string_view kBitLayout = "bit g in byte g / 8 at bit g mod 8; the bit array is ceil(m / 8) bytes";
+constexpr std::string_view kBitLayout =
+    "bit g in byte g / 8 at bit g mod 8; the bit array is ceil(m / 8) bytes";
 constexpr std::string_view kCreate = "with_rate, new and from_bytes create or replace F";
 constexpr std::string_view kHeader = "the header: every field little-endian at its full width";
 
@@ -102,27 +103,26 @@ std::vector<Case> long_items() {
   std::vector<Case> out;
   const std::string big = hex_of(pattern_item(5000));
   const std::string prefix = big.substr(0, 2 * 4096);
-  out.push_back(about(case_from_draft("items/longer_than_4kib",
-                                      {ask("fnv1a64 " + big), ask("fnv1a64 " + prefix),
-                                       ask("positions_for 1000003 7 " + big)}),
-                      kHashes));
-  out.push_back(about(
-      case_from_draft("items/longer_than_4kib_in_a_filter",
-                      {ask("new lk 4096 4"), ask("insert lk " + big), expect("contains lk " + big, "ok true"),
-                       ask("contains lk " + prefix), ask("positions lk " + big), ask("count_ones lk"),
-                       ask("drop lk")}),
-      kAnyItems));
+  out.push_back(
+      about(case_from_draft("items/longer_than_4kib", {ask("fnv1a64 " + big), ask("fnv1a64 " + prefix),
+                                                       ask("positions_for 1000003 7 " + big)}),
+            kHashes));
+  out.push_back(about(case_from_draft("items/longer_than_4kib_in_a_filter",
+                                      {ask("new lk 4096 4"), ask("insert lk " + big),
+                                       expect("contains lk " + big, "ok true"), ask("contains lk " + prefix),
+                                       ask("positions lk " + big), ask("count_ones lk"), ask("drop lk")}),
+                      kAnyItems));
   // Past 64 KiB, where a reader with a 64 KiB item buffer cuts it: one item in
   // a filter of a million bits, so its 64 KiB prefix is not found.
   const std::string huge = hex_of(pattern_item(70'000));
   const std::string prefix_64kib = huge.substr(0, 2 * 65'536);
-  out.push_back(about(case_from_draft("items/longer_than_64kib_in_a_filter",
-                                      {ask("new lh 1000003 7"), ask("insert lh " + huge),
-                                       expect("contains lh " + huge, "ok true"),
-                                       expect("contains lh " + prefix_64kib, "ok false"),
-                                       ask("positions lh " + huge), ask("positions lh " + prefix_64kib),
-                                       ask("drop lh")}),
-                      kAnyItems));
+  out.push_back(
+      about(case_from_draft(
+                "items/longer_than_64kib_in_a_filter",
+                {ask("new lh 1000003 7"), ask("insert lh " + huge), expect("contains lh " + huge, "ok true"),
+                 expect("contains lh " + prefix_64kib, "ok false"), ask("positions lh " + huge),
+                 ask("positions lh " + prefix_64kib), ask("drop lh")}),
+            kAnyItems));
   return out;
 }
 
@@ -136,11 +136,11 @@ std::string oracle_file(const std::vector<std::string>& requests, const std::str
 std::vector<Case> large_files() {
   std::vector<Case> out;
   // A file above 64 KiB loads (a filter of 600,000 bits is 75,032 bytes).
-  out.push_back(
-      about(case_from_draft("items/file_above_64kib_loads",
-                            {ask("from_bytes bf " + oracle_file({"new t 600000 1", "insert t 636174"}, "t")),
-                             ask("count_ones bf"), ask("contains bf 636174"), ask("info bf"), ask("drop bf")}),
-            kBitLayout));
+  out.push_back(about(
+      case_from_draft("items/file_above_64kib_loads",
+                      {ask("from_bytes bf " + oracle_file({"new t 600000 1", "insert t 636174"}, "t")),
+                       ask("count_ones bf"), ask("contains bf 636174"), ask("info bf"), ask("drop bf")}),
+      kBitLayout));
   // More than 65,535 bits set: count_ones is not a 16-bit count.
   std::string full = file_hex({1, 65544, 1, 0, 0, 0});
   full += std::string(2 * 8193, 'f');
@@ -208,14 +208,17 @@ struct FamilyRule {
 const FamilyRule kFamilies[] = {
     {grammar_cases,
      "every value matches its line of the `grammar` block, character by character: each printable character "
-     "first, in the middle and last, in place of one and inserted, and alone, in a word of each type; and each "
+     "first, in the middle and last, in place of one and inserted, and alone, in a word of each type; and "
+     "each "
      "type's productions combined (`described_cases_tests` holds every expected answer to the block)"},
     {width_cases,
      "every integer field on both sides of 2^7, 2^8, 2^15, 2^16, 2^31, 2^32, 2^53, 2^63 and 2^64, where its "
      "requests reach them: m, k, n, n_inserted, positions, and the answers of optimal_k and optimal_m"},
     {identity_cases,
-     "a filter is its name: names that collide under Java's hashCode, djb2, FNV-1a 32, FNV-1a 64's low half or "
-     "a byte sum are two filters; filters with equal contents are two filters; every shape of `union F G`; k of "
+     "a filter is its name: names that collide under Java's hashCode, djb2, FNV-1a 32, FNV-1a 64's low half "
+     "or "
+     "a byte sum are two filters; filters with equal contents are two filters; every shape of `union F G`; k "
+     "of "
      "127 to 65536 in every command that takes or makes one"},
     {header_edge_cases, kHeader},
     {error_order_cases, "order of checks: framing, command word, argument count, syntax, filters, operation"},
@@ -264,8 +267,8 @@ std::vector<Case> corpus_cases() {
       with_k1.replace(32, 8, "01000000");
       k_only = oracle.handle("from_bytes c " + with_k1) == "ok";
     }
-    out.push_back(about(finish("corpus/from_bytes/" + std::string(file.substr(0, 12)), std::move(steps), k_only,
-                               k_only ? "StrictKBound" : ""),
+    out.push_back(about(finish("corpus/from_bytes/" + std::string(file.substr(0, 12)), std::move(steps),
+                               k_only, k_only ? "StrictKBound" : ""),
                         kHeader));
   }
   return out;
@@ -355,7 +358,6 @@ InteractiveCase fresh_start_case() {
   };
   return c;
 }
-
 
 tlbf::Outcome<std::vector<Case>> deterministic_cases() {
   auto out = rule_cases();

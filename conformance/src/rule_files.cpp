@@ -48,7 +48,8 @@ tlbf::Outcome<RuleFile> read_header(std::string_view text, std::string name) {
       return fail("a '\\r' in the line (CRLF line ends?): write a request that holds one as '>x HEX'");
     requests_begun = requests_begun || starts(line, ">");
     const bool header = starts(line, kRule) || starts(line, kFlags) || starts(line, kPatience);
-    if (header && requests_begun) return fail("a '# rule:', '# flags:' or '# patience:' line after a request");
+    if (header && requests_begun)
+      return fail("a '# rule:', '# flags:' or '# patience:' line after a request");
     if (starts(line, kRule)) {
       file.rules.emplace_back(line.substr(kRule.size()));
     } else if (starts(line, kFlags)) {
@@ -60,7 +61,8 @@ tlbf::Outcome<RuleFile> read_header(std::string_view text, std::string name) {
       file.patience = *patience;
     }
   }
-  if (file.rules.empty()) return tlbf::failure("1: no '# rule:' line: every rule case says which rule it checks");
+  if (file.rules.empty())
+    return tlbf::failure("1: no '# rule:' line: every rule case says which rule it checks");
   return file;
 }
 

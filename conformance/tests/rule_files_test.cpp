@@ -158,8 +158,8 @@ TEST(RuleFiles, TheProbeFileSetsAllButTheLastProbe) {
     bits[positions[i] / 8] |= static_cast<std::uint8_t>(1 << (positions[i] % 8));
   EXPECT_EQ(std::count(positions.begin(), positions.end() - 1, positions.back()), 0);
   // The header: TLBF, version 1, m = 1000, k = 33, reserved 0, n_inserted = 1 (docs/format.md, section 5).
-  const std::string file = std::string("544c4246") + "01000000" + "e803000000000000" + "21000000" + "00000000" +
-                           "0100000000000000" + protocol::write_bytes(bits);
+  const std::string file = std::string("544c4246") + "01000000" + "e803000000000000" + "21000000" +
+                           "00000000" + "0100000000000000" + protocol::write_bytes(bits);
   const auto files = rule_files();
   ASSERT_TRUE(files.ok()) << files.why();
   for (const auto& f : files.value()) {

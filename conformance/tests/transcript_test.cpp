@@ -52,7 +52,8 @@ TEST(TranscriptParse, AQuestionMarkIsTheOraclesAnswer) {
   // docs/protocol.md, sections 4 and 7: a new filter of m = 20, k = 3 holds
   // nothing; an error is compared by its kind; hello's words after its
   // version are free.
-  Transcript t = parse("> new f 20 3\n< ?\n> info f\n< ?\n> union f g\n< ?\n> hello\n< ?\n> info f\n< ok 20 3 0\n");
+  Transcript t =
+      parse("> new f 20 3\n< ?\n> info f\n< ?\n> union f g\n< ?\n> hello\n< ?\n> info f\n< ok 20 3 0\n");
   fill_in_oracle_answers(t);
   ASSERT_EQ(t.exchanges.size(), 5U);
   EXPECT_EQ(t.exchanges[0].pattern, "ok");

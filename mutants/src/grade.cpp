@@ -306,11 +306,12 @@ Outcome<Done> ClassSeed::warm(const fs::path& at, std::chrono::milliseconds limi
   }
   if (kit_.serves.empty() || !kit_.served.build.empty()) {
     const auto& warm_with = kit_.serves.empty() ? kit_.suite : kit_.served.build;
-    (void)conformance::run_with_input("cd " + shell_quote(at.string()) + " && " + suite_command(warm_with, "", ""),
-                                      "", limit);
+    (void)conformance::run_with_input(
+        "cd " + shell_quote(at.string()) + " && " + suite_command(warm_with, "", ""), "", limit);
   }
   fs::rename(at, scratch_ / "reference", ec);
-  if (ec) return failure("cannot move the warmed reference aside in " + scratch_.string() + ": " + ec.message());
+  if (ec)
+    return failure("cannot move the warmed reference aside in " + scratch_.string() + ": " + ec.message());
   return done();
 }
 

@@ -25,8 +25,8 @@ std::string python_executable(const std::string& word, const fs::path& folder) {
                              ? std::string()
                              : "cd " + shell_quote(folder.string()) + " && ";
   const auto asked = conformance::run_with_input(
-      cd + shell_quote(word) + " -c 'import sys; sys.stdout.write(sys.executable)'", "", std::chrono::minutes(1),
-      4096);
+      cd + shell_quote(word) + " -c 'import sys; sys.stdout.write(sys.executable)'", "",
+      std::chrono::minutes(1), 4096);
   if (!asked.exited_cleanly()) return "";
   const std::string& path = asked.out;
   if (path.empty() || path.front() != '/' || path.find_first_of("\n\r") != std::string::npos) return "";

@@ -103,10 +103,11 @@ TEST(ClassGrading, EveryLearnerGetsTheirVerdictInOrder) {
     begun.push_back(i);
     EXPECT_EQ(n, 4U);
   };
-  const auto graded = grade_class(c.options,
-                                  {c.learner("ann", "broken\ns01\ns02\ns03\n"), c.learner("ben", "broken\ns01\n"),
-                                   c.learner("cat", "clean\n"), c.learner("dan", "s01\ns02\ns03\n")},
-                                  c.hooks);
+  const auto graded =
+      grade_class(c.options,
+                  {c.learner("ann", "broken\ns01\ns02\ns03\n"), c.learner("ben", "broken\ns01\n"),
+                   c.learner("cat", "clean\n"), c.learner("dan", "s01\ns02\ns03\n")},
+                  c.hooks);
   ASSERT_TRUE(graded.ok()) << graded.why();
   const auto& rows = graded.value().rows;
   ASSERT_EQ(rows.size(), 4U);
@@ -134,8 +135,9 @@ TEST(ClassGrading, EveryLearnerGetsTheirVerdictInOrder) {
   EXPECT_EQ(summary.kind, "fake");
   EXPECT_EQ(summary.version, "0.0-test");
   EXPECT_EQ(summary.rows.size(), 4U);
-  EXPECT_EQ(summary.options,
-            "sandbox=1 baseline=3 controls=2 confirm=2 kills=6 threshold=0.8 chaffs=bundled require=s01,s02,s03,");
+  EXPECT_EQ(
+      summary.options,
+      "sandbox=1 baseline=3 controls=2 confirm=2 kills=6 threshold=0.8 chaffs=bundled require=s01,s02,s03,");
   EXPECT_EQ(summary.kit, kit_digest(c.options.kit));
 }
 
@@ -144,10 +146,10 @@ TEST(ClassGrading, ALearnerWhoseCopyCannotBeMadeIsReportedNotDropped) {
   Learner gone = c.learner("bea", "broken\ns01\ns02\ns03\n");
   fs::remove(gone.tests);  // handed in, then gone before the grading reached it
   Learner none{"cid", c.scratch.path() / "class" / "cid", {}, "no file named tests.txt in the folder"};
-  const auto graded =
-      grade_class(c.options, {c.learner("abe", "broken\ns01\ns02\ns03\n"), gone, none,
-                              c.learner("dot", "broken\ns01\ns02\ns03\n")},
-                  c.hooks);
+  const auto graded = grade_class(
+      c.options,
+      {c.learner("abe", "broken\ns01\ns02\ns03\n"), gone, none, c.learner("dot", "broken\ns01\ns02\ns03\n")},
+      c.hooks);
   ASSERT_TRUE(graded.ok()) << graded.why();
   const auto& rows = graded.value().rows;
   ASSERT_EQ(rows.size(), 4U);
@@ -196,7 +198,8 @@ TEST(ClassGrading, TwoJobsGradeAsOneDoesForDeterministicSuites) {
 TEST(ClassGrading, AnEarlierReportIsReusedOnlyForTheSameFilesAndOptions) {
   TinyClass c;
   std::map<std::string, std::string> kept;
-  c.hooks.keep_report = [&](const Learner& l, const std::string& json, const std::string&) -> Outcome<std::string> {
+  c.hooks.keep_report = [&](const Learner& l, const std::string& json,
+                            const std::string&) -> Outcome<std::string> {
     kept[l.name] = json;
     return "learners/" + l.name + ".html";
   };
@@ -232,7 +235,8 @@ TEST(ClassGrading, EachLearnersPageInlinesTheViewerGiven) {
   TinyClass c;
   c.options.viewer_js = "/* the viewer */";
   std::string kept;
-  c.hooks.keep_report = [&](const Learner&, const std::string&, const std::string& page) -> Outcome<std::string> {
+  c.hooks.keep_report = [&](const Learner&, const std::string&,
+                            const std::string& page) -> Outcome<std::string> {
     kept = page;
     return std::string("learners/ann.html");
   };
@@ -290,12 +294,13 @@ TEST(ClassGrading, TheExitCodeAReportRecordsIsTheCallers) {
     return stopped == kNotStopped ? (meets ? 0 : 1) : 8;
   };
   std::map<std::string, std::string> kept;
-  c.hooks.keep_report = [&](const Learner& l, const std::string& json, const std::string&) -> Outcome<std::string> {
+  c.hooks.keep_report = [&](const Learner& l, const std::string& json,
+                            const std::string&) -> Outcome<std::string> {
     kept[l.name] = json;
     return std::string();
   };
-  ASSERT_TRUE(grade_class(c.options, {c.learner("ann", "broken\ns01\ns02\ns03\n"), c.learner("cat", "clean\n")},
-                          c.hooks)
+  ASSERT_TRUE(grade_class(c.options,
+                          {c.learner("ann", "broken\ns01\ns02\ns03\n"), c.learner("cat", "clean\n")}, c.hooks)
                   .ok());
   EXPECT_EQ(asked, (std::vector<std::pair<Stop, bool>>{{kNotStopped, true}, {kFailsClean, false}}));
   EXPECT_NE(kept["ann"].find("\"exitCode\": 0"), std::string::npos);

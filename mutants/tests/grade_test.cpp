@@ -113,7 +113,8 @@ TEST(KitFields, TheFirstThingWrongIsNamed) {
                R"("serves" is "oracle" or absent, not "mutants")");
   EXPECT_PRED2(says, refusal(R"([1, 2])"), "is not a JSON object");
   // Which of the two comes first in the file is the one a course author meets first.
-  EXPECT_PRED2(says, refusal(R"({"kind": "", "reference": "reference", "tests_file": "", "suite": ["true"]})"),
+  EXPECT_PRED2(says,
+               refusal(R"({"kind": "", "reference": "reference", "tests_file": "", "suite": ["true"]})"),
                R"("kind" must be)");
 }
 
@@ -150,12 +151,9 @@ TEST(Verdicts, EachStopIsTheLearnersWord) {
   Score score;
   EXPECT_EQ(to_string(verdict_of(score, true)), "meets");
   EXPECT_EQ(to_string(verdict_of(score, false)), "short");
-  const std::pair<Stop, const char*> stops[] = {{kFailsClean, "fails-clean"},
-                                                {kPassesBroken, "passes-broken"},
-                                                {kFlaky, "flaky"},
-                                                {kRejectsCorrect, "rejects-correct"},
-                                                {kUngradable, "ungradable"},
-                                                {kHarness, "harness-error"}};
+  const std::pair<Stop, const char*> stops[] = {
+      {kFailsClean, "fails-clean"},         {kPassesBroken, "passes-broken"}, {kFlaky, "flaky"},
+      {kRejectsCorrect, "rejects-correct"}, {kUngradable, "ungradable"},      {kHarness, "harness-error"}};
   for (const auto& [stop, word] : stops) {
     score.stopped = stop;
     EXPECT_EQ(to_string(verdict_of(score, true)), word);  // a stopped grading never meets
@@ -256,7 +254,7 @@ TEST(Interpreters, AShimFirstOnPathIsAskedOnceAndRunNoMore) {
   // A shim as pyenv's is: a script that counts its starts and then runs the interpreter.
   const fs::path shims = s.path() / "shims";
   write_text(shims / "python3", "#!/bin/sh\necho start >> " + (s.path() / "starts").string() + "\nexec " +
-                               python.string() + " \"$@\"\n");
+                                    python.string() + " \"$@\"\n");
   fs::permissions(shims / "python3", fs::perms::owner_all);
   const PathInFront in_front(shims);
   Kit kit;

@@ -112,7 +112,8 @@ const std::map<std::string_view, Handler>& handlers() {
        }},
       // bytes
       {"to_bytes", [](Call& c, Filters&) { return ok(write_bytes(c.filters[0]->to_bytes())); }},
-      {"from_bytes", [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.take_bytes(1))); }},
+      {"from_bytes",
+       [](Call& c, Filters& f) { return store(f, c.name(0), Bloom::from_bytes(c.take_bytes(1))); }},
       // union
       {"union",
        [](Call& c, Filters&) {
@@ -220,7 +221,7 @@ class HexWord {
   }
 
   bool keep_;
-  bool hex_ = true;   // every byte so far is a hex digit
+  bool hex_ = true;    // every byte so far is a hex digit
   bool dash_ = false;  // the word begins with "-"
   std::size_t length_ = 0;
   int high_ = -1;  // the first digit of a byte whose second has not come
@@ -309,7 +310,7 @@ class PendingRequest {
   std::size_t word_ = 0;  // the current word's index; 0 is the command
   std::string command_;
   const Command* row_ = nullptr;  // the command, once its word has ended, if it has a handler
-  std::vector<Word> args_;         // one for each argument of row_
+  std::vector<Word> args_;        // one for each argument of row_
 };
 
 std::string PendingRequest::finish(Filters& filters) {

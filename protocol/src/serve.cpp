@@ -100,7 +100,7 @@ Outcome<Done> read_some(int fd, char* into, std::size_t size, std::size_t& got) 
 Outcome<Done> serve_lines(int in_fd, int out_fd, LineHandler& handler) {
   constexpr std::size_t kChunk = 1 << 16;
   std::vector<char> chunk(kChunk);
-  std::string output;        // responses not yet written
+  std::string output;         // responses not yet written
   std::size_t line_size = 0;  // bytes of the current line so far, before its "\n"
   bool discarding = false;    // inside an overlong line, dropping bytes up to its "\n"
 

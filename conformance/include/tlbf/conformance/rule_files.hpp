@@ -32,7 +32,7 @@ struct RuleFile {
   std::vector<std::string> rules;  // at least one
   std::string flags;               // "" when only the stated answers are right
   std::chrono::milliseconds patience{0};
-  std::vector<DraftStep> steps;    // `< ?` as an empty `stated`
+  std::vector<DraftStep> steps;  // `< ?` as an empty `stated`
 };
 
 // Reads one file's text. A Failure "LINE: what is wrong" when the transcript

@@ -33,8 +33,8 @@ struct ClassOptions {
   double timeout_factor = 5.0;
   std::chrono::milliseconds timeout_floor{10'000};
   std::chrono::milliseconds setup_limit{std::chrono::minutes(30)};
-  bool fresh = false;          // grade every learner again, reusing no earlier report
-  bool sandbox_wanted = true;  // --no-sandbox's opposite: part of what a grade depends on
+  bool fresh = false;           // grade every learner again, reusing no earlier report
+  bool sandbox_wanted = true;   // --no-sandbox's opposite: part of what a grade depends on
   std::string sandbox = "off";  // sandbox_state's: "bubblewrap" runs every suite under bubblewrap
   std::string version;          // tlbf's, in every report and in the summary
   std::string tlbf;             // the running tlbf, which serves the alternatives wheat ("" none)
