@@ -328,6 +328,10 @@ TEST(Budgets, SigkillOfTlbfMutateLeavesNoSuiteRunningAndNoScratchFolder) {
   const std::filesystem::path work = tmp / "work";
   const std::filesystem::path started = tmp / "suite-started";
   std::filesystem::create_directories(work);
+  // Writable by anyone, as /tmp is: run by root, tlbf runs the suite as
+  // nobody (docs/mutants.md, "Who a suite runs as"), which must be able to
+  // say it started.
+  std::filesystem::permissions(tmp, std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
   std::ofstream(work / "impl.py") << "x = 1\n";
   std::filesystem::create_directories(tmp / "patches");
   std::ofstream(tmp / "patches" / "s01.patch")
