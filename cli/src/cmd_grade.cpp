@@ -53,6 +53,7 @@ struct GradeOptions {
   double setup_timeout_s = 1800;
   bool fresh = false;
   bool no_sandbox = false;
+  bool no_replay = false;
   std::string junit;
   bool fail_unless_all_meet = false;
   PlatformOptions platform;        // one submission, for an autograder platform
@@ -74,7 +75,8 @@ std::string grade_options(const GradeOptions& opt, const std::vector<std::string
   std::ostringstream key;
   key << "sandbox=" << !opt.no_sandbox << " baseline=" << opt.baseline_runs
       << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " kills=" << opt.confirm_kills
-      << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << " require=";
+      << " threshold=" << opt.threshold << " chaffs=" << opt.chaffs << (opt.no_replay ? " replay=off" : "")
+      << " require=";
   for (const auto& id : required) key << id << ",";
   return key.str();
 }
@@ -185,6 +187,7 @@ mutants::ClassRow grade_copy(ClassRun& run, mutants::ClassSeed& seed, const muta
   mutants::ScoreOptions so = score_options(run.opt, *subjects);
   so.required = run.required;
   so.kill_confirm_runs = run.opt.confirm_kills;
+  so.replay = !run.opt.no_replay;
   ProgressLine& progress = *run.progress;
   so.progress = [&progress](const mutants::Progress& p) { progress.show(p); };
   const mutants::Score score = mutants::score_suite(*subjects, so);
@@ -523,6 +526,7 @@ std::vector<std::string> grading_args(const GradeOptions& opt) {
   }
   if (!opt.require.empty()) args.insert(args.end(), {"--require", opt.require});
   if (opt.no_sandbox) args.push_back("--no-sandbox");
+  if (opt.no_replay) args.push_back("--no-replay");
   return args;
 }
 
@@ -613,6 +617,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
   cmd.add_flag(
       "--no-sandbox", opt.no_sandbox,
       "Run the suites as they are, seeing everything this user can (by default each runs under bubblewrap)");
+  cmd.add_flag("--no-replay", opt.no_replay,
+               "Run each suite against every mutant and chaff, even one that answers its clean runs' requests "
+               "exactly as the reference did (by default that one survives unrun)");
   cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
   cmd.add_option("--junit", opt.junit,
                  "Also write JUnit XML for a CI: a test case per learner, failing unless they meet the bar")

@@ -54,6 +54,7 @@ struct MutateOptions {
   double setup_timeout_s = 1800;
   bool reveal = false;
   bool sandbox = false, no_sandbox = false;
+  bool no_replay = false;
   std::vector<std::string> merge;
 };
 
@@ -154,6 +155,7 @@ mutants::Score score_mutants(const MutateOptions& opt, mutants::Subjects& subjec
   so.confirm_runs = opt.confirm_runs;
   so.required = required;
   so.kill_confirm_runs = opt.confirm_kills;
+  so.replay = !opt.no_replay;
   so.chaffs = subjects.chaff_ids();
   so.wheats = subjects.wheat_ids();
   ProgressLine progress("");
@@ -373,6 +375,9 @@ void add_sandbox_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_flag(
       "--no-sandbox", opt.no_sandbox,
       "Run the suites as they are, seeing everything this user can (patch mode is sandboxed by default)");
+  cmd.add_flag("--no-replay", opt.no_replay,
+               "Served mode: run the suite against every mutant and chaff, even one that answers the clean "
+               "runs' requests exactly as the reference did (by default that one survives unrun)");
   cmd.add_flag("--reveal-mutant", opt.reveal,
                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a "
                "suite, not for grading");

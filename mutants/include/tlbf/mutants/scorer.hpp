@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/mutants/transcript.hpp"
+
 namespace tlbf::mutants {
 
 // One run of the suite: a shell line, and the directory it runs in (empty:
@@ -40,6 +42,18 @@ struct ServingRecord {
   // What the harness could not do while serving the run ("" when nothing):
   // a process it could not start. A run with a fault is graded by nobody.
   std::string harness_fault;
+  // A recorded run's sessions (Subjects::clean_recorded), when they could
+  // be kept whole; else why not in `unrecorded` ("" for a run that was not
+  // recorded at all).
+  std::optional<Transcript> transcript;
+  std::string unrecorded;
+};
+
+// A subject's answers to the reference's transcript (Subjects::replay):
+// alike in every form it is served in, or what differed first.
+struct Replayed {
+  bool alike = false;
+  std::string difference;  // "" when alike
 };
 
 // What the suite is run against: the clean subject, a broken one for the
@@ -52,6 +66,17 @@ class Subjects {
   virtual SuiteRun clean() = 0;
   virtual std::optional<SuiteRun> broken() = 0;  // none: no sanity check
   virtual SuiteRun mutant(const std::string& id) = 0;
+  // A clean run whose sessions are recorded (ServingRecord::transcript), for
+  // the baseline. By default an unrecorded clean run.
+  virtual SuiteRun clean_recorded() { return clean(); }
+  // The mutant or chaff `id` answering `reference` (a clean run's sessions)
+  // in every form it is served in, each within `limit`, without the suite.
+  // nullopt when it cannot be replayed (the default: patch mode), so its
+  // runs happen as ever.
+  virtual std::optional<Replayed> replay(const std::string& /*id*/, const Transcript& /*reference*/,
+                                         std::chrono::milliseconds /*limit*/) {
+    return std::nullopt;
+  }
   // After the run, before finish(): what its subject saw of it.
   virtual ServingRecord serving_record(const SuiteRun&) { return {}; }
   virtual void finish(const SuiteRun& run) = 0;  // after the run: remove what preparing it made
@@ -215,6 +240,11 @@ struct ScoreOptions {
   int kill_confirm_runs = 6;
   std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
   std::vector<std::string> wheats;  // wheat ids, each run `baseline_runs` times beside the clean runs
+  // Replay the baseline's transcript against each mutant and chaff before its
+  // runs (docs/mutants.md, "The transcript is the lever"): one that answers
+  // it as the reference did survives without the suite being run. Off:
+  // every subject is run (--no-replay).
+  bool replay = true;
   // Called after every run of the baseline and of the mutants' phase ends,
   // from the thread that ran it, never from two threads at once.
   std::function<void(const Progress&)> progress;
@@ -255,6 +285,22 @@ struct MutantRun {
   Stop stops_grading_with = kNotStopped;
   std::string output;    // the suite's output (printable), kept to show two runs that disagree
   int confirmed_by = 1;  // runs whose outcomes agreed
+  // It answered the reference's transcript as the reference did, and
+  // survived without the suite being run (confirmed_by 0).
+  bool replayed = false;
+};
+
+// What the baseline's recorded transcripts said (served mode).
+struct TranscriptCheck {
+  bool asked = false;          // ScoreOptions::replay
+  bool recorded = false;       // every clean run's sessions were kept whole
+  std::string unrecorded;      // when not, and the Subjects record: why
+  bool deterministic = false;  // recorded, and every clean run made the same sessions
+  std::string difference;      // when recorded and not: where two clean runs parted (first_difference)
+  int sessions = 0;            // of a clean run
+  std::size_t requests = 0;    // of a clean run, all its sessions
+  int replayed = 0;            // mutants and chaffs that survived by replay, not run
+  double seconds = 0;          // the replays' wall time
 };
 
 // A correct variant's runs (ScoreOptions::wheats).
@@ -280,6 +326,7 @@ struct Score {
   std::vector<MutantRun> runs;
   std::vector<MutantRun> chaff_runs;  // apart from the score
   std::vector<WheatRuns> wheats;
+  TranscriptCheck transcript;
 
   int killed() const;    // timeouts included
   double score() const;  // killed / runs, 0 when none ran
@@ -288,8 +335,9 @@ struct Score {
 
 // The shell line that runs the suite in an environment cleared of what could
 // name the subject or share a build (TLBF_IMPL, TLBF_MUTANT, CARGO_TARGET_DIR,
-// CARGO_BUILD_TARGET_DIR), then given TLBF_IMPL = `impl` unless it is empty
-// and TLBF_MUTANT = `mutant` unless it is empty.
+// CARGO_BUILD_TARGET_DIR), then given PYTHONHASHSEED=0 (every run alike),
+// TLBF_IMPL = `impl` unless it is empty and TLBF_MUTANT = `mutant` unless it
+// is empty.
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl,
                           const std::string& mutant);
 
