@@ -119,6 +119,8 @@ Json replay_json(const Score& score) {
           {"unrecorded", text_or_null(t.unrecorded)},
           {"deterministic", t.recorded ? Json(t.deterministic) : Json(nullptr)},
           {"difference", text_or_null(t.difference)},
+          {"variantRecorded", t.variant_recorded},
+          {"variantUnrecorded", text_or_null(t.variant_unrecorded)},
           {"sessions", t.sessions},
           {"requests", t.requests},
           {"replayed", replayed},

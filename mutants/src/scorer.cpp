@@ -737,17 +737,40 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
   }
 }
 
-// Each mutant's and chaff's replay against `reference`, `jobs` at a time;
-// nullopt for one that cannot be replayed, and for all when there is no
-// reference (replay off, a suite not deterministic, no session at all).
+// A recorded run against the kit's variant as it is, ungraded (that
+// wheat's graded runs are among the others): its transcript when the suite
+// passed it, else none, and why in `score`.
+std::optional<Transcript> record_variant(Subjects& subjects, Score& score) {
+  const auto prepared = subjects.variant_recorded();
+  if (!prepared) return std::nullopt;
+  const Ran ran = run_and_finish(subjects, *prepared, score.limit);
+  TranscriptCheck& t = score.transcript;
+  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
+    t.variant_unrecorded = "its run could not happen: " + ran.error + ran.serving.harness_fault;
+  } else if (!ran.result.exited_cleanly()) {
+    t.variant_unrecorded = "the suite failed it (" + ran.result.how_it_ended() + ")";
+  } else if (!ran.serving.transcript) {
+    t.variant_unrecorded = ran.serving.unrecorded;
+  } else {
+    t.variant_recorded = true;
+    return ran.serving.transcript;
+  }
+  return std::nullopt;
+}
+
+// Each mutant's and chaff's replay against `reference` (and the variant's
+// forms against a recorded run of the variant), `jobs` at a time; nullopt
+// for one that cannot be replayed, and for all when there is no reference
+// (replay off, a suite not deterministic, no session at all).
 std::vector<std::optional<Replayed>> replay_all(Subjects& subjects, const ScoreOptions& options,
                                                 const std::vector<std::string>& ids, const Transcript& reference,
                                                 Score& score) {
   std::vector<std::optional<Replayed>> out(ids.size());
   if (reference.empty()) return out;
   const auto start = Clock::now();
+  const References references{reference, record_variant(subjects, score)};
   in_parallel(ids.size(), options.jobs,
-              [&](std::size_t i) { out[i] = subjects.replay(ids[i], reference, score.limit); });
+              [&](std::size_t i) { out[i] = subjects.replay(ids[i], references, score.limit); });
   score.transcript.seconds = seconds_since(start);
   return out;
 }

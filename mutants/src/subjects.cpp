@@ -649,9 +649,14 @@ class Served final : public Subjects {
     if (recorded_.count(run.command) > 0) record.transcript = server->transcript(record.unrecorded);
     return record;
   }
-  // Each form `id` is served in: the oracle's, and its Python variant's
-  // when it has one (a chaff has only that one).
-  std::optional<Replayed> replay(const std::string& id, const Transcript& reference,
+  // The kit's variant as it is (the as_is wheat), recorded.
+  std::optional<SuiteRun> variant_recorded() override {
+    if (reveal_ || set_.as_is.empty() || variant_.count(set_.as_is) == 0) return std::nullopt;
+    return hidden("", set_.as_is, true);
+  }
+  // Each form `id` is served in: the oracle's, and its variant's when it
+  // has one (a chaff has only that one).
+  std::optional<Replayed> replay(const std::string& id, const References& references,
                                  std::chrono::milliseconds limit) override {
     if (reveal_ || private_.empty()) return std::nullopt;
     std::vector<std::string> forms;  // "" the oracle's, else a key of variant_
@@ -664,7 +669,9 @@ class Served final : public Subjects {
     std::error_code ec;
     const std::string sockets = fs::absolute(private_, ec).string();
     for (const auto& form : forms) {
-      if (!form.empty() && !variant_.at(form).error.empty()) return std::nullopt;  // its run says why
+      if (!form.empty() && (!variant_.at(form).error.empty() || !references.variant))
+        return std::nullopt;  // its run says why the variant cannot be served; or there is nothing to compare
+      const Transcript& reference = form.empty() ? references.oracle : *references.variant;
       auto started = form.empty() ? HiddenServer::start(sockets, tlbf_mutant_, id)
                                   : HiddenServer::start_program(sockets, set_.variant_command,
                                                                 variant_.at(form).folder.string());

@@ -215,10 +215,10 @@ class ReplayingSubjects final : public Subjects {
       record.transcript = recorded(n->second);
     return record;
   }
-  std::optional<Replayed> replay(const std::string& id, const Transcript& reference,
+  std::optional<Replayed> replay(const std::string& id, const References& references,
                                  std::chrono::milliseconds) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    replayed_against[id] = reference;
+    replayed_against[id] = references.oracle;
     const auto found = replays.find(id);
     return found == replays.end() ? std::nullopt : std::optional<Replayed>(found->second);
   }

@@ -49,6 +49,17 @@ struct ServingRecord {
   std::string unrecorded;
 };
 
+// What a subject's replay is compared with: a clean run's sessions (the
+// oracle's answers), and those of a passing run against the kit's variant
+// as it is (Subjects::variant_recorded), for the subjects served in the
+// variant's form: a chaff, or a mutant's second form. A variant answers in
+// its own words (an error's message, the spelling of a real), so it is
+// compared with the variant as it is, not with the oracle.
+struct References {
+  Transcript oracle;
+  std::optional<Transcript> variant;  // none: the variant's forms cannot be replayed
+};
+
 // A subject's answers to the reference's transcript (Subjects::replay):
 // alike in every form it is served in, or what differed first.
 struct Replayed {
@@ -69,11 +80,16 @@ class Subjects {
   // A clean run whose sessions are recorded (ServingRecord::transcript), for
   // the baseline. By default an unrecorded clean run.
   virtual SuiteRun clean_recorded() { return clean(); }
-  // The mutant or chaff `id` answering `reference` (a clean run's sessions)
-  // in every form it is served in, each within `limit`, without the suite.
-  // nullopt when it cannot be replayed (the default: patch mode), so its
-  // runs happen as ever.
-  virtual std::optional<Replayed> replay(const std::string& /*id*/, const Transcript& /*reference*/,
+  // A recorded run of the kit's variant as it is (a wheat), made after the
+  // baseline when there is one to replay: its transcript is what the
+  // subjects served in the variant's form are compared with. None by default.
+  virtual std::optional<SuiteRun> variant_recorded() { return std::nullopt; }
+  // The mutant or chaff `id` answering the references' requests in every
+  // form it is served in (the oracle's compared with `references.oracle`,
+  // the variant's with `references.variant`), each within `limit`, without
+  // the suite. nullopt when it cannot be replayed (the default: patch mode;
+  // a variant's form with no variant reference), so its runs happen as ever.
+  virtual std::optional<Replayed> replay(const std::string& /*id*/, const References& /*references*/,
                                          std::chrono::milliseconds /*limit*/) {
     return std::nullopt;
   }
@@ -299,6 +315,8 @@ struct TranscriptCheck {
   std::string difference;      // when recorded and not: where two clean runs parted (first_difference)
   int sessions = 0;            // of a clean run
   std::size_t requests = 0;    // of a clean run, all its sessions
+  bool variant_recorded = false;  // a passing run against the variant as it is was recorded
+  std::string variant_unrecorded;  // when there is a variant and it was not: why
   int replayed = 0;            // mutants and chaffs that survived by replay, not run
   double seconds = 0;          // the replays' wall time
 };
