@@ -333,6 +333,12 @@ pid_t HiddenServer::start_served(int in, int out, int keep_open, bool replayed) 
     note_fault(std::string("could not start the served process: ") + std::strerror(fork_error));
     return -1;
   }
+  {
+    // Known before it can fork the child that asks for the choice: a
+    // replay starts it from another thread than the one that answers.
+    std::lock_guard<std::mutex> lock(mutex_);
+    (replayed ? replayed_ : children_).push_back(pid);
+  }
   int exec_error = 0;
   ssize_t n;
   do {
@@ -342,8 +348,6 @@ pid_t HiddenServer::start_served(int in, int out, int keep_open, bool replayed) 
   if (n == static_cast<ssize_t>(sizeof exec_error)) {
     note_fault("could not run " + tlbf_mutant_ + ": " + std::strerror(exec_error));
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  (replayed ? replayed_ : children_).push_back(pid);
   return pid;
 }
 

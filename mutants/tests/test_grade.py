@@ -384,7 +384,8 @@ class PythonClass(Grading):
                 self.assertIn("replayed, not run", m["statusReason"])
             else:
                 # Run, and beside the suite's failing lines where the answers parted.
-                self.assertIn("replayed first, it answered otherwise: request ", m["statusReason"])
+                self.assertRegex(m["statusReason"], r"replayed first, it answered otherwise: (in the (oracle|variant)'s "
+                                                    r"form, )?request [0-9]+, `")
         replay = reports[True]["rita"]["config"]["replay"]
         self.assertEqual((replay["recorded"], replay["deterministic"], replay["replayed"]), (True, False, []), replay)
         self.assertIn("insert", replay["difference"])
