@@ -52,6 +52,7 @@ struct GradeOptions {
   bool fresh = false;
   bool no_sandbox = false;
   std::string suite_user;  // --suite-user, "" for the default (suite_user.hpp)
+  bool no_replay = false;
   std::string junit;
   bool fail_unless_all_meet = false;
   PlatformOptions platform;        // one submission, for an autograder platform
@@ -102,6 +103,7 @@ mutants::ClassOptions class_options(const GradeOptions& opt, mutants::Kit kit) {
   options.sandbox = sandbox_state(!opt.no_sandbox);
   options.version = TLBF_VERSION_STRING;
   std::error_code ec;
+  options.replay = !opt.no_replay;
   options.tlbf = fs::read_symlink("/proc/self/exe", ec).string();  // serves the alternatives wheat
   options.exit_code = [](mutants::Stop stopped, bool meets) -> int {
     if (stopped != mutants::kNotStopped) return exit_for(stopped);
@@ -413,6 +415,7 @@ std::vector<std::string> grading_args(const GradeOptions& opt) {
   if (!opt.require.empty()) args.insert(args.end(), {"--require", opt.require});
   if (opt.no_sandbox) args.push_back("--no-sandbox");
   if (!opt.suite_user.empty()) args.insert(args.end(), {"--suite-user", opt.suite_user});
+  if (opt.no_replay) args.push_back("--no-replay");
   return args;
 }
 
@@ -510,6 +513,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
                  "When tlbf runs as root: the user each suite runs as, a name, a number or UID:GID "
                  "(default nobody)")
       ->check(kNotEmpty);
+  cmd.add_flag("--no-replay", opt.no_replay,
+               "Run each suite against every mutant and chaff, even one that answers its clean runs' requests "
+               "exactly as the reference did (by default that one survives unrun)");
   cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
   cmd.add_option("--junit", opt.junit,
                  "Also write JUnit XML for a CI: a test case per learner, failing unless they meet the bar")

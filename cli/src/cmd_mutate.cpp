@@ -56,6 +56,7 @@ struct MutateOptions {
   bool reveal = false;
   bool sandbox = false, no_sandbox = false;
   std::string suite_user;  // --suite-user, "" for the default (suite_user.hpp)
+  bool no_replay = false;
   std::vector<std::string> merge;
 };
 
@@ -156,6 +157,7 @@ mutants::Score score_mutants(const MutateOptions& opt, mutants::Subjects& subjec
   so.confirm_runs = opt.confirm_runs;
   so.required = required;
   so.kill_confirm_runs = opt.confirm_kills;
+  so.replay = !opt.no_replay;
   so.chaffs = subjects.chaff_ids();
   so.wheats = subjects.wheat_ids();
   ProgressLine progress("");
@@ -386,6 +388,9 @@ void add_sandbox_options(CLI::App& cmd, MutateOptions& opt) {
                  "When tlbf runs as root: the user each suite runs as, a name, a number or UID:GID "
                  "(default nobody)")
       ->check(kNotEmpty);
+  cmd.add_flag("--no-replay", opt.no_replay,
+               "Served mode: run the suite against every mutant and chaff, even one that answers the clean "
+               "runs' requests exactly as the reference did (by default that one survives unrun)");
   cmd.add_flag("--reveal-mutant", opt.reveal,
                "Let the suite see what it faces (TLBF_MUTANT, a TLBF_IMPL that names it): for debugging a "
                "suite, not for grading");

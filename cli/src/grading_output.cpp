@@ -61,8 +61,10 @@ void print_verdict(const mutants::Score& score, const std::vector<mutants::Survi
   std::printf("%-6s %-9s %8s  %s\n", "mutant", "outcome", "time",
               "evidence (the suite's first failing lines)");
   for (const auto& r : score.runs) {
-    std::printf("%-6s %-9s %7.2fs  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(), r.seconds,
-                indented(r.evidence, 27).c_str());
+    char time[16];
+    std::snprintf(time, sizeof time, "%7.2fs", r.seconds);
+    std::printf("%-6s %-9s %8s  %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str(),
+                r.replayed ? "replayed" : time, indented(r.evidence, 27).c_str());
   }
   // What a learner needs to write the test that catches it: the bug, where
   // it is in the code the suite tested, and the change itself.
@@ -71,6 +73,7 @@ void print_verdict(const mutants::Score& score, const std::vector<mutants::Survi
     if (!s.diff.empty())
       std::printf("  %s\n", indented(s.diff.substr(0, s.diff.find_last_not_of('\n') + 1), 2).c_str());
   }
+  if (const std::string replay = mutants::replay_summary(score); !replay.empty()) std::cout << "\n" << replay << "\n";
   std::string missing;
   for (const auto& id : missed) missing += " " + id;
   std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(),

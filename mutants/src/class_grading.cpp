@@ -53,6 +53,7 @@ ScoreOptions score_options(const ClassOptions& opt, const Subjects& subjects) {
   so.setup_limit = opt.setup_limit;
   so.required = opt.required;
   so.kill_confirm_runs = opt.confirm_kills;
+  so.replay = opt.replay;
   return so;
 }
 
@@ -165,7 +166,8 @@ std::string options_in_words(const ClassOptions& opt) {
   std::ostringstream key;
   key << "sandbox=" << opt.sandbox_wanted << " baseline=" << opt.baseline_runs
       << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " kills=" << opt.confirm_kills
-      << " threshold=" << opt.threshold << " chaffs=" << (opt.chaffs ? "bundled" : "none") << " require=";
+      << " threshold=" << opt.threshold << " chaffs=" << (opt.chaffs ? "bundled" : "none")
+      << (opt.replay ? "" : " replay=off") << " require=";
   for (const auto& id : opt.required) key << id << ",";
   return key.str();
 }

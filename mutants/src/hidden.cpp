@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -20,6 +22,7 @@
 #include <sstream>
 #include <thread>
 
+#include "session_pump.hpp"
 #include "tlbf/whole_file.hpp"
 
 namespace tlbf::mutants {
@@ -205,8 +208,13 @@ HiddenServer::~HiddenServer() {
     (void)write_all(wake_[1], &stop, 1);
     loop_.join();
   }
+  if (stop_carrying_[1] >= 0) {
+    const char stop = 's';
+    (void)write_all(stop_carrying_[1], &stop, 1);
+  }
+  for (auto& carrier : carriers_) carrier.join();
   reap(true);
-  for (int fd : {listener_, wake_[0], wake_[1]}) {
+  for (int fd : {listener_, wake_[0], wake_[1], stop_carrying_[0], stop_carrying_[1]}) {
     if (fd >= 0) ::close(fd);
   }
   if (!path_.empty()) ::unlink(path_.c_str());
@@ -262,7 +270,10 @@ bool HiddenServer::answer_choice(int connection) {
   const pid_t parent = parent_of(peer.pid);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (parent <= 0 || std::find(children_.begin(), children_.end(), parent) == children_.end()) return false;
+    const auto started_here = [&](const std::vector<pid_t>& pids) {
+      return std::find(pids.begin(), pids.end(), parent) != pids.end();
+    };
+    if (parent <= 0 || !(started_here(children_) || started_here(replayed_))) return false;
   }
   (void)write_all(connection, choice_.data(), choice_.size());
   return true;
@@ -271,13 +282,24 @@ bool HiddenServer::answer_choice(int connection) {
 void HiddenServer::serve(int connection) {
   int stdio[2];
   if (!receive_stdio(connection, stdio)) return;  // not a relay: nothing to serve
+  if (recording_) {
+    carry_session(connection, stdio);
+    return;
+  }
+  // The suite's own pipes, as the relay handed them over; the connection
+  // stays open in the served process (not close-on-exec) so that the relay
+  // reads its end of file when the served process, and all it forked, ends.
+  (void)start_served(stdio[0], stdio[1], connection, false);
+  ::close(stdio[0]), ::close(stdio[1]);
+}
+
+pid_t HiddenServer::start_served(int in, int out, int keep_open, bool replayed) {
   // The child writes its exec's errno here; a successful exec closes it
   // (O_CLOEXEC) unwritten. So the parent knows before the suite can.
   int exec_report[2];
   if (::pipe2(exec_report, O_CLOEXEC) != 0) {
     note_fault(std::string("could not make a pipe for the served process: ") + std::strerror(errno));
-    ::close(stdio[0]), ::close(stdio[1]);
-    return;
+    return -1;
   }
   const int quiet = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   const pid_t pid = ::fork();
@@ -287,12 +309,9 @@ void HiddenServer::serve(int connection) {
     ::setsid();
     int report = exec_report[1];
     if (report <= 2) report = ::fcntl(report, F_DUPFD_CLOEXEC, 3);
-    // The suite's own pipes, as the relay handed them over; the connection
-    // stays open in the served process (not close-on-exec) so that the relay
-    // reads its end of file when the served process, and all it forked, ends.
-    ::dup2(stdio[0], STDIN_FILENO);
-    ::dup2(stdio[1], STDOUT_FILENO);
-    ::fcntl(connection, F_SETFD, 0);
+    ::dup2(in, STDIN_FILENO);
+    ::dup2(out, STDOUT_FILENO);
+    if (keep_open >= 0) ::fcntl(keep_open, F_SETFD, 0);
     if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
     int error = 0;
     if (!program_.empty()) {
@@ -307,13 +326,18 @@ void HiddenServer::serve(int connection) {
     ::_exit(127);
   }
   const int fork_error = errno;
-  ::close(stdio[0]), ::close(stdio[1]);
   ::close(exec_report[1]);
   if (quiet >= 0) ::close(quiet);
   if (pid < 0) {
     ::close(exec_report[0]);
     note_fault(std::string("could not start the served process: ") + std::strerror(fork_error));
-    return;
+    return -1;
+  }
+  {
+    // Known before it can fork the child that asks for the choice: a
+    // replay starts it from another thread than the one that answers.
+    std::lock_guard<std::mutex> lock(mutex_);
+    (replayed ? replayed_ : children_).push_back(pid);
   }
   int exec_error = 0;
   ssize_t n;
@@ -324,8 +348,156 @@ void HiddenServer::serve(int connection) {
   if (n == static_cast<ssize_t>(sizeof exec_error)) {
     note_fault("could not run " + tlbf_mutant_ + ": " + std::strerror(exec_error));
   }
+  return pid;
+}
+
+void HiddenServer::record() {
+  if (::pipe2(stop_carrying_, O_CLOEXEC) != 0) {
+    note_fault(std::string("could not make a pipe to record with: ") + std::strerror(errno));
+    return;
+  }
+  recording_ = true;
+}
+
+// The relay's pipes on one side, the served process's on the other, and a
+// thread of this server between them that keeps a copy of what passes. The
+// relay's connection is held by that thread, not the served process: the
+// relay ends when the answers have been handed on.
+void HiddenServer::carry_session(int connection, const int (&stdio)[2]) {
+  int up[2] = {-1, -1}, down[2] = {-1, -1};
+  const int held = ::fcntl(connection, F_DUPFD_CLOEXEC, 3);
+  if (held < 0 || ::pipe2(up, O_CLOEXEC) != 0 || ::pipe2(down, O_CLOEXEC) != 0) {
+    note_fault(std::string("could not make a pipe to record with: ") + std::strerror(errno));
+    for (int fd : {held, up[0], up[1], down[0], down[1], stdio[0], stdio[1]})
+      if (fd >= 0) ::close(fd);
+    return;
+  }
+  const pid_t pid = start_served(up[0], down[1], -1, false);
+  ::close(up[0]), ::close(down[1]);
+  ::fcntl(up[1], F_SETFL, O_NONBLOCK);
+  ::fcntl(down[0], F_SETFL, O_NONBLOCK);
   std::lock_guard<std::mutex> lock(mutex_);
-  children_.push_back(pid);
+  if (pid < 0) cut_ = true;
+  ++carrying_;
+  carriers_.emplace_back([this, held, in = stdio[0], out = stdio[1], to = up[1], from = down[0]]() mutable {
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);  // a reader gone is a write's error here
+    Carried carried = carry(in, out, to, from, stop_carrying_[0], budget_);
+    for (int fd : {in, out, to, from, held})
+      if (fd >= 0) ::close(fd);
+    std::lock_guard<std::mutex> done(mutex_);
+    if (carried.whole) sessions_.push_back(std::move(carried.session));
+    cut_ = cut_ || !carried.whole;
+    --carrying_;
+    carried_.notify_all();
+  });
+}
+
+std::optional<Transcript> HiddenServer::transcript(std::string& why) {
+  if (!recording_) {
+    why = "not recorded";
+    return std::nullopt;
+  }
+  std::vector<std::thread> carriers;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!carried_.wait_for(lock, std::chrono::seconds(10), [this] { return carrying_ == 0; })) {
+      const char stop = 's';
+      (void)write_all(stop_carrying_[1], &stop, 1);
+      carried_.wait(lock, [this] { return carrying_ == 0; });
+    }
+    carriers.swap(carriers_);
+  }
+  for (auto& carrier : carriers) carrier.join();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (budget_ < 0) {
+    why = "its sessions held more than " + std::to_string(kRecordBudget >> 20) + " MiB";
+    return std::nullopt;
+  }
+  if (cut_) {
+    why = "a session was still open ten seconds after the run ended, or its process could not start";
+    return std::nullopt;
+  }
+  return sessions_;
+}
+
+std::string HiddenServer::replay(const Transcript& reference, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (const Session& session : reference) {
+    if (std::string differs = replay_session(session, deadline); !differs.empty()) return differs;
+  }
+  return "";
+}
+
+namespace {
+
+// Waits for the served process `pid` until `deadline`, then ends it and
+// all it started: "" when it exited by itself, else how it ended.
+std::string ended(pid_t pid, std::chrono::steady_clock::time_point deadline, bool end_now) {
+  int status = 0;
+  for (;;) {
+    const pid_t waited = end_now ? 0 : ::waitpid(pid, &status, WNOHANG);
+    if (waited == pid) break;
+    if (waited < 0 && errno != EINTR) return "it could not be waited for";
+    if (end_now || std::chrono::steady_clock::now() >= deadline) {
+      ::kill(-pid, SIGKILL);  // its session's group: the served process and the child it forked
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return end_now ? "stopped" : "it did not end within the time limit after its answers";
+    }
+    ::poll(nullptr, 0, 2);
+  }
+  if (WIFSIGNALED(status)) return "it ended by signal " + std::to_string(WTERMSIG(status));
+  return "";
+}
+
+}  // namespace
+
+std::string HiddenServer::replay_session(const Session& reference, std::chrono::steady_clock::time_point deadline) {
+  int up[2] = {-1, -1}, down[2] = {-1, -1};
+  if (::pipe2(up, O_CLOEXEC) != 0 || ::pipe2(down, O_CLOEXEC) != 0) {
+    for (int fd : {up[0], up[1], down[0], down[1]})
+      if (fd >= 0) ::close(fd);
+    return std::string("the harness could not make a pipe: ") + std::strerror(errno);
+  }
+  const pid_t pid = start_served(up[0], down[1], -1, true);
+  ::close(down[1]);
+  // up[0] stays open here: its unread bytes say whether the subject read all its input.
+  ::fcntl(up[1], F_SETFL, O_NONBLOCK);
+  ::fcntl(down[0], F_SETFL, O_NONBLOCK);
+  Pumped pumped;
+  if (pid >= 0) {
+    std::thread pumping([&] {
+      sigset_t pipe_signal;
+      sigemptyset(&pipe_signal);
+      sigaddset(&pipe_signal, SIGPIPE);
+      pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+      pumped = pump(up[1], down[0], reference, deadline);
+    });
+    pumping.join();
+  }
+  int unread = 0;
+  ::ioctl(up[0], FIONREAD, &unread);
+  for (int fd : {up[0], up[1], down[0]})
+    if (fd >= 0) ::close(fd);
+  if (pid < 0) return "the harness could not start it: " + fault();
+  const std::string differs = answer_difference(reference, pumped.answered);
+  const std::string end = ended(pid, deadline, !pumped.ended);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    replayed_.erase(std::remove(replayed_.begin(), replayed_.end(), pid), replayed_.end());
+  }
+  if (pumped.timed_out)
+    return "it did not answer within the time limit (" + std::to_string(reference.answered.size()) +
+           " bytes of answers expected, " + std::to_string(pumped.answered.size()) + " given)";
+  if (!differs.empty()) return differs;
+  if (pumped.written < reference.sent.size() || unread > 0)
+    return "it answered alike but did not read all its input (" +
+           std::to_string(reference.sent.size() - pumped.written + static_cast<std::size_t>(unread)) +
+           " bytes left)";
+  return end;
 }
 
 void HiddenServer::reap(bool kill_all) {

@@ -94,6 +94,7 @@ Json config_json(const Score& score, const ReportContext& context, const Json& e
           {"confirmKills", context.confirm_kills},
           {"killsConfirmedBy", kills_confirmed_by(score, context)},
           {"sandbox", context.sandbox},
+          {"replay", extra.value("replay", Json(nullptr))},
           {"survivors", extra.value("survivors", Json::array())},
           {"wheats", extra.value("wheats", Json::array())},
           {"chaffs", extra.value("chaffs", Json(nullptr))},
@@ -116,6 +117,29 @@ Json report_json(Json files, const Score& score, const ReportContext& context,
             {"initialRun", std::round(score.baseline_seconds * 1000)},
             {"mutation", std::round(score.mutants_seconds * 1000)}}},
           {"config", config_json(score, context, extra)}};
+}
+
+// config.replay: what the baseline's transcripts said, and which subjects survived by replay, not run.
+Json replay_json(const Score& score) {
+  const TranscriptCheck& t = score.transcript;
+  Json replayed = Json::array();
+  for (const auto* runs : {&score.runs, &score.chaff_runs}) {
+    for (const auto& r : *runs) {
+      if (r.replayed) replayed.push_back(r.id);
+    }
+  }
+  const auto text_or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+  return {{"enabled", t.asked},
+          {"recorded", t.recorded},
+          {"unrecorded", text_or_null(t.unrecorded)},
+          {"deterministic", t.recorded ? Json(t.deterministic) : Json(nullptr)},
+          {"difference", text_or_null(t.difference)},
+          {"variantRecorded", t.variant_recorded},
+          {"variantUnrecorded", text_or_null(t.variant_unrecorded)},
+          {"sessions", t.sessions},
+          {"requests", t.requests},
+          {"replayed", replayed},
+          {"seconds", std::round(t.seconds * 1000) / 1000}};
 }
 
 Json survivors_json(const std::vector<Survivor>& list) {
@@ -161,6 +185,26 @@ Outcome<Done> config_checked(const Json& config) {
 }
 
 }  // namespace
+
+std::string replay_summary(const Score& score) {
+  const TranscriptCheck& t = score.transcript;
+  if (!t.asked || (!t.recorded && t.unrecorded.empty())) return "";
+  if (!t.recorded)
+    return "replay: the clean runs' sessions could not be recorded (" + t.unrecorded + "); every subject was run";
+  if (!t.deterministic) {
+    return "NOT deterministic: the clean runs did not send the same requests (" + t.difference +
+           "); seed its random tests. Every subject was run, none replayed";
+  }
+  if (t.sessions == 0) return "replay: the clean runs never started TLBF_IMPL; nothing was replayed";
+  const std::size_t subjects = score.runs.size() + score.chaff_runs.size();
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", t.seconds);
+  return "replay: every clean run sent the same " + std::to_string(t.requests) + " requests in " +
+         std::to_string(t.sessions) + " sessions; " + std::to_string(t.replayed) + " of the " +
+         std::to_string(subjects) +
+         " mutants and chaffs answered them as the reference did and survived without a run (" + seconds +
+         " s of replays)";
+}
 
 bool meets_bar(const Score& score, double threshold, const std::vector<std::string>& required,
                std::vector<std::string>& missed) {
@@ -224,6 +268,7 @@ std::string mutation_report_json(const Subjects& subjects, const Score& score, c
     wheats.push_back(std::move(wheat));
   }
   extra["wheats"] = wheats;
+  extra["replay"] = replay_json(score);
   if (!score.chaff_runs.empty()) {
     Json missed = Json::array(), runs = Json::array();
     for (const auto& r : score.chaff_runs) {

@@ -180,6 +180,10 @@ std::string suite_command(const std::vector<std::string>& suite, const std::stri
   // Cleared first: the grader's own environment could name a subject, and a
   // CARGO_TARGET_DIR would make concurrent runs build into one directory.
   std::string line = "unset TLBF_IMPL TLBF_MUTANT CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR; ";
+  // One hash seed for every run: a Python suite that walks a set of strings
+  // then asks the same in every run, so its runs' transcripts agree
+  // (docs/mutants.md, "The transcript is the lever").
+  line += "PYTHONHASHSEED=0 ";
   if (!impl.empty()) line += "TLBF_IMPL=" + shell_quote(impl) + " ";
   if (!mutant.empty()) line += "TLBF_MUTANT=" + shell_quote(mutant) + " ";
   line += "exec";
@@ -370,44 +374,58 @@ bool wheat_failed(Subjects& subjects, const ScoreOptions& options, Score& score,
                   w.evidence + (w.about.empty() ? "" : "\n" + w.about));
 }
 
+// What the baseline's runs gather, under one mutex.
+struct BaselineRecord {
+  std::string harness_error, failed_how;
+  std::vector<std::optional<Transcript>> transcripts;  // each clean run's, when recorded
+  std::string unrecorded;                              // why one was not, when one was not
+};
+
+void record_clean_run(const Ran& ran, BaselineRecord& record, Score& score) {
+  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
+    if (record.harness_error.empty()) {
+      record.harness_error =
+          !ran.error.empty()
+              ? "a clean run could not be prepared: " + ran.error
+              : "the harness could not serve a clean run: " + ran.serving.harness_fault + kShortOfResources;
+    }
+    return;
+  }
+  score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
+  ++score.baseline_runs;
+  record.transcripts.push_back(ran.serving.transcript);
+  if (!ran.serving.unrecorded.empty()) record.unrecorded = ran.serving.unrecorded;
+  if (ran.result.exited_cleanly()) {
+    if (score.baseline_passes++ == 0) score.passing_output = printable(ran.result.out + ran.result.err);
+  } else if (score.baseline_output.empty()) {
+    score.baseline_output = output_of(ran.result);
+    record.failed_how = ran.result.how_it_ended();
+    if (!ran.serving.reached) record.failed_how += ", without ever starting TLBF_IMPL";
+  }
+}
+
 // The clean runs, `jobs` at a time, as every later run will be: a suite
 // that fails only when its runs share the machine fails here, before it is
-// graded. Their times set the bound of every later run.
-bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+// graded. Their times set the bound of every later run. With replay, their
+// sessions are recorded (`record`).
+bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& score, BaselineRecord& record) {
   const int runs = std::max(1, options.baseline_runs);
   std::mutex mutex;
-  std::string harness_error, failed_how;
   Progress progress{"baseline", 0, runs, 0, 0, 0, 0};
   const auto start = Clock::now();
   in_parallel(static_cast<std::size_t>(runs), options.jobs, [&](std::size_t) {
-    const Ran ran = run_and_finish(subjects, subjects.clean(), options.setup_limit);
+    const Ran ran = run_and_finish(subjects, options.replay ? subjects.clean_recorded() : subjects.clean(),
+                                   options.setup_limit);
     std::lock_guard<std::mutex> lock(mutex);
-    if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
-      if (harness_error.empty()) {
-        harness_error =
-            !ran.error.empty()
-                ? "a clean run could not be prepared: " + ran.error
-                : "the harness could not serve a clean run: " + ran.serving.harness_fault + kShortOfResources;
-      }
-    } else {
-      score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
-      ++score.baseline_runs;
-      if (ran.result.exited_cleanly()) {
-        if (score.baseline_passes++ == 0) score.passing_output = printable(ran.result.out + ran.result.err);
-      } else if (score.baseline_output.empty()) {
-        score.baseline_output = output_of(ran.result);
-        failed_how = ran.result.how_it_ended();
-        if (!ran.serving.reached) failed_how += ", without ever starting TLBF_IMPL";
-      }
-    }
+    record_clean_run(ran, record, score);
     ++progress.done;
     progress.elapsed_seconds = seconds_since(start);
     if (options.progress) options.progress(progress);
   });
-  if (!harness_error.empty()) return stop(score, kHarness, harness_error);
+  if (!record.harness_error.empty()) return stop(score, kHarness, record.harness_error);
   if (score.baseline_passes == 0) {
     return stop(score, kFailsClean,
-                "the suite fails on the clean reference (" + failed_how + "); fix it before grading it");
+                "the suite fails on the clean reference (" + record.failed_how + "); fix it before grading it");
   }
   if (score.baseline_passes < score.baseline_runs) {
     return stop(
@@ -419,6 +437,23 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
             "share the machine (no fixed ports, files or timing budgets), then retry");
   }
   return true;
+}
+
+// What the clean runs' transcripts say (`check`), and the one the subjects
+// are replayed against: empty unless every clean run made the same sessions.
+Transcript check_transcripts(const BaselineRecord& record, TranscriptCheck& check) {
+  const auto& all = record.transcripts;
+  check.recorded = !all.empty() && std::all_of(all.begin(), all.end(), [](const auto& t) { return t.has_value(); });
+  if (!check.recorded) {
+    check.unrecorded = record.unrecorded;
+    return {};
+  }
+  check.sessions = static_cast<int>(all.front()->size());
+  check.requests = requests_in(*all.front());
+  for (std::size_t i = 1; i < all.size() && check.difference.empty(); ++i)
+    check.difference = first_difference(*all.front(), *all[i]);
+  check.deterministic = check.difference.empty();
+  return check.deterministic ? *all.front() : Transcript{};
 }
 
 // The sanity check's verdict, from its run among the graded ones.
@@ -452,7 +487,7 @@ MutantRun fold(std::vector<MutantRun> runs, std::string& disagreement) {
   double seconds = 0;
   for (const auto& r : runs) seconds += r.seconds;
   out.seconds = seconds / static_cast<double>(runs.size());
-  out.confirmed_by = static_cast<int>(runs.size());
+  out.confirmed_by = out.replayed ? 0 : static_cast<int>(runs.size());
   for (const auto& r : runs) {
     if (r.verdict == MutantVerdict::Error) return r;  // the caller stops on it
   }
@@ -702,22 +737,94 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
   }
 }
 
+// A recorded run against the kit's variant as it is, ungraded (that
+// wheat's graded runs are among the others): its transcript when the suite
+// passed it, else none, and why in `score`.
+std::optional<Transcript> record_variant(Subjects& subjects, Score& score) {
+  const auto prepared = subjects.variant_recorded();
+  if (!prepared) return std::nullopt;
+  const Ran ran = run_and_finish(subjects, *prepared, score.limit);
+  TranscriptCheck& t = score.transcript;
+  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
+    t.variant_unrecorded = "its run could not happen: " + ran.error + ran.serving.harness_fault;
+  } else if (!ran.result.exited_cleanly()) {
+    t.variant_unrecorded = "the suite failed it (" + ran.result.how_it_ended() + ")";
+  } else if (!ran.serving.transcript) {
+    t.variant_unrecorded = ran.serving.unrecorded;
+  } else {
+    t.variant_recorded = true;
+    return ran.serving.transcript;
+  }
+  return std::nullopt;
+}
+
+// Each mutant's and chaff's replay against `reference` (and the variant's
+// forms against a recorded run of the variant), `jobs` at a time; nullopt
+// for one that cannot be replayed, and for all when there is no reference
+// (replay off, a suite not deterministic, no session at all).
+std::vector<std::optional<Replayed>> replay_all(Subjects& subjects, const ScoreOptions& options,
+                                                const std::vector<std::string>& ids, const Transcript& reference,
+                                                Score& score) {
+  std::vector<std::optional<Replayed>> out(ids.size());
+  if (reference.empty()) return out;
+  const auto start = Clock::now();
+  const References references{reference, record_variant(subjects, score)};
+  in_parallel(ids.size(), options.jobs,
+              [&](std::size_t i) { out[i] = subjects.replay(ids[i], references, score.limit); });
+  score.transcript.seconds = seconds_since(start);
+  return out;
+}
+
+// Each subject that answered as the reference did gets its one outcome,
+// survived, and no place in the order.
+void take_replays(const std::vector<std::optional<Replayed>>& replays, const std::vector<std::string>& ids,
+                  GradedPhaseRecord& record, Score& score) {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (!replays[i] || !replays[i]->alike) continue;
+    MutantRun r;
+    r.id = ids[i];
+    r.verdict = MutantVerdict::Survived;
+    r.replayed = true;
+    r.evidence = "answered the suite's " + std::to_string(score.transcript.requests) + " requests in " +
+                 std::to_string(score.transcript.sessions) + " sessions as the reference did: replayed, not run";
+    record.runs[i].push_back(std::move(r));
+    record.planned[i] = 0;
+    ++score.transcript.replayed;
+  }
+}
+
+// Beside the evidence of a subject whose replay differed, where it did: the
+// first request it answered otherwise, and both answers.
+void add_replay_differences(const std::vector<std::optional<Replayed>>& replays, std::size_t graded,
+                            Score& score) {
+  for (std::size_t i = 0; i < replays.size(); ++i) {
+    if (!replays[i] || replays[i]->alike) continue;
+    MutantRun& r = i < graded ? score.runs[i] : score.chaff_runs[i - graded];
+    r.evidence += (r.evidence.empty() ? "" : "\n") + std::string("replayed first, it answered otherwise: ") +
+                  replays[i]->difference;
+  }
+}
+
 // After the baseline, every other run in one shuffled order, `jobs` at a
 // time (shuffled_run_order), then their verdicts: a harness fault, a wheat
 // rejected, the sanity check passed, then the mutants' and controls' as
 // verdicts_stand says.
-bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score, const Transcript& reference) {
   std::vector<std::string> ids = options.mutants;
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
   for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", "", ""});
   GradedPhaseRecord record;
   record.planned = planned_runs(options, ids);
-  const auto order = shuffled_run_order(options, record.planned);
   record.runs.resize(ids.size());
+  const auto replays = replay_all(subjects, options, ids, reference, score);
+  take_replays(replays, ids, record, score);
+  const auto order = shuffled_run_order(options, record.planned);
   record.started.assign(ids.size(), 0);
   record.ended.assign(ids.size(), 0);
   std::mutex mutex;
-  Progress progress{"mutants", 0, static_cast<int>(order.size()), 0, static_cast<int>(ids.size()), 0, 0};
+  const int replayed = score.transcript.replayed;
+  Progress progress{
+      "mutants", 0, static_cast<int>(order.size()), replayed, static_cast<int>(ids.size()), replayed, 0};
   const auto start = Clock::now();
   in_parallel(order.size(), options.jobs, [&](std::size_t n) {
     graded_run(subjects, options, ids, order[n], mutex, record, score, progress);
@@ -738,6 +845,7 @@ bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score)
   }
   if (record.broken && !sanity_stands(subjects, *record.broken, score)) return false;
   const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
+  add_replay_differences(replays, options.mutants.size(), score);
   return verdicts_stand(score, disagreements, record.control_how);
 }
 
@@ -751,13 +859,20 @@ int Score::chaffs_killed() const {
 
 Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   Score score;
-  if (!warm_up_phase(subjects, options, score) || !baseline_phase(subjects, options, score)) return score;
+  score.transcript.asked = options.replay;
+  BaselineRecord baseline;
+  if (!warm_up_phase(subjects, options, score) || !baseline_phase(subjects, options, score, baseline)) {
+    (void)check_transcripts(baseline, score.transcript);
+    return score;
+  }
+  // Not deterministic: flagged, and every subject is run (docs/mutants.md).
+  const Transcript reference = check_transcripts(baseline, score.transcript);
   // A mutant's run may rebuild what the warm-up built, then run the suite.
   score.limit =
       std::max(options.timeout_floor,
                std::chrono::milliseconds(static_cast<long long>(
                    (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
-  graded_phase(subjects, options, score);
+  graded_phase(subjects, options, score, reference);
   return score;
 }
 

@@ -632,6 +632,7 @@ class Served final : public Subjects {
     return "";
   }
   SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden("", {}); }
+  SuiteRun clean_recorded() override { return reveal_ ? revealed(" serve", "") : hidden("", {}, true); }
   std::optional<SuiteRun> broken() override {
     return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all", {});
   }
@@ -665,12 +666,50 @@ class Served final : public Subjects {
       if (found == servers_.end()) return {};  // revealed: nothing watched the run
       server = found->second.get();
     }
-    return {server->connections() > 0, server->fault()};
+    ServingRecord record{server->connections() > 0, server->fault(), std::nullopt, ""};
+    if (recorded_.count(run.command) > 0) record.transcript = server->transcript(record.unrecorded);
+    return record;
+  }
+  // The kit's variant as it is (the as_is wheat), recorded.
+  std::optional<SuiteRun> variant_recorded() override {
+    if (reveal_ || set_.as_is.empty() || variant_.count(set_.as_is) == 0) return std::nullopt;
+    return hidden("", set_.as_is, true);
+  }
+  // Each form `id` is served in: the oracle's, and its variant's when it
+  // has one (a chaff has only that one).
+  std::optional<Replayed> replay(const std::string& id, const References& references,
+                                 std::chrono::milliseconds limit) override {
+    if (reveal_ || private_.empty()) return std::nullopt;
+    std::vector<std::string> forms;  // "" the oracle's, else a key of variant_
+    if (variant_.count(id) > 0) {
+      forms = {id};
+    } else {
+      forms = {""};
+      if (variant_.count(kMutantForm + id) > 0) forms.push_back(kMutantForm + id);
+    }
+    std::error_code ec;
+    const std::string sockets = fs::absolute(private_, ec).string();
+    for (const auto& form : forms) {
+      if (!form.empty() && (!variant_.at(form).error.empty() || !references.variant))
+        return std::nullopt;  // its run says why the variant cannot be served; or there is nothing to compare
+      const Transcript& reference = form.empty() ? references.oracle : *references.variant;
+      auto started = form.empty() ? HiddenServer::start(sockets, tlbf_mutant_, id)
+                                  : HiddenServer::start_program(sockets, set_.variant_command,
+                                                                variant_.at(form).folder.string());
+      if (!started.ok()) return std::nullopt;
+      const std::string differs = started.value()->replay(reference, limit);
+      if (!differs.empty()) {
+        const std::string which = forms.size() < 2 ? "" : form.empty() ? "in the oracle's form, " : "in the variant's form, ";
+        return Replayed{false, which + differs};
+      }
+    }
+    return Replayed{true, ""};
   }
   void finish(const SuiteRun& run) override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       servers_.erase(run.command);
+      recorded_.erase(run.command);
     }
     std::error_code ec;
     if (!runs_.empty() && !run.directory.empty()) fs::remove_all(run.directory, ec);
@@ -827,7 +866,7 @@ class Served final : public Subjects {
   // TLBF_IMPL is the same words for every run but a random socket name, and
   // what answers there is chosen here (hidden.hpp): the oracle with `choice`,
   // or the variant `variant`.
-  SuiteRun hidden(const std::string& choice, const std::string& variant) {
+  SuiteRun hidden(const std::string& choice, const std::string& variant, bool record = false) {
     SuiteRun run;
     if (private_.empty() || (!set_.directory.empty() && runs_.empty())) {
       run.error = private_error_;
@@ -879,7 +918,9 @@ class Served final : public Subjects {
         set_.sandbox
             ? sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command)
             : as_suite_user_reaching(run_sandbox(server->socket_folder(), relay, folder), run.command);
+    if (record) server->record();  // only the baseline's runs: the others keep the suite's own pipes
     std::lock_guard<std::mutex> lock(mutex_);
+    if (record) recorded_.insert(run.command);
     servers_[run.command] = std::move(server);
     return run;
   }
@@ -924,6 +965,7 @@ class Served final : public Subjects {
   std::map<std::string, int> turns_;  // by mutant id: its runs so far, from a random start (under mutex_)
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve
+  std::set<std::string> recorded_;  // the commands of the runs whose sessions are recorded (under mutex_)
 };
 
 }  // namespace

@@ -144,7 +144,7 @@ TEST(Scorer, AFailureWithoutEverStartingTheSubjectIsNotTheMutantsDoing) {
 
 TEST(Scorer, APassWithoutStartingTheSubjectIsStillASurvivor) {
   FakeSubjects fake;
-  fake.by_id["s01"] = {true, {false, ""}};
+  fake.by_id["s01"] = {true, {false, "", std::nullopt, ""}};
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
   EXPECT_EQ(score.runs[0].verdict, MutantVerdict::Survived);
@@ -153,7 +153,7 @@ TEST(Scorer, APassWithoutStartingTheSubjectIsStillASurvivor) {
 
 TEST(Scorer, TheHarnessFailingACleanRunStopsAsAHarnessError) {
   FakeSubjects fake;
-  fake.by_id[""] = {false, {true, "could not accept a connection: Too many open files"}};
+  fake.by_id[""] = {false, {true, "could not accept a connection: Too many open files", std::nullopt, ""}};
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;  // not "the suite fails on the clean reference"
   EXPECT_NE(score.stop_reason.find("Too many open files"), std::string::npos) << score.stop_reason;
@@ -184,7 +184,8 @@ TEST(Scorer, TheHarnessFailingAControlRunStopsAsAHarnessError) {
     SuiteRun mutant(const std::string&) override { return {"false s01", "", "", -1}; }
     ServingRecord serving_record(const SuiteRun& run) override {
       const bool control = run.command.rfind("true clean-", 0) == 0 && std::stoi(run.command.substr(11)) > 3;
-      return {true, control ? "could not start the served process: Resource temporarily unavailable" : ""};
+      return {true, control ? "could not start the served process: Resource temporarily unavailable" : "",
+              std::nullopt, ""};
     }
     void finish(const SuiteRun&) override {}
     Place place(const std::string&) const override { return {}; }

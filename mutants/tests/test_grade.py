@@ -390,6 +390,60 @@ class PythonClass(Grading):
         fourth = self.grade(class_dir, out, "--chaffs", "none", "--threshold", "0.5")
         self.assertEqual(fourth.stderr.count("reusing"), 0, fourth.stderr)
 
+    def test_replay_spares_only_subjects_that_answer_alike(self):
+        """bob's survivors (s04, s05, s08, s09: expected.json's "why" says each answers his
+        requests as the reference does) are replayed, not run; rita, bob with one more test that
+        asks for an unseeded random item, sends other requests in each clean run, is flagged not
+        deterministic and graded by real runs alone. Every verdict equals a grading without replay."""
+        class_dir = os.path.join(self.dir, "class")
+        os.mkdir(class_dir)
+        shutil.copytree(os.path.join(CLASSES, "python", "bob"), os.path.join(class_dir, "bob"))
+        os.mkdir(os.path.join(class_dir, "rita"))
+        bob = open(os.path.join(CLASSES, "python", "bob", "test_bloom.py")).read()
+        random_test = ('    def test_a_random_item_is_found(self):\n'
+                       '        item = ("item-%d" % random.randrange(10 ** 12)).encode()\n'
+                       '        f = tl.Bloom.with_rate(100, 0.01)\n'
+                       '        f.insert(item)\n'
+                       '        self.assertTrue(f.contains(item))\n\n\n')
+        rita = bob.replace("import unittest", "import random\nimport unittest").replace('if __name__', random_test + 'if __name__')
+        with open(os.path.join(class_dir, "rita", "test_bloom.py"), "w") as f:
+            f.write(rita)
+        reports = {}
+        for replay in (True, False):
+            out = os.path.join(self.dir, "out-replay" if replay else "out-no-replay")
+            r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none", *([] if replay else ["--no-replay"]))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(table_verdicts(r.stdout), {"bob": "short", "rita": "short"}, r.stdout)
+            reports[replay] = {n: json.load(open(os.path.join(out, "learners", n + ".json"))) for n in ("bob", "rita")}
+        survivors = [m for m in ["s%02d" % i for i in range(1, 11)]
+                     if m not in json.load(open(os.path.join(CLASSES, "python", "expected.json")))["bob"]["killed"]]
+        self.assertEqual(survivors, ["s04", "s05", "s08", "s09"])
+
+        def statuses(report):
+            return {m["id"]: m["status"] for f in report["files"].values() for m in f["mutants"]}
+
+        for name in ("bob", "rita"):
+            self.assertEqual(statuses(reports[True][name]), statuses(reports[False][name]), name)
+            self.assertEqual(reports[False][name]["config"]["replay"]["enabled"], False)
+            self.assertEqual(reports[False][name]["config"]["replay"]["replayed"], [])
+        replay = reports[True]["bob"]["config"]["replay"]
+        self.assertEqual((replay["enabled"], replay["recorded"], replay["deterministic"]), (True, True, True), replay)
+        self.assertEqual(replay["replayed"], survivors)
+        for m in (m for f in reports[True]["bob"]["files"].values() for m in f["mutants"]):
+            if m["id"] in survivors:
+                self.assertIn("replayed, not run", m["statusReason"])
+            else:
+                # Run, and beside the suite's failing lines where the answers parted.
+                self.assertRegex(m["statusReason"], r"replayed first, it answered otherwise: (in the (oracle|variant)'s "
+                                                    r"form, )?request [0-9]+, `")
+        replay = reports[True]["rita"]["config"]["replay"]
+        self.assertEqual((replay["recorded"], replay["deterministic"], replay["replayed"]), (True, False, []), replay)
+        self.assertIn("insert", replay["difference"])
+        self.assertIn("6974656d2d", replay["difference"])  # "item-", as the binding sends it: in hex
+        schema = json.load(open(SCHEMA))
+        for report in (*reports[True].values(), *reports[False].values()):
+            jsonschema.validate(report, schema)
+
     def test_a_bad_command_line_is_a_usage_error_before_anything_runs(self):
         out = os.path.join(self.dir, "out")
         # A required mutant the kit has no patch for would otherwise be required of nobody.
@@ -669,7 +723,7 @@ class RustClass(Grading):
         self.assertEqual(broken["baselineRuns"], 0)  # no run: the compiler's error is the evidence
         # bob's runs ran his one executable: no run rebuilt anything, so each took what a run of it takes.
         bob = json.load(open(os.path.join(out, "learners", "bob.json")))
-        self.assertEqual(bob["config"]["suite"], ["target/ds08_bloom", "-q"])
+        self.assertEqual(bob["config"]["suite"], ["target/ds08_bloom", "-q", "--test-threads=1"])
 
     def test_a_suite_that_reads_its_subject_sees_the_same_bytes_in_every_run(self):
         # Pinned to the binding's source (FNV-1a and size, as dave pinned the reference's) and to

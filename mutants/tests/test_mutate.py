@@ -266,9 +266,16 @@ class Flakiness(Scratch):
         self.assertIn("failed 2 of the 2 clean runs hidden among them", r.stdout)
         self.assertNotIn("score:", r.stdout)
         # Without the controls it would have scored 10/10: the hole they close.
-        unguarded = self.mutate("-j", "1", "--control-runs", "0", "--", "sh", "-c", self.counting_suite("runs2"))
+        unguarded = self.mutate("-j", "1", "--control-runs", "0", "--no-replay", "--", "sh", "-c",
+                                self.counting_suite("runs2"))
         self.assertEqual(unguarded.returncode, 0, unguarded.stdout + unguarded.stderr)
         self.assertIn("score: 10/10", unguarded.stdout)
+        # With replay it never meets a mutant: each answers its one request (hello) as the
+        # reference does, so each survives without a run (docs/mutants.md, "The transcript is the lever").
+        replayed = self.mutate("-j", "1", "--control-runs", "0", "--", "sh", "-c", self.counting_suite("runs3"))
+        self.assertEqual(replayed.returncode, 1, replayed.stdout + replayed.stderr)
+        self.assertIn("score: 0/10", replayed.stdout)
+        self.assertEqual(replayed.stdout.count("replayed, not run"), 10, replayed.stdout)
 
     def test_a_failure_without_starting_the_implementation_is_no_kill(self):
         # The fifth run (the first mutant's, after three clean runs and the sanity

@@ -14,12 +14,16 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "tlbf/mutants/transcript.hpp"
 #include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
@@ -31,6 +35,11 @@ std::string random_name();
 // The choice is written padded with spaces to this many bytes, so that the
 // served process reads the same number of bytes whatever it serves.
 inline constexpr std::size_t kChoiceWidth = 16;
+
+// The most bytes one run's recorded sessions may hold, both directions
+// together: a run past it is served to its end but its transcript is not
+// kept (and nothing is replayed against it).
+inline constexpr long long kRecordBudget = 64LL << 20;
 
 class HiddenServer {
  public:
@@ -66,6 +75,26 @@ class HiddenServer {
   // that failed because of the machine, not because of the subject.
   std::string fault();
 
+  // Records every session served from now on: the bytes the suite sent and
+  // the bytes the subject answered, carried between the relay's pipes and
+  // the served process's by a thread of this server. Only for the runs whose
+  // transcript is wanted (the baseline's): every other connection is served
+  // on the suite's own pipes, with no copy between.
+  void record();
+  // After the run: the sessions recorded, once each has ended (one still
+  // open ten seconds after the call is stopped). nullopt, with why in `why`,
+  // when record() was not called, a session was stopped or the run's
+  // sessions held more than kRecordBudget bytes.
+  std::optional<Transcript> transcript(std::string& why);
+  // Replays every session of `reference`, one after another, each against a
+  // new served process started as a connection's is, but on pipes this
+  // server owns, writing the requests while it reads the answers (no
+  // deadlock, however long the session). "" when each session's answers
+  // were the reference's byte for byte and its process read all its input
+  // and ended; else what differed first (answer_difference), or how it
+  // ended otherwise. `limit` bounds all the sessions together.
+  std::string replay(const Transcript& reference, std::chrono::milliseconds limit);
+
  private:
   HiddenServer() = default;
   static Outcome<std::unique_ptr<HiddenServer>> listen_in(std::unique_ptr<HiddenServer> server,
@@ -74,6 +103,12 @@ class HiddenServer {
   void serve(int connection);
   bool answer_choice(int connection);  // true: the connection asked for the choice, and got it
   void reap(bool kill_all);
+  // The served process, reading `in` and writing `out` (and holding
+  // `keep_open` open, -1 for none); its pid, or -1 with the fault noted. A
+  // replayed one is reaped by replay_session, not by reap().
+  pid_t start_served(int in, int out, int keep_open, bool replayed);
+  void carry_session(int connection, const int (&stdio)[2]);  // record()'s serve()
+  std::string replay_session(const Session& reference, std::chrono::steady_clock::time_point deadline);
 
   void note_fault(const std::string& what);
 
@@ -89,6 +124,17 @@ class HiddenServer {
   std::thread loop_;
   std::mutex mutex_;
   std::vector<pid_t> children_;
+  std::vector<pid_t> replayed_;  // served processes of replay(), under mutex_
+
+  // record()'s, under mutex_ but for the atomics.
+  std::atomic<bool> recording_{false};
+  std::atomic<long long> budget_{kRecordBudget};
+  int stop_carrying_[2] = {-1, -1};  // written to stop every carrying thread
+  std::vector<std::thread> carriers_;
+  int carrying_ = 0;  // of them, the ones whose session has not ended
+  std::condition_variable carried_;
+  Transcript sessions_;
+  bool cut_ = false;  // a session was not kept whole
 };
 
 // The client side, run by TLBF_IMPL (tlbf-relay SOCKET): hands its standard

@@ -55,6 +55,12 @@ struct Survivor {
 };
 std::vector<Survivor> survivors(const Subjects& subjects, const std::vector<MutantRun>& runs);
 
+// What the baseline's transcripts said and what replay spared, in a line
+// for the text report: whether every clean run sent the same requests (and
+// where two parted when not), and how many subjects survived by replay,
+// not run. "" when replay was off or the Subjects record nothing (patch mode).
+std::string replay_summary(const Score& score);
+
 // The whole verdict of shards' reports.
 struct Merged {
   Score score;            // the mutants of every shard, in the order of `selected`

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/mutants/transcript.hpp"
+
 namespace tlbf::mutants {
 
 // One run of the suite: a shell line, and the directory it runs in (empty:
@@ -40,6 +42,29 @@ struct ServingRecord {
   // What the harness could not do while serving the run ("" when nothing):
   // a process it could not start. A run with a fault is graded by nobody.
   std::string harness_fault;
+  // A recorded run's sessions (Subjects::clean_recorded), when they could
+  // be kept whole; else why not in `unrecorded` ("" for a run that was not
+  // recorded at all).
+  std::optional<Transcript> transcript;
+  std::string unrecorded;
+};
+
+// What a subject's replay is compared with: a clean run's sessions (the
+// oracle's answers), and those of a passing run against the kit's variant
+// as it is (Subjects::variant_recorded), for the subjects served in the
+// variant's form: a chaff, or a mutant's second form. A variant answers in
+// its own words (an error's message, the spelling of a real), so it is
+// compared with the variant as it is, not with the oracle.
+struct References {
+  Transcript oracle;
+  std::optional<Transcript> variant;  // none: the variant's forms cannot be replayed
+};
+
+// A subject's answers to the reference's transcript (Subjects::replay):
+// alike in every form it is served in, or what differed first.
+struct Replayed {
+  bool alike = false;
+  std::string difference;  // "" when alike
 };
 
 // What the suite is run against: the clean subject, a broken one for the
@@ -52,6 +77,22 @@ class Subjects {
   virtual SuiteRun clean() = 0;
   virtual std::optional<SuiteRun> broken() = 0;  // none: no sanity check
   virtual SuiteRun mutant(const std::string& id) = 0;
+  // A clean run whose sessions are recorded (ServingRecord::transcript), for
+  // the baseline. By default an unrecorded clean run.
+  virtual SuiteRun clean_recorded() { return clean(); }
+  // A recorded run of the kit's variant as it is (a wheat), made after the
+  // baseline when there is one to replay: its transcript is what the
+  // subjects served in the variant's form are compared with. None by default.
+  virtual std::optional<SuiteRun> variant_recorded() { return std::nullopt; }
+  // The mutant or chaff `id` answering the references' requests in every
+  // form it is served in (the oracle's compared with `references.oracle`,
+  // the variant's with `references.variant`), each within `limit`, without
+  // the suite. nullopt when it cannot be replayed (the default: patch mode;
+  // a variant's form with no variant reference), so its runs happen as ever.
+  virtual std::optional<Replayed> replay(const std::string& /*id*/, const References& /*references*/,
+                                         std::chrono::milliseconds /*limit*/) {
+    return std::nullopt;
+  }
   // After the run, before finish(): what its subject saw of it.
   virtual ServingRecord serving_record(const SuiteRun&) { return {}; }
   virtual void finish(const SuiteRun& run) = 0;  // after the run: remove what preparing it made
@@ -215,6 +256,11 @@ struct ScoreOptions {
   int kill_confirm_runs = 6;        // the most: kill_confirmations() says how many it makes
   std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
   std::vector<std::string> wheats;  // wheat ids, each run `baseline_runs` times beside the clean runs
+  // Replay the baseline's transcript against each mutant and chaff before its
+  // runs (docs/mutants.md, "The transcript is the lever"): one that answers
+  // it as the reference did survives without the suite being run. Off:
+  // every subject is run (--no-replay).
+  bool replay = true;
   // Called after every run of the baseline and of the mutants' phase ends,
   // from the thread that ran it, never from two threads at once.
   std::function<void(const Progress&)> progress;
@@ -255,6 +301,24 @@ struct MutantRun {
   Stop stops_grading_with = kNotStopped;
   std::string output;    // the suite's output (printable), kept to show two runs that disagree
   int confirmed_by = 1;  // runs whose outcomes agreed
+  // It answered the reference's transcript as the reference did, and
+  // survived without the suite being run (confirmed_by 0).
+  bool replayed = false;
+};
+
+// What the baseline's recorded transcripts said (served mode).
+struct TranscriptCheck {
+  bool asked = false;          // ScoreOptions::replay
+  bool recorded = false;       // every clean run's sessions were kept whole
+  std::string unrecorded;      // when not, and the Subjects record: why
+  bool deterministic = false;  // recorded, and every clean run made the same sessions
+  std::string difference;      // when recorded and not: where two clean runs parted (first_difference)
+  int sessions = 0;            // of a clean run
+  std::size_t requests = 0;    // of a clean run, all its sessions
+  bool variant_recorded = false;  // a passing run against the variant as it is was recorded
+  std::string variant_unrecorded;  // when there is a variant and it was not: why
+  int replayed = 0;            // mutants and chaffs that survived by replay, not run
+  double seconds = 0;          // the replays' wall time
 };
 
 // A correct variant's runs (ScoreOptions::wheats).
@@ -280,6 +344,7 @@ struct Score {
   std::vector<MutantRun> runs;
   std::vector<MutantRun> chaff_runs;  // apart from the score
   std::vector<WheatRuns> wheats;
+  TranscriptCheck transcript;
 
   int killed() const;    // timeouts included
   double score() const;  // killed / runs, 0 when none ran
@@ -296,8 +361,9 @@ inline int kill_confirmations(const ScoreOptions& options) {
 
 // The shell line that runs the suite in an environment cleared of what could
 // name the subject or share a build (TLBF_IMPL, TLBF_MUTANT, CARGO_TARGET_DIR,
-// CARGO_BUILD_TARGET_DIR), then given TLBF_IMPL = `impl` unless it is empty
-// and TLBF_MUTANT = `mutant` unless it is empty.
+// CARGO_BUILD_TARGET_DIR), then given PYTHONHASHSEED=0 (every run alike),
+// TLBF_IMPL = `impl` unless it is empty and TLBF_MUTANT = `mutant` unless it
+// is empty.
 std::string suite_command(const std::vector<std::string>& suite, const std::string& impl,
                           const std::string& mutant);
 
