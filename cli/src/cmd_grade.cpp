@@ -513,9 +513,10 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
                  "When tlbf runs as root: the user each suite runs as, a name, a number or UID:GID "
                  "(default nobody)")
       ->check(kNotEmpty);
-  cmd.add_flag("--no-replay", opt.no_replay,
-               "Run each suite against every mutant and chaff, even one that answers its clean runs' requests "
-               "exactly as the reference did (by default that one survives unrun)");
+  cmd.add_flag(
+      "--no-replay", opt.no_replay,
+      "Run each suite against every mutant and chaff, even one that answers its clean runs' requests "
+      "exactly as the reference did (by default that one survives unrun)");
   cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
   cmd.add_option("--junit", opt.junit,
                  "Also write JUnit XML for a CI: a test case per learner, failing unless they meet the bar")

@@ -73,7 +73,8 @@ void print_verdict(const mutants::Score& score, const std::vector<mutants::Survi
     if (!s.diff.empty())
       std::printf("  %s\n", indented(s.diff.substr(0, s.diff.find_last_not_of('\n') + 1), 2).c_str());
   }
-  if (const std::string replay = mutants::replay_summary(score); !replay.empty()) std::cout << "\n" << replay << "\n";
+  if (const std::string replay = mutants::replay_summary(score); !replay.empty())
+    std::cout << "\n" << replay << "\n";
   std::string missing;
   for (const auto& id : missed) missing += " " + id;
   std::printf("\nscore: %d/%zu = %.2f (threshold %.2f)\n", score.killed(), score.runs.size(), score.score(),

@@ -455,7 +455,8 @@ std::string ended(pid_t pid, std::chrono::steady_clock::time_point deadline, boo
 
 }  // namespace
 
-std::string HiddenServer::replay_session(const Session& reference, std::chrono::steady_clock::time_point deadline) {
+std::string HiddenServer::replay_session(const Session& reference,
+                                         std::chrono::steady_clock::time_point deadline) {
   int up[2] = {-1, -1}, down[2] = {-1, -1};
   if (::pipe2(up, O_CLOEXEC) != 0 || ::pipe2(down, O_CLOEXEC) != 0) {
     for (int fd : {up[0], up[1], down[0], down[1]})

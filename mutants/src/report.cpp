@@ -190,7 +190,8 @@ std::string replay_summary(const Score& score) {
   const TranscriptCheck& t = score.transcript;
   if (!t.asked || (!t.recorded && t.unrecorded.empty())) return "";
   if (!t.recorded)
-    return "replay: the clean runs' sessions could not be recorded (" + t.unrecorded + "); every subject was run";
+    return "replay: the clean runs' sessions could not be recorded (" + t.unrecorded +
+           "); every subject was run";
   if (!t.deterministic) {
     return "NOT deterministic: the clean runs did not send the same requests (" + t.difference +
            "); seed its random tests. Every subject was run, none replayed";

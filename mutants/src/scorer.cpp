@@ -424,8 +424,9 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
   });
   if (!record.harness_error.empty()) return stop(score, kHarness, record.harness_error);
   if (score.baseline_passes == 0) {
-    return stop(score, kFailsClean,
-                "the suite fails on the clean reference (" + record.failed_how + "); fix it before grading it");
+    return stop(
+        score, kFailsClean,
+        "the suite fails on the clean reference (" + record.failed_how + "); fix it before grading it");
   }
   if (score.baseline_passes < score.baseline_runs) {
     return stop(
@@ -443,7 +444,8 @@ bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& scor
 // are replayed against: empty unless every clean run made the same sessions.
 Transcript check_transcripts(const BaselineRecord& record, TranscriptCheck& check) {
   const auto& all = record.transcripts;
-  check.recorded = !all.empty() && std::all_of(all.begin(), all.end(), [](const auto& t) { return t.has_value(); });
+  check.recorded =
+      !all.empty() && std::all_of(all.begin(), all.end(), [](const auto& t) { return t.has_value(); });
   if (!check.recorded) {
     check.unrecorded = record.unrecorded;
     return {};
@@ -763,8 +765,8 @@ std::optional<Transcript> record_variant(Subjects& subjects, Score& score) {
 // for one that cannot be replayed, and for all when there is no reference
 // (replay off, a suite not deterministic, no session at all).
 std::vector<std::optional<Replayed>> replay_all(Subjects& subjects, const ScoreOptions& options,
-                                                const std::vector<std::string>& ids, const Transcript& reference,
-                                                Score& score) {
+                                                const std::vector<std::string>& ids,
+                                                const Transcript& reference, Score& score) {
   std::vector<std::optional<Replayed>> out(ids.size());
   if (reference.empty()) return out;
   const auto start = Clock::now();
@@ -786,7 +788,8 @@ void take_replays(const std::vector<std::optional<Replayed>>& replays, const std
     r.verdict = MutantVerdict::Survived;
     r.replayed = true;
     r.evidence = "answered the suite's " + std::to_string(score.transcript.requests) + " requests in " +
-                 std::to_string(score.transcript.sessions) + " sessions as the reference did: replayed, not run";
+                 std::to_string(score.transcript.sessions) +
+                 " sessions as the reference did: replayed, not run";
     record.runs[i].push_back(std::move(r));
     record.planned[i] = 0;
     ++score.transcript.replayed;
@@ -809,7 +812,8 @@ void add_replay_differences(const std::vector<std::optional<Replayed>>& replays,
 // time (shuffled_run_order), then their verdicts: a harness fault, a wheat
 // rejected, the sanity check passed, then the mutants' and controls' as
 // verdicts_stand says.
-bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score, const Transcript& reference) {
+bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score,
+                  const Transcript& reference) {
   std::vector<std::string> ids = options.mutants;
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
   for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", "", ""});
@@ -823,8 +827,8 @@ bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score,
   record.ended.assign(ids.size(), 0);
   std::mutex mutex;
   const int replayed = score.transcript.replayed;
-  Progress progress{
-      "mutants", 0, static_cast<int>(order.size()), replayed, static_cast<int>(ids.size()), replayed, 0};
+  Progress progress{"mutants", 0, static_cast<int>(order.size()), replayed, static_cast<int>(ids.size()),
+                    replayed,  0};
   const auto start = Clock::now();
   in_parallel(order.size(), options.jobs, [&](std::size_t n) {
     graded_run(subjects, options, ids, order[n], mutex, record, score, progress);

@@ -64,7 +64,8 @@ Carried carry(int suite_in, int suite_out, int& to_subject, int from_subject, in
     if (to_subject >= 0 && (up.sink_gone || (up.source_ended && up.waiting() == 0))) {
       ::close(to_subject);
       to_subject = -1;
-      up.source_ended = true;  // a subject that reads no more is sent no more, as when it held the pipe itself
+      up.source_ended =
+          true;  // a subject that reads no more is sent no more, as when it held the pipe itself
     }
     if (down.source_ended && (down.waiting() == 0 || down.sink_gone)) break;
     pollfd fds[5] = {{!up.source_ended && up.waiting() < kWindow ? suite_in : -1, POLLIN, 0},
@@ -121,7 +122,8 @@ Pumped pump(int& to_subject, int from_subject, const Session& reference, Clock::
     pollfd fds[2] = {{out.written < sent.size() ? to_subject : -1, POLLOUT, 0}, {from_subject, POLLIN, 0}};
     if (::poll(fds, 2, static_cast<int>(std::min<long long>(left, 1000))) < 0 && errno != EINTR) break;
     if (fds[0].revents != 0) {
-      const ssize_t n = ::write(to_subject, sent.data() + out.written, std::min(sent.size() - out.written, kChunk));
+      const ssize_t n =
+          ::write(to_subject, sent.data() + out.written, std::min(sent.size() - out.written, kChunk));
       if (n > 0) out.written += static_cast<std::size_t>(n);
       if (n < 0 && errno != EINTR && errno != EAGAIN) ::close(to_subject), to_subject = -1;
     }
@@ -131,7 +133,8 @@ Pumped pump(int& to_subject, int from_subject, const Session& reference, Clock::
       if (n > 0) out.answered.append(buffer, static_cast<std::size_t>(n));
       if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) out.ended = true;
       const std::string& expected = reference.answered;
-      while (agreed < out.answered.size() && agreed < expected.size() && out.answered[agreed] == expected[agreed])
+      while (agreed < out.answered.size() && agreed < expected.size() &&
+             out.answered[agreed] == expected[agreed])
         ++agreed;
       if (agreed < out.answered.size()) parted = agreed;
     }

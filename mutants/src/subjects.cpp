@@ -699,7 +699,9 @@ class Served final : public Subjects {
       if (!started.ok()) return std::nullopt;
       const std::string differs = started.value()->replay(reference, limit);
       if (!differs.empty()) {
-        const std::string which = forms.size() < 2 ? "" : form.empty() ? "in the oracle's form, " : "in the variant's form, ";
+        const std::string which = forms.size() < 2 ? ""
+                                  : form.empty()   ? "in the oracle's form, "
+                                                   : "in the variant's form, ";
         return Replayed{false, which + differs};
       }
     }

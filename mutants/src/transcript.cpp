@@ -40,8 +40,8 @@ std::string where_they_part(const Session& session, const Session& other) {
   if (session.answered != other.answered) {
     const std::size_t line = line_of(session.answered, common_prefix(session.answered, other.answered));
     return "the same requests, answered otherwise at request " + std::to_string(line + 1) + " (" +
-           shown_line(session.sent, line) + "): " + shown_line(session.answered, line) + " in one clean run, " +
-           shown_line(other.answered, line) + " in another";
+           shown_line(session.sent, line) + "): " + shown_line(session.answered, line) +
+           " in one clean run, " + shown_line(other.answered, line) + " in another";
   }
   return "the session that begins " + shown_line(session.sent, 0) + " is made more times in one clean run";
 }
@@ -86,11 +86,12 @@ std::string first_difference(const Transcript& a, const Transcript& b) {
   if (only_x.empty() && only_y.empty()) return "";
   const bool x_has_more = !only_x.empty();
   const Session& session = x_has_more ? only_x.front() : only_y.front();
-  const Transcript& pool = !(x_has_more ? only_y : only_x).empty() ? (x_has_more ? only_y : only_x)
-                                                                  : (x_has_more ? y : x);
+  const Transcript& pool =
+      !(x_has_more ? only_y : only_x).empty() ? (x_has_more ? only_y : only_x) : (x_has_more ? y : x);
   std::string counts;
   if (x.size() != y.size())
-    counts = "clean runs made " + std::to_string(x.size()) + " and " + std::to_string(y.size()) + " sessions; ";
+    counts =
+        "clean runs made " + std::to_string(x.size()) + " and " + std::to_string(y.size()) + " sessions; ";
   if (pool.empty()) return counts + "the first begins " + shown_line(session.sent, 0);
   const auto alike = std::max_element(pool.begin(), pool.end(), [&](const Session& p, const Session& q) {
     return common_prefix(session.sent, p.sent) < common_prefix(session.sent, q.sent);
@@ -102,9 +103,9 @@ std::string answer_difference(const Session& reference, const std::string& answe
   const std::size_t at = common_prefix(reference.answered, answered);
   if (at == reference.answered.size() && at == answered.size()) return "";
   const std::size_t line = line_of(reference.answered, at);
-  const std::string request = line < requests_in(reference.sent)
-                                  ? "request " + std::to_string(line + 1) + ", " + shown_line(reference.sent, line)
-                                  : "after the last request";
+  const std::string request = line < requests_in(reference.sent) ? "request " + std::to_string(line + 1) +
+                                                                       ", " + shown_line(reference.sent, line)
+                                                                 : "after the last request";
   return request + ": the reference answered " + shown_line(reference.answered, line) + ", this subject " +
          shown_line(answered, line);
 }

@@ -35,9 +35,10 @@ TEST(Transcript, RunsThatMakeTheSameSessionsInAnotherOrderAreAlike) {
   const Session one{"new f 64 3\n", "ok\n"}, two{"hello\n", "ok tlbf-oracle 1\n"};
   EXPECT_EQ(first_difference({one, two, one}, {one, one, two}), "");
   // A session made twice in one run and once in the other is a difference.
-  EXPECT_EQ(first_difference({one, two, one}, {one, two}),
-            "clean runs made 3 and 2 sessions; the session that begins `new f 64 3` is made more times in one "
-            "clean run");
+  EXPECT_EQ(
+      first_difference({one, two, one}, {one, two}),
+      "clean runs made 3 and 2 sessions; the session that begins `new f 64 3` is made more times in one "
+      "clean run");
 }
 
 TEST(Transcript, NamesTheFirstRequestWhereTwoRunsPart) {
@@ -70,7 +71,8 @@ struct Folder {
 };
 
 std::unique_ptr<HiddenServer> serving(const Folder& folder, const std::string& shell_line) {
-  auto started = HiddenServer::start_program(folder.path.string(), {"sh", "-c", shell_line}, folder.path.string());
+  auto started =
+      HiddenServer::start_program(folder.path.string(), {"sh", "-c", shell_line}, folder.path.string());
   EXPECT_TRUE(started.ok()) << started.why();
   return started.ok() ? std::move(started).value() : nullptr;
 }
@@ -158,7 +160,8 @@ std::string session(HiddenServer& server, const std::string& requests) {
   ::close(to[1]);
   std::string answers;
   char buffer[4096];
-  for (ssize_t n; (n = ::read(from[0], buffer, sizeof buffer)) > 0;) answers.append(buffer, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = ::read(from[0], buffer, sizeof buffer)) > 0;)
+    answers.append(buffer, static_cast<std::size_t>(n));
   ::close(from[0]);
   char byte;
   EXPECT_EQ(::read(sock, &byte, 1), 0);  // the relay's end: after the answers
@@ -239,8 +242,10 @@ class ReplayingSubjects final : public Subjects {
     const auto found = commands.find(id);
     const bool passes = id.empty() || id == wheats.front();
     SuiteRun run;
-    run.command = (found != commands.end() ? found->second : passes ? "true" : "false") + " # run " +
-                  std::to_string(++runs_);
+    run.command = (found != commands.end() ? found->second
+                   : passes                ? "true"
+                                           : "false") +
+                  " # run " + std::to_string(++runs_);
     if (record) recorded_runs_[run.command] = ++recorded_count_;
     return run;
   }
@@ -262,7 +267,8 @@ ScoreOptions options_for(const ReplayingSubjects& subjects) {
 TEST(ScorerReplay, ASubjectThatAnswersAlikeSurvivesUnrunOneThatDiffersIsRunAndWheatsControlsAndSanityRun) {
   ReplayingSubjects subjects;
   subjects.replays["s01"] = {true, ""};
-  subjects.replays["s02"] = {false, "request 2, `new f 64 3`: the reference answered `ok`, this subject `err X`"};
+  subjects.replays["s02"] = {false,
+                             "request 2, `new f 64 3`: the reference answered `ok`, this subject `err X`"};
   subjects.replays["c01"] = {true, ""};
   // s03 cannot be replayed. The suite fails every mutant and chaff it is run against.
   const Score score = score_suite(subjects, options_for(subjects));

@@ -308,17 +308,17 @@ struct MutantRun {
 
 // What the baseline's recorded transcripts said (served mode).
 struct TranscriptCheck {
-  bool asked = false;          // ScoreOptions::replay
-  bool recorded = false;       // every clean run's sessions were kept whole
-  std::string unrecorded;      // when not, and the Subjects record: why
-  bool deterministic = false;  // recorded, and every clean run made the same sessions
-  std::string difference;      // when recorded and not: where two clean runs parted (first_difference)
-  int sessions = 0;            // of a clean run
-  std::size_t requests = 0;    // of a clean run, all its sessions
-  bool variant_recorded = false;  // a passing run against the variant as it is was recorded
+  bool asked = false;              // ScoreOptions::replay
+  bool recorded = false;           // every clean run's sessions were kept whole
+  std::string unrecorded;          // when not, and the Subjects record: why
+  bool deterministic = false;      // recorded, and every clean run made the same sessions
+  std::string difference;          // when recorded and not: where two clean runs parted (first_difference)
+  int sessions = 0;                // of a clean run
+  std::size_t requests = 0;        // of a clean run, all its sessions
+  bool variant_recorded = false;   // a passing run against the variant as it is was recorded
   std::string variant_unrecorded;  // when there is a variant and it was not: why
-  int replayed = 0;            // mutants and chaffs that survived by replay, not run
-  double seconds = 0;          // the replays' wall time
+  int replayed = 0;                // mutants and chaffs that survived by replay, not run
+  double seconds = 0;              // the replays' wall time
 };
 
 // A correct variant's runs (ScoreOptions::wheats).
