@@ -18,6 +18,7 @@
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/scorer.hpp"
 #include "tlbf/mutants/transcript.hpp"
+#include "relay_hello.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -122,26 +123,7 @@ TEST(HiddenServerReplay, ALongSessionCannotDeadlock) {
   EXPECT_EQ(server->replay({big}, 120s), "");
 }
 
-// tlbf-relay's hello, handing over `in` and `out` as the served process's
-// standard input and output.
-void hand_over(int sock, int in, int out) {
-  char hello[sizeof kRelayHello];
-  std::memcpy(hello, kRelayHello, sizeof hello);
-  iovec data{hello, sizeof hello};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  cmsghdr* fds = CMSG_FIRSTHDR(&message);
-  fds->cmsg_level = SOL_SOCKET;
-  fds->cmsg_type = SCM_RIGHTS;
-  fds->cmsg_len = CMSG_LEN(2 * sizeof(int));
-  const int both[2] = {in, out};
-  std::memcpy(CMSG_DATA(fds), both, sizeof both);
-  ASSERT_EQ(::sendmsg(sock, &message, 0), static_cast<ssize_t>(sizeof hello));
-}
+using test_support::hand_over;
 
 // One session as a suite makes it through the relay: `requests` written,
 // the answers read to their end, the connection's end awaited.

@@ -18,6 +18,7 @@
 
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "relay_hello.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -572,21 +573,7 @@ TEST(Scorer, ASuiteThatPassesOnlyItsFirstRunsFailsTheWheatsAmongTheMutants) {
 void send_relay_hello(int sock) {
   int pipe_ends[2];
   ASSERT_EQ(::pipe(pipe_ends), 0);
-  char hello[sizeof kRelayHello];
-  std::memcpy(hello, kRelayHello, sizeof hello);
-  iovec data{hello, sizeof hello};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  cmsghdr* fds = CMSG_FIRSTHDR(&message);
-  fds->cmsg_level = SOL_SOCKET;
-  fds->cmsg_type = SCM_RIGHTS;
-  fds->cmsg_len = CMSG_LEN(2 * sizeof(int));
-  std::memcpy(CMSG_DATA(fds), pipe_ends, sizeof pipe_ends);
-  ASSERT_EQ(::sendmsg(sock, &message, 0), static_cast<ssize_t>(sizeof hello));
+  test_support::hand_over(sock, pipe_ends[0], pipe_ends[1]);
   ::close(pipe_ends[0]);
   ::close(pipe_ends[1]);
 }
