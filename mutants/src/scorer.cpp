@@ -617,7 +617,7 @@ struct GradedPhaseRecord {
   std::vector<int> planned;                  // places in the order, by index (planned_runs)
   std::vector<int> started, ended;           // of those places, by index: taken, and run or skipped
   std::optional<Failure> harness_failure;    // the first control or wheat run not prepared or not served
-  std::string control_how;                   // how the first failing control run ended
+  std::string control_how, control_output;   // how the first failing control run ended, and its output
   std::optional<Outcome<Ran>> broken;        // the sanity check's run
 };
 
@@ -630,8 +630,8 @@ void record_control(const Outcome<ControlResult>& control, GradedPhaseRecord& re
   if (control->passed) {
     ++score.control_passes;
   } else if (record.control_how.empty()) {
-    score.baseline_output = control->output;
     record.control_how = control->how;
+    record.control_output = control->output;
   }
 }
 
@@ -690,7 +690,7 @@ std::vector<std::optional<Stopped>> fold_into(Score& score, std::vector<std::vec
 // Whether the folded runs are a grade: none when they are, else why not.
 std::optional<Stopped> verdicts_stand(const Score& score,
                                       const std::vector<std::optional<Stopped>>& disagreements,
-                                      const std::string& control_how) {
+                                      const GradedPhaseRecord& record) {
   std::vector<const MutantRun*> all;
   for (const auto& r : score.runs) all.push_back(&r);
   for (const auto& r : score.chaff_runs) all.push_back(&r);
@@ -718,12 +718,13 @@ std::optional<Stopped> verdicts_stand(const Score& score,
     }
   }
   if (score.control_passes < score.control_runs) {
-    return Stopped{kFlaky, "the suite is flaky or counts its runs: it passed the " +
-                               std::to_string(score.baseline_runs) +
-                               " clean runs before the mutants, then failed " +
-                               std::to_string(score.control_runs - score.control_passes) + " of the " +
-                               std::to_string(score.control_runs) + " clean runs hidden among them (" +
-                               control_how + "), so its grade would not be about the mutants"};
+    return Stopped{kFlaky,
+                   "the suite is flaky or counts its runs: it passed the " +
+                       std::to_string(score.baseline_runs) + " clean runs before the mutants, then failed " +
+                       std::to_string(score.control_runs - score.control_passes) + " of the " +
+                       std::to_string(score.control_runs) + " clean runs hidden among them (" +
+                       record.control_how + "), so its grade would not be about the mutants",
+                   record.control_output};
   }
   for (const auto& disagreement : disagreements) {
     if (disagreement) return disagreement;
@@ -885,7 +886,7 @@ std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& opti
   }
   const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
   add_replay_differences(replays, options.mutants.size(), score);
-  return verdicts_stand(score, disagreements, record.control_how);
+  return verdicts_stand(score, disagreements, record);
 }
 
 }  // namespace

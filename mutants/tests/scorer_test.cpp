@@ -585,6 +585,26 @@ TEST(Scorer, AfterTheBaselineEveryRunIsInOnePhase) {
   for (const auto& [phase, total] : phases) EXPECT_TRUE(phase == "baseline" || phase == "mutants") << phase;
 }
 
+// A suite that passes its three clean runs and fails every later one: the
+// control runs hidden among the mutants' catch it, and the report shows a
+// failing control run's output, not another run's.
+TEST(Scorer, AControlRunFailedStopsAsFlakyWithThatRunsOutput) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  std::string first_three = "if false";
+  for (const char* marker : {"a", "b", "c"})
+    first_three += " || mkdir " + scratch.file(marker) + " 2>/dev/null";
+  subjects.commands[""] = first_three + "; then exit 0; fi; echo 'counted: a control run'; exit 1";
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_EQ(score.baseline_passes, 3);
+  EXPECT_EQ(score.control_runs, 2);
+  EXPECT_EQ(score.control_passes, 0);
+  EXPECT_NE(score.stop_reason.find("failed 2 of the 2 clean runs hidden among them"), std::string::npos)
+      << score.stop_reason;
+  EXPECT_EQ(score.baseline_output, "counted: a control run\n");
+}
+
 // A suite that counts its runs and passes all of the first nine, then only
 // the clean reference: the old order ran the three clean runs and both wheats'
 // three each first, so it met the bar testing nothing. Now the wheats run
