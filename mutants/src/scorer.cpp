@@ -205,23 +205,29 @@ namespace {
 struct Ran {
   conformance::RunResult result;
   ServingRecord serving;
-  std::string error;  // the run could not be prepared; nothing ran
   double seconds = 0;
 };
 
-Ran run_and_finish(Subjects& subjects, const SuiteRun& prepared, std::chrono::milliseconds limit) {
+// A run that could not be prepared is not run: its Failure comes back as it
+// is (the Subjects undid what preparing it made).
+Outcome<Ran> run_and_finish(Subjects& subjects, const Outcome<SuiteRun>& prepared,
+                            std::chrono::milliseconds limit) {
+  if (!prepared.ok()) return prepared.failure();
   Ran out;
   const auto began = Clock::now();
-  if (!prepared.error.empty()) {
-    out.error = prepared.error;
-    subjects.finish(prepared);
-    return out;
-  }
-  out.result = run(prepared, limit);
+  out.result = run(prepared.value(), limit);
   out.seconds = seconds_since(began);
-  out.serving = subjects.serving_record(prepared);
-  subjects.finish(prepared);
+  out.serving = subjects.serving_record(prepared.value());
+  subjects.finish(prepared.value());
   return out;
+}
+
+// Why the harness, not the suite, left a run with nothing to judge: it could
+// not be prepared, or its subject could not be served. None when it ran.
+std::optional<Failure> harness_failure(const Outcome<Ran>& ran) {
+  if (!ran.ok()) return ran.failure();
+  if (!ran->serving.harness_fault.empty()) return failure(ran->serving.harness_fault);
+  return std::nullopt;
 }
 
 std::string output_of(const conformance::RunResult& result) {
@@ -229,22 +235,22 @@ std::string output_of(const conformance::RunResult& result) {
   return out.empty() ? "(no output; " + result.how_it_ended() + ")\n" : out;
 }
 
-MutantRun judge(const std::string& id, const Ran& ran, std::chrono::milliseconds limit) {
+MutantRun judge(const std::string& id, const Outcome<Ran>& ran, std::chrono::milliseconds limit) {
   MutantRun r;
   r.id = id;
-  r.seconds = ran.seconds;
-  const auto& result = ran.result;
-  if (!ran.error.empty()) {
+  if (!ran.ok()) {  // a stale patch, say: the grading is ungradable (verdicts_stand)
     r.verdict = MutantVerdict::Error;
-    r.evidence = ran.error;
+    r.evidence = ran.why();
     return r;
   }
+  r.seconds = ran->seconds;
+  const auto& result = ran->result;
   r.output = output_of(result);
-  if (!ran.serving.harness_fault.empty()) {
+  if (!ran->serving.harness_fault.empty()) {
     r.verdict = MutantVerdict::Error;
-    r.evidence = "the harness could not serve it: " + ran.serving.harness_fault;
+    r.evidence = "the harness could not serve it: " + ran->serving.harness_fault;
     r.stops_grading_with = kHarness;
-  } else if (!ran.serving.reached && !result.exited_cleanly()) {
+  } else if (!ran->serving.reached && !result.exited_cleanly()) {
     // The mutant lives only in the served process: a suite that failed
     // without starting it failed for another reason (flaky, or out of processes).
     r.verdict = MutantVerdict::Error;
@@ -295,102 +301,111 @@ void shuffle_unpredictably(std::vector<T>& items) {
   std::shuffle(items.begin(), items.end(), random);
 }
 
-// Each phase either lets the grading go on (true) or records in `score` why
-// it stopped (false).
-bool stop(Score& score, Stop why, std::string reason) {
-  score.stopped = why;
-  score.stop_reason = std::move(reason);
-  return false;
+// Why a grading stopped without a grade, as a phase that stops it says:
+// the reason, the words the report gives, and the output of the run it
+// stopped at ("" for none; else the report's failing output). Each phase
+// returns one or none (go on), and score_suite alone writes it into the
+// Score (record_stop).
+struct Stopped {
+  Stop why = kNotStopped;
+  std::string reason;
+  std::string output{};  // braced: a stop made without one is no missing field (-Wextra)
+};
+
+void record_stop(Score& score, Stopped stopped) {
+  score.stopped = stopped.why;
+  score.stop_reason = std::move(stopped.reason);
+  if (!stopped.output.empty()) score.baseline_output = std::move(stopped.output);
 }
 
 // The ungraded runs that build what the suite builds, once, then in each job folder.
-bool warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
+std::optional<Stopped> warm_up_phase(Subjects& subjects, const ScoreOptions& options, Score& score) {
   const auto warm = subjects.warm_up();
-  if (!warm) return true;
+  if (!warm) return std::nullopt;
   const auto start = Clock::now();
-  if (!warm->error.empty()) {
-    subjects.finish(*warm);
-    return stop(score, kHarness, "the warm-up run could not be prepared: " + warm->error);
-  }
+  if (!warm->ok()) return Stopped{kHarness, "the warm-up run could not be prepared: " + warm->why()};
   // Not graded (the clean runs below say whether the suite passes), unless the Subjects say otherwise.
-  const auto built = run(*warm, options.setup_limit);
-  if (const std::string failed = subjects.after_warm_up(*warm, built.exited_cleanly(), built.out);
+  const auto built = run(warm->value(), options.setup_limit);
+  if (const std::string failed = subjects.after_warm_up(warm->value(), built.exited_cleanly(), built.out);
       !failed.empty()) {
     // Its standard error: the compiler's messages (standard output is the build's JSON).
-    score.baseline_output = printable(built.err.empty() ? built.out : built.err);
-    return stop(score, kFailsClean, failed + "; first failing lines:\n" + evidence_from(built.err));
+    return Stopped{kFailsClean, failed + "; first failing lines:\n" + evidence_from(built.err),
+                   printable(built.err.empty() ? built.out : built.err)};
   }
   const std::size_t later_runs = options.mutants.size() + options.chaffs.size() + options.wheats.size();
   const auto folders =
       subjects.job_folders(std::clamp(static_cast<int>(later_runs), 1, std::max(1, options.jobs)));
   in_parallel(folders.size(), static_cast<int>(folders.size()), [&](std::size_t i) {
-    if (folders[i].error.empty()) (void)run(folders[i], options.setup_limit);
+    if (folders[i].ok()) (void)run(folders[i].value(), options.setup_limit);
   });
   for (const auto& folder : folders) {
-    if (!folder.error.empty())
-      return stop(score, kHarness, "a job folder could not be prepared: " + folder.error);
+    if (!folder.ok()) return Stopped{kHarness, "a job folder could not be prepared: " + folder.why()};
   }
   subjects.job_folders_warmed();
   score.warm_up_seconds = seconds_since(start);
-  return true;
+  return std::nullopt;
 }
 
-// Why a suite failed a wheat, recorded in `score`. Only a wheat it fails in
-// every run, and again when run with nothing beside it, is rejected: a suite
-// that fails a correct variant by luck, or only when its runs share the
-// machine (a fixed port), is flaky, as its clean runs would have shown had
-// the collisions fallen on them.
-bool wheat_failed(Subjects& subjects, const ScoreOptions& options, Score& score, const WheatRuns& w) {
-  score.baseline_output = w.output;
+// Why a suite failed a wheat, with that wheat's failing output. Only a
+// wheat it fails in every run, and again when run with nothing beside it, is
+// rejected: a suite that fails a correct variant by luck, or only when its
+// runs share the machine (a fixed port), is flaky, as its clean runs would
+// have shown had the collisions fallen on them.
+Stopped wheat_failed(Subjects& subjects, const ScoreOptions& options, const WheatRuns& w) {
   const std::string failed = std::to_string(w.runs - w.passes) + " of " + std::to_string(w.runs) + " runs";
   if (w.passes > 0) {
-    return stop(score, kFlaky,
-                "the suite is flaky: it failed the correct variant '" + w.id + "' in " + failed +
-                    " and passed it in the others, so whether it rejects a correct implementation is luck;"
-                    " seed its random tests and retry; first failing lines:\n" +
-                    w.evidence);
+    return {kFlaky,
+            "the suite is flaky: it failed the correct variant '" + w.id + "' in " + failed +
+                " and passed it in the others, so whether it rejects a correct implementation is luck;"
+                " seed its random tests and retry; first failing lines:\n" +
+                w.evidence,
+            w.output};
   }
   if (options.jobs > 1) {
-    const Ran alone = run_and_finish(subjects, subjects.wheat(w.id), options.setup_limit);
-    if (!alone.error.empty() || !alone.serving.harness_fault.empty()) {
-      return stop(score, kHarness,
-                  "the run of the correct variant '" + w.id + "' alone could not happen: " + alone.error +
-                      alone.serving.harness_fault);
+    const auto alone = run_and_finish(subjects, subjects.wheat(w.id), options.setup_limit);
+    if (const auto not_run = harness_failure(alone)) {
+      return {kHarness,
+              "the run of the correct variant '" + w.id + "' alone could not happen: " + not_run->why,
+              w.output};
     }
-    if (alone.result.exited_cleanly()) {
-      return stop(score, kFlaky,
-                  "the suite is flaky: it failed the correct variant '" + w.id + "' in " + failed + " (" +
-                      std::to_string(options.jobs) +
-                      " at a time), then passed it run alone, so two of its runs cannot share the machine"
-                      " (a fixed port, file or timing budget); first failing lines:\n" +
-                      w.evidence);
+    if (alone->result.exited_cleanly()) {
+      return {kFlaky,
+              "the suite is flaky: it failed the correct variant '" + w.id + "' in " + failed + " (" +
+                  std::to_string(options.jobs) +
+                  " at a time), then passed it run alone, so two of its runs cannot share the machine"
+                  " (a fixed port, file or timing budget); first failing lines:\n" +
+                  w.evidence,
+              w.output};
     }
   }
-  return stop(score, kRejectsCorrect,
-              "fails the correct variant '" + w.id + "' (" + failed +
-                  (options.jobs > 1 ? ", and again run alone" : "") +
-                  "): the suite rejects a correct implementation, so it tests something the documents leave "
-                  "open, or recognises the reference by its source; first failing lines:\n" +
-                  w.evidence + (w.about.empty() ? "" : "\n" + w.about));
+  return {kRejectsCorrect,
+          "fails the correct variant '" + w.id + "' (" + failed +
+              (options.jobs > 1 ? ", and again run alone" : "") +
+              "): the suite rejects a correct implementation, so it tests something the documents leave "
+              "open, or recognises the reference by its source; first failing lines:\n" +
+              w.evidence + (w.about.empty() ? "" : "\n" + w.about),
+          w.output};
 }
 
 // What the baseline's runs gather, under one mutex.
 struct BaselineRecord {
-  std::string harness_error, failed_how;
+  std::optional<Failure> harness_failure;  // the first clean run that could not be prepared or served
+  std::string failed_how;
   std::vector<std::optional<Transcript>> transcripts;  // each clean run's, when recorded
   std::string unrecorded;                              // why one was not, when one was not
 };
 
-void record_clean_run(const Ran& ran, BaselineRecord& record, Score& score) {
-  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
-    if (record.harness_error.empty()) {
-      record.harness_error =
-          !ran.error.empty()
-              ? "a clean run could not be prepared: " + ran.error
-              : "the harness could not serve a clean run: " + ran.serving.harness_fault + kShortOfResources;
+void record_clean_run(const Outcome<Ran>& outcome, BaselineRecord& record, Score& score) {
+  if (!outcome.ok() || !outcome->serving.harness_fault.empty()) {
+    if (!record.harness_failure) {
+      record.harness_failure = failure(
+          !outcome.ok() ? "a clean run could not be prepared: " + outcome.why()
+                        : "the harness could not serve a clean run: " + outcome->serving.harness_fault +
+                              kShortOfResources);
     }
     return;
   }
+  const Ran& ran = outcome.value();
   score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
   ++score.baseline_runs;
   record.transcripts.push_back(ran.serving.transcript);
@@ -406,104 +421,125 @@ void record_clean_run(const Ran& ran, BaselineRecord& record, Score& score) {
 
 // The clean runs, `jobs` at a time, as every later run will be: a suite
 // that fails only when its runs share the machine fails here, before it is
-// graded. Their times set the bound of every later run. With replay, their
-// sessions are recorded (`record`).
-bool baseline_phase(Subjects& subjects, const ScoreOptions& options, Score& score, BaselineRecord& record) {
+// graded (baseline_stands). Their times set the bound of every later run.
+// With replay, their sessions are recorded.
+BaselineRecord baseline_runs(Subjects& subjects, const ScoreOptions& options, Score& score) {
+  BaselineRecord record;
   const int runs = std::max(1, options.baseline_runs);
   std::mutex mutex;
   Progress progress{"baseline", 0, runs, 0, 0, 0, 0};
   const auto start = Clock::now();
   in_parallel(static_cast<std::size_t>(runs), options.jobs, [&](std::size_t) {
-    const Ran ran = run_and_finish(subjects, options.replay ? subjects.clean_recorded() : subjects.clean(),
-                                   options.setup_limit);
+    const auto ran = run_and_finish(subjects, options.replay ? subjects.clean_recorded() : subjects.clean(),
+                                    options.setup_limit);
     std::lock_guard<std::mutex> lock(mutex);
     record_clean_run(ran, record, score);
     ++progress.done;
     progress.elapsed_seconds = seconds_since(start);
     if (options.progress) options.progress(progress);
   });
-  if (!record.harness_error.empty()) return stop(score, kHarness, record.harness_error);
+  return record;
+}
+
+// Whether the clean runs let the grading go on: every one ran, and passed.
+std::optional<Stopped> baseline_stands(const BaselineRecord& record, const Score& score,
+                                       const ScoreOptions& options) {
+  if (record.harness_failure) return Stopped{kHarness, record.harness_failure->why};
   if (score.baseline_passes == 0) {
-    return stop(
-        score, kFailsClean,
-        "the suite fails on the clean reference (" + record.failed_how + "); fix it before grading it");
+    return Stopped{kFailsClean, "the suite fails on the clean reference (" + record.failed_how +
+                                    "); fix it before grading it"};
   }
   if (score.baseline_passes < score.baseline_runs) {
-    return stop(
-        score, kFlaky,
+    return Stopped{
+        kFlaky,
         "the suite is flaky: on the unchanged clean reference it passed " +
             std::to_string(score.baseline_passes) + " of " + std::to_string(score.baseline_runs) + " runs (" +
             std::to_string(std::max(1, options.jobs)) +
             " at a time), so its grade would be luck; seed its random tests, and make sure two runs can "
-            "share the machine (no fixed ports, files or timing budgets), then retry");
+            "share the machine (no fixed ports, files or timing budgets), then retry"};
   }
-  return true;
+  return std::nullopt;
 }
 
-// What the clean runs' transcripts say (`check`), and the one the subjects
-// are replayed against: empty unless every clean run made the same sessions.
-Transcript check_transcripts(const BaselineRecord& record, TranscriptCheck& check) {
+// What the clean runs' transcripts say, and the one the subjects are
+// replayed against: empty unless every clean run made the same sessions.
+struct BaselineTranscripts {
+  TranscriptCheck check;
+  Transcript reference;
+};
+
+BaselineTranscripts check_transcripts(const BaselineRecord& record, bool asked) {
+  BaselineTranscripts out;
+  TranscriptCheck& check = out.check;
+  check.asked = asked;
   const auto& all = record.transcripts;
   check.recorded =
       !all.empty() && std::all_of(all.begin(), all.end(), [](const auto& t) { return t.has_value(); });
   if (!check.recorded) {
     check.unrecorded = record.unrecorded;
-    return {};
+    return out;
   }
   check.sessions = static_cast<int>(all.front()->size());
   check.requests = requests_in(*all.front());
   for (std::size_t i = 1; i < all.size() && check.difference.empty(); ++i)
     check.difference = first_difference(*all.front(), *all[i]);
   check.deterministic = check.difference.empty();
-  return check.deterministic ? *all.front() : Transcript{};
+  if (check.deterministic) out.reference = *all.front();
+  return out;
 }
 
 // The sanity check's verdict, from its run among the graded ones.
-bool sanity_stands(Subjects& subjects, const Ran& ran, Score& score) {
-  if (!ran.error.empty())
-    return stop(score, kHarness, "the sanity check could not be prepared: " + ran.error);
+std::optional<Stopped> sanity_stands(const Subjects& subjects, const Outcome<Ran>& outcome) {
+  if (!outcome.ok()) return Stopped{kHarness, "the sanity check could not be prepared: " + outcome.why()};
+  const Ran& ran = outcome.value();
   if (!ran.serving.harness_fault.empty()) {
-    return stop(
-        score, kHarness,
-        "the harness could not serve the sanity check: " + ran.serving.harness_fault + kShortOfResources);
+    return Stopped{kHarness, "the harness could not serve the sanity check: " + ran.serving.harness_fault +
+                                 kShortOfResources};
   }
   if (!ran.result.exited_cleanly() && !ran.serving.reached) {
-    score.baseline_output = output_of(ran.result);
-    return stop(score, kFlaky,
-                "the suite passed the clean runs, then failed the sanity check (" +
-                    ran.result.how_it_ended() +
-                    ") without ever starting TLBF_IMPL, so that failure was not about the implementation");
+    return Stopped{kFlaky,
+                   "the suite passed the clean runs, then failed the sanity check (" +
+                       ran.result.how_it_ended() +
+                       ") without ever starting TLBF_IMPL, so that failure was not about the implementation",
+                   output_of(ran.result)};
   }
   if (ran.result.exited_cleanly()) {
-    return stop(score, kPassesBroken,
-                "the suite passes even against " + subjects.broken_description() +
-                    ": it is not testing the implementation");
+    return Stopped{kPassesBroken, "the suite passes even against " + subjects.broken_description() +
+                                      ": it is not testing the implementation"};
   }
-  return true;
+  return std::nullopt;
 }
 
 // Every run of one mutant, folded into its outcome: the first run's, when
-// every run agrees on caught or not. `disagreement` gets why not otherwise.
-MutantRun fold(std::vector<MutantRun> runs, std::string& disagreement) {
+// every run agrees on caught or not; and when they do not, the flaky stop
+// that says so.
+struct Folded {
+  MutantRun run;
+  std::optional<Stopped> disagreement;
+};
+
+Folded fold(std::vector<MutantRun> runs) {
   MutantRun out = runs.front();
   double seconds = 0;
   for (const auto& r : runs) seconds += r.seconds;
   out.seconds = seconds / static_cast<double>(runs.size());
   out.confirmed_by = out.replayed ? 0 : static_cast<int>(runs.size());
   for (const auto& r : runs) {
-    if (r.verdict == MutantVerdict::Error) return r;  // the caller stops on it
+    if (r.verdict == MutantVerdict::Error) return {r, std::nullopt};  // verdicts_stand stops on it
   }
   for (const auto& r : runs) {
     if (caught(r.verdict) == caught(out.verdict)) continue;
     const MutantRun& killing = caught(r.verdict) ? r : out;
     const MutantRun& passing = caught(r.verdict) ? out : r;
-    disagreement = "the suite is flaky: of " + std::to_string(runs.size()) + " runs against " + out.id +
-                   ", at least one failed and one passed, so whether it catches " + out.id +
-                   " is luck; seed its random tests and retry.\nthe output of the run that failed:\n" +
-                   tail_of(killing.output) + "the output of the run that passed:\n" + tail_of(passing.output);
-    return out;
+    return {out, Stopped{kFlaky, "the suite is flaky: of " + std::to_string(runs.size()) + " runs against " +
+                                     out.id + ", at least one failed and one passed, so whether it catches " +
+                                     out.id +
+                                     " is luck; seed its random tests and retry.\nthe output of the run that "
+                                     "failed:\n" +
+                                     tail_of(killing.output) + "the output of the run that passed:\n" +
+                                     tail_of(passing.output)}};
   }
-  return out;
+  return {out, std::nullopt};
 }
 
 }  // namespace
@@ -511,26 +547,23 @@ MutantRun fold(std::vector<MutantRun> runs, std::string& disagreement) {
 namespace {
 
 // A clean run among the mutants'. Like a mutant's, a timeout counts only
-// when a second run times out too.
+// when a second run times out too. One that could not be prepared or served
+// is a Failure: the harness's fault, not the suite's.
 struct ControlResult {
   bool passed = false;
   std::string output;  // when it failed
   std::string how;     // how it ended, when it failed
-  std::string error;   // the run could not be prepared or served: the harness's fault, not the suite's
 };
 
-ControlResult control_run(Subjects& subjects, std::chrono::milliseconds limit) {
+Outcome<ControlResult> control_run(Subjects& subjects, std::chrono::milliseconds limit) {
   ControlResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    const Ran ran = run_and_finish(subjects, subjects.clean(), limit);
-    if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
-      out.error = !ran.error.empty() ? ran.error : ran.serving.harness_fault;
-      return out;
-    }
-    if (ran.result.exited_cleanly()) return {true, "", "", ""};
-    out.output = output_of(ran.result);
-    out.how = ran.result.how_it_ended();
-    if (!ran.result.timed_out) break;
+    const auto ran = run_and_finish(subjects, subjects.clean(), limit);
+    if (const auto not_run = harness_failure(ran)) return *not_run;
+    if (ran->result.exited_cleanly()) return ControlResult{true, "", ""};
+    out.output = output_of(ran->result);
+    out.how = ran->result.how_it_ended();
+    if (!ran->result.timed_out) break;
   }
   return out;
 }
@@ -583,32 +616,32 @@ struct GradedPhaseRecord {
   std::vector<std::vector<MutantRun>> runs;  // by index into the ids
   std::vector<int> planned;                  // places in the order, by index (planned_runs)
   std::vector<int> started, ended;           // of those places, by index: taken, and run or skipped
-  std::string harness_error;                 // a control or wheat run that could not be prepared or served
-  std::string control_how;                   // how the first failing control run ended
-  std::optional<Ran> broken;                 // the sanity check's run
+  std::optional<Failure> harness_failure;    // the first control or wheat run not prepared or not served
+  std::string control_how, control_output;   // how the first failing control run ended, and its output
+  std::optional<Outcome<Ran>> broken;        // the sanity check's run
 };
 
-void record_control(const ControlResult& control, GradedPhaseRecord& record, Score& score) {
-  if (!control.error.empty()) {
-    if (record.harness_error.empty()) record.harness_error = control.error;
+void record_control(const Outcome<ControlResult>& control, GradedPhaseRecord& record, Score& score) {
+  if (!control.ok()) {
+    if (!record.harness_failure) record.harness_failure = control.failure();
     return;
   }
   ++score.control_runs;
-  if (control.passed) {
+  if (control->passed) {
     ++score.control_passes;
   } else if (record.control_how.empty()) {
-    score.baseline_output = control.output;
-    record.control_how = control.how;
+    record.control_how = control->how;
+    record.control_output = control->output;
   }
 }
 
-void record_wheat_run(const Ran& ran, WheatRuns& w, GradedPhaseRecord& record) {
-  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
-    if (record.harness_error.empty())
-      record.harness_error =
-          "the run of the correct variant '" + w.id + "': " + ran.error + ran.serving.harness_fault;
+void record_wheat_run(const Outcome<Ran>& outcome, WheatRuns& w, GradedPhaseRecord& record) {
+  if (const auto not_run = harness_failure(outcome)) {
+    if (!record.harness_failure)
+      record.harness_failure = failure("the run of the correct variant '" + w.id + "': " + not_run->why);
     return;
   }
+  const Ran& ran = outcome.value();
   ++w.runs;
   if (ran.result.exited_cleanly()) {
     ++w.passes;
@@ -642,20 +675,22 @@ void record_mutant_run(std::optional<MutantRun> run, GradedPhaseRecord& record, 
 }
 
 // Each id's runs folded into score.runs (the first `graded` ids) or
-// score.chaff_runs (the rest); by id, why its runs disagree ("" when they do not).
-std::vector<std::string> fold_into(Score& score, std::vector<std::vector<MutantRun>> runs,
-                                   std::size_t graded) {
-  std::vector<std::string> disagreements(runs.size());
+// score.chaff_runs (the rest); by id, the stop its runs' disagreement makes, if any.
+std::vector<std::optional<Stopped>> fold_into(Score& score, std::vector<std::vector<MutantRun>> runs,
+                                              std::size_t graded) {
+  std::vector<std::optional<Stopped>> disagreements;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    MutantRun folded = fold(std::move(runs[i]), disagreements[i]);
-    (i < graded ? score.runs : score.chaff_runs).push_back(std::move(folded));
+    Folded folded = fold(std::move(runs[i]));
+    (i < graded ? score.runs : score.chaff_runs).push_back(std::move(folded.run));
+    disagreements.push_back(std::move(folded.disagreement));
   }
   return disagreements;
 }
 
-// Whether the folded runs are a grade; if not, records in `score` why it stopped.
-bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
-                    const std::string& control_how) {
+// Whether the folded runs are a grade: none when they are, else why not.
+std::optional<Stopped> verdicts_stand(const Score& score,
+                                      const std::vector<std::optional<Stopped>>& disagreements,
+                                      const GradedPhaseRecord& record) {
   std::vector<const MutantRun*> all;
   for (const auto& r : score.runs) all.push_back(&r);
   for (const auto& r : score.chaff_runs) all.push_back(&r);
@@ -665,36 +700,36 @@ bool verdicts_stand(Score& score, const std::vector<std::string>& disagreements,
     for (const MutantRun* r : all) {
       if (r->stops_grading_with != why) continue;
       if (why == kHarness)
-        return stop(score, kHarness,
-                    "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources);
-      score.baseline_output = r->output;
-      return stop(
-          score, kFlaky,
-          "the suite passed the clean runs, then failed the run of " + r->id +
-              " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the suite"
-              " is flaky, or the machine could not start its processes (ulimit -u, -n)");
+        return Stopped{kHarness,
+                       "the run of " + r->id + " is not graded: " + r->evidence + kShortOfResources};
+      return Stopped{kFlaky,
+                     "the suite passed the clean runs, then failed the run of " + r->id +
+                         " without ever starting TLBF_IMPL, so that failure was not the mutant's doing: the "
+                         "suite is flaky, or the machine could not start its processes (ulimit -u, -n)",
+                     r->output};
     }
   }
   // Nor is a run that could not happen as planned a survivor: a stale patch
   // would otherwise make a strong suite look weak.
   for (const MutantRun* r : all) {
     if (r->verdict == MutantVerdict::Error) {
-      return stop(score, kUngradable,
-                  "the run of " + r->id + " could not happen, so nothing can be said of it: " + r->evidence);
+      return Stopped{kUngradable, "the run of " + r->id +
+                                      " could not happen, so nothing can be said of it: " + r->evidence};
     }
   }
   if (score.control_passes < score.control_runs) {
-    return stop(score, kFlaky,
-                "the suite is flaky or counts its runs: it passed the " +
-                    std::to_string(score.baseline_runs) + " clean runs before the mutants, then failed " +
-                    std::to_string(score.control_runs - score.control_passes) + " of the " +
-                    std::to_string(score.control_runs) + " clean runs hidden among them (" + control_how +
-                    "), so its grade would not be about the mutants");
+    return Stopped{kFlaky,
+                   "the suite is flaky or counts its runs: it passed the " +
+                       std::to_string(score.baseline_runs) + " clean runs before the mutants, then failed " +
+                       std::to_string(score.control_runs - score.control_passes) + " of the " +
+                       std::to_string(score.control_runs) + " clean runs hidden among them (" +
+                       record.control_how + "), so its grade would not be about the mutants",
+                   record.control_output};
   }
-  for (const auto& why : disagreements) {
-    if (!why.empty()) return stop(score, kFlaky, why);
+  for (const auto& disagreement : disagreements) {
+    if (disagreement) return disagreement;
   }
-  return true;
+  return std::nullopt;
 }
 
 // One run of the graded phase, recorded.
@@ -709,7 +744,7 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
       return;
     }
     case Entry::kWheat: {
-      const Ran ran = run_and_finish(subjects, subjects.wheat(options.wheats[entry.index]), score.limit);
+      const auto ran = run_and_finish(subjects, subjects.wheat(options.wheats[entry.index]), score.limit);
       std::lock_guard<std::mutex> lock(mutex);
       record_wheat_run(ran, score.wheats[entry.index], record);
       return;
@@ -717,7 +752,7 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
     case Entry::kBroken: {
       const auto prepared = subjects.broken();
       if (!prepared) return;  // no sanity check: a place in the order that runs nothing
-      Ran ran = run_and_finish(subjects, *prepared, score.limit);
+      auto ran = run_and_finish(subjects, *prepared, score.limit);
       std::lock_guard<std::mutex> lock(mutex);
       record.broken = std::move(ran);
       return;
@@ -745,17 +780,17 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
 std::optional<Transcript> record_variant(Subjects& subjects, Score& score) {
   const auto prepared = subjects.variant_recorded();
   if (!prepared) return std::nullopt;
-  const Ran ran = run_and_finish(subjects, *prepared, score.limit);
+  const auto ran = run_and_finish(subjects, *prepared, score.limit);
   TranscriptCheck& t = score.transcript;
-  if (!ran.error.empty() || !ran.serving.harness_fault.empty()) {
-    t.variant_unrecorded = "its run could not happen: " + ran.error + ran.serving.harness_fault;
-  } else if (!ran.result.exited_cleanly()) {
-    t.variant_unrecorded = "the suite failed it (" + ran.result.how_it_ended() + ")";
-  } else if (!ran.serving.transcript) {
-    t.variant_unrecorded = ran.serving.unrecorded;
+  if (const auto not_run = harness_failure(ran)) {
+    t.variant_unrecorded = "its run could not happen: " + not_run->why;
+  } else if (!ran->result.exited_cleanly()) {
+    t.variant_unrecorded = "the suite failed it (" + ran->result.how_it_ended() + ")";
+  } else if (!ran->serving.transcript) {
+    t.variant_unrecorded = ran->serving.unrecorded;
   } else {
     t.variant_recorded = true;
-    return ran.serving.transcript;
+    return ran->serving.transcript;
   }
   return std::nullopt;
 }
@@ -812,8 +847,8 @@ void add_replay_differences(const std::vector<std::optional<Replayed>>& replays,
 // time (shuffled_run_order), then their verdicts: a harness fault, a wheat
 // rejected, the sanity check passed, then the mutants' and controls' as
 // verdicts_stand says.
-bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score,
-                  const Transcript& reference) {
+std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score,
+                                    const Transcript& reference) {
   std::vector<std::string> ids = options.mutants;
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
   for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", "", ""});
@@ -839,18 +874,19 @@ bool graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score,
   });
   score.mutants_seconds = seconds_since(start);
   for (WheatRuns& w : score.wheats) w.about = subjects.about_wheat(w.id);
-  if (!record.harness_error.empty()) {
-    return stop(score, kHarness,
-                "a clean control run or a correct variant's could not be prepared or served: " +
-                    record.harness_error + kShortOfResources);
+  if (record.harness_failure) {
+    return Stopped{kHarness, "a clean control run or a correct variant's could not be prepared or served: " +
+                                 record.harness_failure->why + kShortOfResources};
   }
   for (const WheatRuns& w : score.wheats) {
-    if (w.passes < w.runs) return wheat_failed(subjects, options, score, w);
+    if (w.passes < w.runs) return wheat_failed(subjects, options, w);
   }
-  if (record.broken && !sanity_stands(subjects, *record.broken, score)) return false;
+  if (record.broken) {
+    if (auto insane = sanity_stands(subjects, *record.broken)) return insane;
+  }
   const auto disagreements = fold_into(score, std::move(record.runs), options.mutants.size());
   add_replay_differences(replays, options.mutants.size(), score);
-  return verdicts_stand(score, disagreements, record.control_how);
+  return verdicts_stand(score, disagreements, record);
 }
 
 }  // namespace
@@ -863,20 +899,24 @@ int Score::chaffs_killed() const {
 
 Score score_suite(Subjects& subjects, const ScoreOptions& options) {
   Score score;
-  score.transcript.asked = options.replay;
+  std::optional<Stopped> stopped = warm_up_phase(subjects, options, score);
   BaselineRecord baseline;
-  if (!warm_up_phase(subjects, options, score) || !baseline_phase(subjects, options, score, baseline)) {
-    (void)check_transcripts(baseline, score.transcript);
-    return score;
+  if (!stopped) {
+    baseline = baseline_runs(subjects, options, score);
+    stopped = baseline_stands(baseline, score, options);
   }
   // Not deterministic: flagged, and every subject is run (docs/mutants.md).
-  const Transcript reference = check_transcripts(baseline, score.transcript);
-  // A mutant's run may rebuild what the warm-up built, then run the suite.
-  score.limit =
-      std::max(options.timeout_floor,
-               std::chrono::milliseconds(static_cast<long long>(
-                   (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
-  graded_phase(subjects, options, score, reference);
+  BaselineTranscripts transcripts = check_transcripts(baseline, options.replay);
+  score.transcript = std::move(transcripts.check);
+  if (!stopped) {
+    // A mutant's run may rebuild what the warm-up built, then run the suite.
+    score.limit =
+        std::max(options.timeout_floor,
+                 std::chrono::milliseconds(static_cast<long long>(
+                     (score.warm_up_seconds + score.baseline_seconds * options.timeout_factor) * 1000)));
+    stopped = graded_phase(subjects, options, score, transcripts.reference);
+  }
+  if (stopped) record_stop(score, std::move(*stopped));
   return score;
 }
 

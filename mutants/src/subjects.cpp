@@ -253,18 +253,20 @@ class Patched final : public Subjects {
     std::sort(out.begin(), out.end());
     return out;
   }
-  std::optional<SuiteRun> warm_up() override { return prepare("warm", {}); }
+  std::optional<Outcome<SuiteRun>> warm_up() override { return prepare("warm", {}); }
   void warmed(const SuiteRun& run) override {
     if (!run.directory.empty()) seed_ = run.directory;
   }
   // Folders are named alike whatever they hold: a name must not tell a run what it faces.
-  SuiteRun clean() override { return prepare(unique("run"), {}); }
-  std::optional<SuiteRun> broken() override {
+  Outcome<SuiteRun> clean() override { return prepare(unique("run"), {}); }
+  std::optional<Outcome<SuiteRun>> broken() override {
     if (sanity_patch_.empty()) return std::nullopt;
     return prepare(unique("run"), {sanity_patch_, {}});
   }
-  SuiteRun mutant(const std::string& id) override { return prepare(unique("run"), {patch_of(id), {}}); }
-  SuiteRun wheat(const std::string& id) override {
+  Outcome<SuiteRun> mutant(const std::string& id) override {
+    return prepare(unique("run"), {patch_of(id), {}});
+  }
+  Outcome<SuiteRun> wheat(const std::string& id) override {
     return prepare(unique("run"), {{}, id == kDisguised && !disguised_.empty() ? disguised_ : wheats_ / id});
   }
   void finish(const SuiteRun& run) override {
@@ -293,8 +295,8 @@ class Patched final : public Subjects {
   // than the seed, so that its warming run rebuilds what depends on them
   // there: a copy that was only moved looks up to date, and its first
   // patched run would rebuild from scratch.
-  std::vector<SuiteRun> job_folders(int n) override {
-    std::vector<SuiteRun> out;
+  std::vector<Outcome<SuiteRun>> job_folders(int n) override {
+    std::vector<Outcome<SuiteRun>> out;
     job_folders_warmed_from_ = fs::file_time_type::clock::now();
     for (int k = 0; k < n; ++k) out.push_back(prepare(job_folder_path(k).filename().string(), {}));
     return out;
@@ -417,13 +419,16 @@ class Patched final : public Subjects {
   // copy on write. Hard links for everything would not do: cargo rewrites some
   // of its files in place (fingerprints), which would change every run's copy
   // at once; a job folder's copies link only the products no run rewrites (copy_tree).
-  SuiteRun prepare(const std::string& name, const Change& change) {
+  // A run that cannot be prepared is undone here (finish: its folder, its
+  // job folder), and only its Failure is given back.
+  Outcome<SuiteRun> prepare(const std::string& name, const Change& change) {
     const fs::path& patch = change.patch;
     SuiteRun run;
-    if (scratch_.empty()) {
-      run.error = scratch_error_;
-      return run;
-    }
+    const auto undone = [&](std::string why) -> Outcome<SuiteRun> {
+      finish(run);
+      return failure(std::move(why));
+    };
+    if (scratch_.empty()) return failure(scratch_error_);
     fs::path from = seed_, copy = scratch_ / name;
     run.job_folder = take_job_folder();
     if (run.job_folder >= 0) {
@@ -431,18 +436,15 @@ class Patched final : public Subjects {
       copy = job_folder_path(run.job_folder);
       std::error_code ec;
       fs::remove_all(copy, ec);  // what a process of its last run may have written after it ended
-      if (const auto copied = copy_tree(from, copy, job_folders_warmed_from_); !copied.ok()) {
-        run.error = "cannot copy " + from.string() + ": " + copied.why();
-        return run;
-      }
+      if (const auto copied = copy_tree(from, copy, job_folders_warmed_from_); !copied.ok())
+        return undone("cannot copy " + from.string() + ": " + copied.why());
     } else {
       const auto copied = conformance::run_with_input(
           "cp -a --reflink=auto " + shell_quote(from.string()) + " " + shell_quote(copy.string()), "",
           std::chrono::minutes(10));
       if (!copied.exited_cleanly()) {
-        run.error = "cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
-                    "): " + conformance::last_lines(copied.out + copied.err, 3);
-        return run;
+        return undone("cannot copy " + from.string() + " (cp " + copied.how_it_ended() +
+                      "): " + conformance::last_lines(copied.out + copied.err, 3));
       }
     }
     run.directory = copy.string();
@@ -457,41 +459,40 @@ class Patched final : public Subjects {
     for (const auto& file : patched_) {
       std::error_code ec;
       seeded[file] = fs::last_write_time(copy / file, ec);
-      if (const auto renewed = renew(copy, file); !renewed.ok()) {
-        run.error = renewed.why();
-        return run;
-      }
+      if (const auto renewed = renew(copy, file); !renewed.ok()) return undone(renewed.why());
     }
+    if (const auto changed = make_change(copy, change); !changed.ok()) return undone(changed.why());
+    for (const auto& [file, then] : seeded) set_time_unlike(copy / file, then);
+    // Last, the patched files included: the suite user's to write (suite_user.hpp).
+    if (const auto given = give_to_suite_user(copy); !given.ok()) return undone(given.why());
+    return run;
+  }
+
+  // `change` made in `copy`: a wheat's files laid over it, or a patch applied.
+  Outcome<Done> make_change(const fs::path& copy, const Change& change) const {
     if (!change.overlay.empty()) {
       // Into the files just written afresh, so that a wheat's file is made like every other run's.
       for (const auto& file : files_under(change.overlay)) {
         std::error_code ec;
         fs::copy_file(change.overlay / file, copy / file, fs::copy_options::overwrite_existing, ec);
         if (ec) {
-          run.error = "cannot lay " + (change.overlay / file).string() + " over " + copy.string() + ": " +
-                      ec.message();
-          return run;
+          return failure("cannot lay " + (change.overlay / file).string() + " over " + copy.string() + ": " +
+                         ec.message());
         }
       }
     }
-    if (!patch.empty()) {
-      // No backup: a patch that applies with an offset would leave a .orig
-      // file, which only a patched copy has.
-      const auto applied = conformance::run_with_input(
-          "cd " + shell_quote(copy.string()) +
-              " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-              shell_quote(fs::absolute(patch).string()),
-          "", std::chrono::minutes(1));
-      if (!applied.exited_cleanly()) {
-        run.error = patch.filename().string() + " does not apply to " + workdir_.string() + " (patch " +
-                    applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
-        return run;
-      }
-    }
-    for (const auto& [file, then] : seeded) set_time_unlike(copy / file, then);
-    // Last, the patched files included: the suite user's to write (suite_user.hpp).
-    if (const auto given = give_to_suite_user(copy); !given.ok()) run.error = given.why();
-    return run;
+    const fs::path& patch = change.patch;
+    if (patch.empty()) return done();
+    // No backup: a patch that applies with an offset would leave a .orig
+    // file, which only a patched copy has.
+    const auto applied = conformance::run_with_input(
+        "cd " + shell_quote(copy.string()) +
+            " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
+            shell_quote(fs::absolute(patch).string()),
+        "", std::chrono::minutes(1));
+    if (applied.exited_cleanly()) return done();
+    return failure(patch.filename().string() + " does not apply to " + workdir_.string() + " (patch " +
+                   applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3));
   }
 
   // `line` as run in `copy`: sandboxed, its own copy writable and nothing
@@ -597,9 +598,9 @@ class Served final : public Subjects {
   std::vector<std::string> wheat_ids() const override { return wheat_ids_; }
   std::vector<std::string> chaff_ids() const override { return patch_stems(set_.chaffs); }
   // A suite compiled once (ServedSet::build): the build, in the learner's folder, is the warm-up.
-  std::optional<SuiteRun> warm_up() override {
+  std::optional<Outcome<SuiteRun>> warm_up() override {
     if (set_.build.empty()) return std::nullopt;
-    SuiteRun run{suite_command(set_.build, "", ""), set_.directory, "", -1};
+    SuiteRun run{suite_command(set_.build, "", ""), set_.directory, -1};
     if (set_.sandbox) {
       const Sandbox box{toolchain_folders(set_.build), {set_.directory}, tlbf_own_files(set_.build)};
       run.command = sandboxed(box, set_.directory, run.command);
@@ -631,12 +632,14 @@ class Served final : public Subjects {
     }
     return "";
   }
-  SuiteRun clean() override { return reveal_ ? revealed(" serve", "") : hidden("", {}); }
-  SuiteRun clean_recorded() override { return reveal_ ? revealed(" serve", "") : hidden("", {}, true); }
-  std::optional<SuiteRun> broken() override {
+  Outcome<SuiteRun> clean() override { return reveal_ ? revealed(" serve", "") : hidden("", {}); }
+  Outcome<SuiteRun> clean_recorded() override {
+    return reveal_ ? revealed(" serve", "") : hidden("", {}, true);
+  }
+  std::optional<Outcome<SuiteRun>> broken() override {
     return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all", {});
   }
-  SuiteRun mutant(const std::string& id) override {
+  Outcome<SuiteRun> mutant(const std::string& id) override {
     if (variant_.count(id) > 0) return hidden("", id);  // a chaff
     if (reveal_) return revealed(" serve --mutant " + id, id);
     if (variant_.count(kMutantForm + id) > 0) {
@@ -650,7 +653,7 @@ class Served final : public Subjects {
     }
     return hidden(id, {});
   }
-  SuiteRun wheat(const std::string& id) override {
+  Outcome<SuiteRun> wheat(const std::string& id) override {
     if (variant_.count(id) == 0) return Subjects::wheat(id);
     return hidden("", id);
   }
@@ -671,7 +674,7 @@ class Served final : public Subjects {
     return record;
   }
   // The kit's variant as it is (the as_is wheat), recorded.
-  std::optional<SuiteRun> variant_recorded() override {
+  std::optional<Outcome<SuiteRun>> variant_recorded() override {
     if (reveal_ || set_.as_is.empty() || variant_.count(set_.as_is) == 0) return std::nullopt;
     return hidden("", set_.as_is, true);
   }
@@ -862,43 +865,28 @@ class Served final : public Subjects {
   SuiteRun revealed(const std::string& serve, const std::string& id) const {
     return {as_suite_user_reaching({toolchain_folders(suite_), {}, {}},
                                    suite_command(suite_, shell_quote_if_needed(tlbf_) + serve, id)),
-            "", ""};
+            "", -1};
   }
 
   // TLBF_IMPL is the same words for every run but a random socket name, and
   // what answers there is chosen here (hidden.hpp): the oracle with `choice`,
   // or the variant `variant`.
-  SuiteRun hidden(const std::string& choice, const std::string& variant, bool record = false) {
+  Outcome<SuiteRun> hidden(const std::string& choice, const std::string& variant, bool record = false) {
     SuiteRun run;
-    if (private_.empty() || (!set_.directory.empty() && runs_.empty())) {
-      run.error = private_error_;
-      return run;
-    }
-    if (!build_error_.empty()) {
-      run.error = build_error_;
-      return run;
-    }
+    if (private_.empty() || (!set_.directory.empty() && runs_.empty())) return failure(private_error_);
+    if (!build_error_.empty()) return failure(build_error_);
     // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
     std::error_code ec;
     const std::string sockets = fs::absolute(private_, ec).string();
-    if (!variant.empty() && !variant_.at(variant).error.empty()) {
-      run.error = variant_.at(variant).error;
-      return run;
-    }
+    if (!variant.empty() && !variant_.at(variant).error.empty()) return failure(variant_.at(variant).error);
     const auto& program = variant == kAlternativesWheat ? alternatives_command_ : set_.variant_command;
     auto started = variant.empty()
                        ? HiddenServer::start(sockets, tlbf_mutant_, choice)
                        : HiddenServer::start_program(sockets, program, variant_.at(variant).folder.string());
-    if (!started.ok()) {
-      run.error = started.why();
-      return run;
-    }
+    if (!started.ok()) return started.failure();
     std::unique_ptr<HiddenServer> server = std::move(started).value();
     // The relay, run as the suite user, must reach and connect to the socket.
-    if (const auto given = give_to_suite_user(server->socket_folder()); !given.ok()) {
-      run.error = given.why();
-      return run;
-    }
+    if (const auto given = give_to_suite_user(server->socket_folder()); !given.ok()) return given.failure();
     std::string folder = fs::current_path(ec).string();
     if (!set_.directory.empty()) {
       // A fresh copy for each run: a suite must not leave itself notes from
@@ -906,11 +894,9 @@ class Served final : public Subjects {
       folder = (runs_ / ("run-" + random_name())).string();  // no count of runs in its name
       const auto copied = conformance::run_with_input(
           "cp -a " + shell_quote(set_.directory) + " " + shell_quote(folder), "", std::chrono::minutes(10));
-      if (!copied.exited_cleanly()) {
-        run.error =
-            "cannot copy " + set_.directory + ": " + conformance::last_lines(copied.out + copied.err, 3);
-        return run;
-      }
+      if (!copied.exited_cleanly())
+        return failure("cannot copy " + set_.directory + ": " +
+                       conformance::last_lines(copied.out + copied.err, 3));
       run.directory = folder;
     }
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();

@@ -36,9 +36,9 @@ class TestsFileSubjects final : public Subjects {
     for (std::string line; std::getline(in, line);) caught_.insert(line);
   }
   std::vector<std::string> ids() const override { return {"s01", "s02", "s03"}; }
-  SuiteRun clean() override { return run_of("clean"); }
-  std::optional<SuiteRun> broken() override { return run_of("broken"); }
-  SuiteRun mutant(const std::string& id) override { return run_of(id); }
+  Outcome<SuiteRun> clean() override { return run_of("clean"); }
+  std::optional<Outcome<SuiteRun>> broken() override { return run_of("broken"); }
+  Outcome<SuiteRun> mutant(const std::string& id) override { return run_of(id); }
   void finish(const SuiteRun&) override {}
   Place place(const std::string& id) const override {
     Place p;

@@ -188,11 +188,11 @@ class ReplayingSubjects final : public Subjects {
   std::vector<std::string> ids() const override { return mutants; }
   std::vector<std::string> chaff_ids() const override { return chaffs; }
   std::vector<std::string> wheat_ids() const override { return wheats; }
-  SuiteRun clean() override { return make("", false); }
-  SuiteRun clean_recorded() override { return make("", true); }
-  std::optional<SuiteRun> broken() override { return make("broken", false); }
-  SuiteRun mutant(const std::string& id) override { return make(id, false); }
-  SuiteRun wheat(const std::string& id) override { return make(id, false); }
+  Outcome<SuiteRun> clean() override { return make("", false); }
+  Outcome<SuiteRun> clean_recorded() override { return make("", true); }
+  std::optional<Outcome<SuiteRun>> broken() override { return make("broken", false); }
+  Outcome<SuiteRun> mutant(const std::string& id) override { return make(id, false); }
+  Outcome<SuiteRun> wheat(const std::string& id) override { return make(id, false); }
   ServingRecord serving_record(const SuiteRun& run) override {
     std::lock_guard<std::mutex> lock(mutex_);
     ServingRecord record;

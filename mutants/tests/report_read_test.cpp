@@ -181,9 +181,9 @@ TEST(ConfirmKills, AreKillConfirmRunsButNeverFewerThanConfirmRunsAndNoneWithOne)
 class NoSubjects final : public Subjects {
  public:
   std::vector<std::string> ids() const override { return {}; }
-  SuiteRun clean() override { return {}; }
-  std::optional<SuiteRun> broken() override { return std::nullopt; }
-  SuiteRun mutant(const std::string&) override { return {}; }
+  Outcome<SuiteRun> clean() override { return SuiteRun{}; }
+  std::optional<Outcome<SuiteRun>> broken() override { return std::nullopt; }
+  Outcome<SuiteRun> mutant(const std::string&) override { return SuiteRun{}; }
   void finish(const SuiteRun&) override {}
   Place place(const std::string& id) const override {
     Place p;

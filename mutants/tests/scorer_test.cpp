@@ -13,10 +13,12 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "tlbf/mutants/hidden.hpp"
+#include "tlbf/mutants/report.hpp"
 #include "tlbf/mutants/scorer.hpp"
 #include "relay_hello.hpp"
 
@@ -51,9 +53,9 @@ class FakeSubjects : public Subjects {
     }
     return out;
   }
-  SuiteRun clean() override { return make(""); }
-  std::optional<SuiteRun> broken() override { return make("broken"); }
-  SuiteRun mutant(const std::string& id) override { return make(id); }
+  Outcome<SuiteRun> clean() override { return make(""); }
+  std::optional<Outcome<SuiteRun>> broken() override { return make("broken"); }
+  Outcome<SuiteRun> mutant(const std::string& id) override { return make(id); }
   ServingRecord serving_record(const SuiteRun& run) override {
     std::lock_guard<std::mutex> lock(mutex_);
     return by_id.at(subject_of_.at(run.command)).serving;
@@ -95,7 +97,7 @@ TEST(Scorer, AFailureTheSubjectSawIsAKill) {
 class BuiltOnce final : public FakeSubjects {
  public:
   bool builds = false;
-  std::optional<SuiteRun> warm_up() override {
+  std::optional<Outcome<SuiteRun>> warm_up() override {
     SuiteRun run;
     run.command = builds ? "true" : "echo 'error[E0308]: mismatched types' >&2; echo '{}'; false";
     return run;
@@ -180,9 +182,9 @@ TEST(Scorer, TheHarnessFailingAControlRunStopsAsAHarnessError) {
   class LateFault final : public Subjects {
    public:
     std::vector<std::string> ids() const override { return {"s01"}; }
-    SuiteRun clean() override { return {"true clean-" + std::to_string(++cleans_), "", "", -1}; }
-    std::optional<SuiteRun> broken() override { return SuiteRun{"false broken", "", "", -1}; }
-    SuiteRun mutant(const std::string&) override { return {"false s01", "", "", -1}; }
+    Outcome<SuiteRun> clean() override { return SuiteRun{"true clean-" + std::to_string(++cleans_), "", -1}; }
+    std::optional<Outcome<SuiteRun>> broken() override { return SuiteRun{"false broken", "", -1}; }
+    Outcome<SuiteRun> mutant(const std::string&) override { return SuiteRun{"false s01", "", -1}; }
     ServingRecord serving_record(const SuiteRun& run) override {
       const bool control = run.command.rfind("true clean-", 0) == 0 && std::stoi(run.command.substr(11)) > 3;
       return {true, control ? "could not start the served process: Resource temporarily unavailable" : "",
@@ -214,10 +216,10 @@ class ScriptedSubjects final : public Subjects {
   std::vector<std::string> ids() const override { return mutants; }
   std::vector<std::string> chaff_ids() const override { return chaffs; }
   std::vector<std::string> wheat_ids() const override { return wheats; }
-  SuiteRun clean() override { return make(""); }
-  std::optional<SuiteRun> broken() override { return make("broken"); }
-  SuiteRun mutant(const std::string& id) override { return make(id); }
-  SuiteRun wheat(const std::string& id) override { return make(id); }
+  Outcome<SuiteRun> clean() override { return make(""); }
+  std::optional<Outcome<SuiteRun>> broken() override { return make("broken"); }
+  Outcome<SuiteRun> mutant(const std::string& id) override { return make(id); }
+  Outcome<SuiteRun> wheat(const std::string& id) override { return make(id); }
   void finish(const SuiteRun&) override {}
   Place place(const std::string&) const override { return {}; }
   std::string broken_description() const override { return "broken"; }
@@ -230,16 +232,13 @@ class ScriptedSubjects final : public Subjects {
  private:
   std::mutex order_mutex_;
   std::vector<std::string> prepared_;
-  SuiteRun make(const std::string& id) {
+  Outcome<SuiteRun> make(const std::string& id) {
     {
       std::lock_guard<std::mutex> lock(order_mutex_);
       prepared_.push_back(id);
     }
     SuiteRun run;
-    if (unpreparable.count(id)) {
-      run.error = id + ".patch does not apply";
-      return run;
-    }
+    if (unpreparable.count(id)) return failure(id + ".patch does not apply");
     const auto found = commands.find(id);
     run.command = found != commands.end() ? found->second : id.empty() ? "true" : "false";
     return run;
@@ -491,6 +490,45 @@ TEST(Scorer, ARunThatCannotBePreparedIsUngradableNotASurvivor) {
   EXPECT_NE(score.stop_reason.find("s02.patch does not apply"), std::string::npos) << score.stop_reason;
 }
 
+// The same Failure is the harness's when the run was a clean one: the suite
+// did nothing wrong, so it neither fails clean nor gets a grade.
+TEST(Scorer, ACleanRunThatCannotBePreparedIsAHarnessErrorNotTheSuites) {
+  ScriptedSubjects subjects;
+  subjects.unpreparable = {""};
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;
+  EXPECT_EQ(score.stop_reason, "a clean run could not be prepared: .patch does not apply");
+  EXPECT_EQ(score.baseline_runs, 0);
+  EXPECT_TRUE(score.runs.empty());
+}
+
+// A stop decided in a phase reaches the report whole: its word, its reason,
+// and the output of the run it stopped at (the wheat's, here), as
+// docs/mutants.md's config.stopped says.
+TEST(Scorer, AStopsReasonAndItsRunsOutputReachTheReport) {
+  ScriptedSubjects subjects;
+  subjects.wheats = {"rewritten"};
+  subjects.commands["rewritten"] = "echo 'FAIL: test_source_hash'; exit 1";
+  ScoreOptions options = options_for(subjects);
+  options.jobs = 1;  // no run alone after the three that failed
+  const Score score = score_suite(subjects, options);
+  ASSERT_EQ(score.stopped, kRejectsCorrect) << score.stop_reason;
+  ReportContext context;
+  context.mode = "served";
+  context.exit_code = 6;
+  const auto report = nlohmann::json::parse(mutation_report_json(subjects, score, context));
+  const auto& stopped = report["config"]["stopped"];
+  EXPECT_EQ(stopped["why"], "rejects-correct");
+  EXPECT_EQ(stopped["exitCode"], 6);
+  EXPECT_EQ(
+      stopped["reason"],
+      "fails the correct variant 'rewritten' (3 of 3 runs): the suite rejects a correct implementation, "
+      "so it tests something the documents leave open, or recognises the reference by its source; "
+      "first failing lines:\nFAIL: test_source_hash");
+  EXPECT_EQ(stopped["failingOutput"], "FAIL: test_source_hash\n");
+  EXPECT_FALSE(stopped.contains("passingOutput"));  // the clean runs said nothing
+}
+
 TEST(Scorer, ChaffsAreRunLikeMutantsAndKeptOutOfTheScore) {
   ScriptedSubjects subjects;
   subjects.chaffs = {"c01", "c02", "c03"};
@@ -545,6 +583,26 @@ TEST(Scorer, AfterTheBaselineEveryRunIsInOnePhase) {
   ASSERT_FALSE(phases.empty());
   EXPECT_EQ(phases.back(), std::make_pair(std::string("mutants"), 2 * 2 + 2 + 2 * 3 + 1));
   for (const auto& [phase, total] : phases) EXPECT_TRUE(phase == "baseline" || phase == "mutants") << phase;
+}
+
+// A suite that passes its three clean runs and fails every later one: the
+// control runs hidden among the mutants' catch it, and the report shows a
+// failing control run's output, not another run's.
+TEST(Scorer, AControlRunFailedStopsAsFlakyWithThatRunsOutput) {
+  Scratch scratch;
+  ScriptedSubjects subjects;
+  std::string first_three = "if false";
+  for (const char* marker : {"a", "b", "c"})
+    first_three += " || mkdir " + scratch.file(marker) + " 2>/dev/null";
+  subjects.commands[""] = first_three + "; then exit 0; fi; echo 'counted: a control run'; exit 1";
+  const Score score = score_suite(subjects, options_for(subjects));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_EQ(score.baseline_passes, 3);
+  EXPECT_EQ(score.control_runs, 2);
+  EXPECT_EQ(score.control_passes, 0);
+  EXPECT_NE(score.stop_reason.find("failed 2 of the 2 clean runs hidden among them"), std::string::npos)
+      << score.stop_reason;
+  EXPECT_EQ(score.baseline_output, "counted: a control run\n");
 }
 
 // A suite that counts its runs and passes all of the first nine, then only

@@ -10,16 +10,19 @@
 #include <vector>
 
 #include "tlbf/mutants/transcript.hpp"
+#include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
 
-// One run of the suite: a shell line, and the directory it runs in (empty:
-// the current one). `error` set means the run could not be prepared (a patch
-// that does not apply), and the suite is not run.
+// One run of the suite, prepared: a shell line, and the directory it runs in
+// (empty: the current one). A run that could not be prepared (a patch that
+// does not apply, a folder that cannot be copied) is no SuiteRun but the
+// Subjects' Failure (Outcome<SuiteRun>): the suite is not run, and the
+// Subjects have already undone what preparing it made, so there is nothing
+// to finish().
 struct SuiteRun {
   std::string command;
   std::string directory;
-  std::string error;
   int job_folder = -1;  // the job folder (below) it runs in, given back by finish(); -1 for none
 };
 
@@ -69,21 +72,25 @@ struct Replayed {
 
 // What the suite is run against: the clean subject, a broken one for the
 // sanity check, and each mutant. Implementations must allow mutant() and
-// finish() from several threads at once.
+// finish() from several threads at once. Each run is prepared here, or a
+// Failure says why it could not be; the scorer, not the Subjects, decides
+// what that means for the grading: the harness's fault for the warm-up, a
+// job folder's, a clean, control, wheat or sanity run; a mutant's or chaff's
+// run that cannot happen makes the grading ungradable.
 class Subjects {
  public:
   virtual ~Subjects() = default;
   virtual std::vector<std::string> ids() const = 0;  // every mutant on offer, in order
-  virtual SuiteRun clean() = 0;
-  virtual std::optional<SuiteRun> broken() = 0;  // none: no sanity check
-  virtual SuiteRun mutant(const std::string& id) = 0;
+  virtual Outcome<SuiteRun> clean() = 0;
+  virtual std::optional<Outcome<SuiteRun>> broken() = 0;  // none: no sanity check
+  virtual Outcome<SuiteRun> mutant(const std::string& id) = 0;
   // A clean run whose sessions are recorded (ServingRecord::transcript), for
   // the baseline. By default an unrecorded clean run.
-  virtual SuiteRun clean_recorded() { return clean(); }
+  virtual Outcome<SuiteRun> clean_recorded() { return clean(); }
   // A recorded run of the kit's variant as it is (a wheat), made after the
   // baseline when there is one to replay: its transcript is what the
   // subjects served in the variant's form are compared with. None by default.
-  virtual std::optional<SuiteRun> variant_recorded() { return std::nullopt; }
+  virtual std::optional<Outcome<SuiteRun>> variant_recorded() { return std::nullopt; }
   // The mutant or chaff `id` answering the references' requests in every
   // form it is served in (the oracle's compared with `references.oracle`,
   // the variant's with `references.variant`), each within `limit`, without
@@ -102,7 +109,7 @@ class Subjects {
   // (patch mode: cargo's target directory). Its outcome is not graded; after
   // it, warmed() makes its directory the one every graded run starts from,
   // so that all graded runs, the clean ones included, start alike.
-  virtual std::optional<SuiteRun> warm_up() { return std::nullopt; }
+  virtual std::optional<Outcome<SuiteRun>> warm_up() { return std::nullopt; }
   virtual void warmed(const SuiteRun&) {}
   // After the warm-up: whether it exited cleanly and its standard output.
   // For Subjects whose warm-up is the one build of what every run runs (the
@@ -120,18 +127,14 @@ class Subjects {
   // where its runs will be: job_folders(n) gives the runs that warm them (their
   // outcome is not graded), job_folders_warmed() is called when they have ended.
   // None (the default): runs get folders of their own.
-  virtual std::vector<SuiteRun> job_folders(int /*n*/) { return {}; }
+  virtual std::vector<Outcome<SuiteRun>> job_folders(int /*n*/) { return {}; }
   virtual void job_folders_warmed() {}
   // Correct variants of the implementation (wheats): every suite must pass
   // each of them, as it passes the clean one. A suite that fails one tests
   // something the documents leave open, or recognises the reference by its
   // source. None by default.
   virtual std::vector<std::string> wheat_ids() const { return {}; }
-  virtual SuiteRun wheat(const std::string& id) {
-    SuiteRun run;
-    run.error = "no wheat '" + id + "'";
-    return run;
-  }
+  virtual Outcome<SuiteRun> wheat(const std::string& id) { return failure("no wheat '" + id + "'"); }
   // What the report says of a wheat besides its runs ("" when nothing): the
   // alternatives wheat's seed, and the requests it answered otherwise than
   // the oracle, each with the answers the documents allow.
