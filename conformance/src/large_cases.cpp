@@ -61,7 +61,8 @@ Case longest_line() {
   c.needs = {Capability::Filter};
   c.about =
       "a request line just under the 64 MiB docs/protocol.md allows (docs/check.md, \"The large filters\")";
-  c.steps.push_back({start, "err NoSuchFilter", Fill{(std::size_t{64} << 20) - (std::size_t{4} << 10) - 1 - start.size()}});
+  c.steps.push_back(
+      {start, "err NoSuchFilter", Fill{(std::size_t{64} << 20) - (std::size_t{4} << 10) - 1 - start.size()}});
   return c;
 }
 

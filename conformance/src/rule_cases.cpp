@@ -88,8 +88,8 @@ std::vector<Case> long_lines() {
   longest.name = "protocol/framing/line_above_16mib";
   longest.needs = {Capability::Filter};
   longest.about = kLongLines;
-  longest.steps.push_back(
-      {start, "err NoSuchFilter", Fill{(std::size_t{16} << 20) + (std::size_t{64} << 10) - 1 - start.size()}});
+  longest.steps.push_back({start, "err NoSuchFilter",
+                           Fill{(std::size_t{16} << 20) + (std::size_t{64} << 10) - 1 - start.size()}});
   out.push_back(std::move(longest));
   return out;
 }

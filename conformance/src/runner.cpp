@@ -425,8 +425,8 @@ std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end,
     starts.push_back(requests.size());
     // An error's message may quote the request, its fill too.
     for (const auto& step : c.steps)
-      requests.push_back({step.request, answer_limit(step.request, step.pattern) + step.fill.count,
-                          c.patience, step.fill});
+      requests.push_back(
+          {step.request, answer_limit(step.request, step.pattern) + step.fill.count, c.patience, step.fill});
     requests.push_back({kSync, Request::kDefaultAnswerLimit});
   }
   return requests;

@@ -49,12 +49,9 @@ TEST(Session, AFillIsWrittenAsTheRestOfItsLine) {
       {"fnv1a64 -"},
   };
   const std::vector<std::string> expected = {
-      fnv_answer("a", 0, 0),
-      fnv_answer("", 5'000'000, 0xaa),
-      fnv_answer("b", 0, 0),
-      fnv_answer(std::string((std::size_t{3} << 20) / 2, '\0'), 1'000, 0xbb),
-      fnv_answer("", 1, 0xcc),
-      "ok cbf29ce484222325",
+      fnv_answer("a", 0, 0),   fnv_answer("", 5'000'000, 0xaa),
+      fnv_answer("b", 0, 0),   fnv_answer(std::string((std::size_t{3} << 20) / 2, '\0'), 1'000, 0xbb),
+      fnv_answer("", 1, 0xcc), "ok cbf29ce484222325",
   };
   for (const Pace pace : {Pace::Pipelined, Pace::OneAtATime}) {
     const Answers a = session->exchange(requests, pace);
