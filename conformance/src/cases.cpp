@@ -1,6 +1,7 @@
 #include "tlbf/conformance/cases.hpp"
 #include "tlbf/vectors/vectors.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -120,6 +121,13 @@ std::vector<Case> cases_from_vectors(const std::vector<vectors::VectorFile>& fil
     }
   }
   return out;
+}
+
+std::string shown_request(const Step& step) {
+  constexpr std::size_t kShown = 8;
+  const std::string shown = step.request + std::string(std::min(step.fill.count, kShown), step.fill.byte);
+  if (step.fill.count <= kShown) return shown;
+  return shown + "...[" + std::to_string(step.request.size() + step.fill.count) + " bytes in all]";
 }
 
 void make_steps_now(Case& c) {

@@ -6,6 +6,7 @@
 
 #include "tlbf/conformance/judge.hpp"
 #include "tlbf/protocol/commands.hpp"
+#include "tlbf/protocol/oracle_session.hpp"
 #include "tlbf/conformance/child.hpp"
 #include "tlbf/conformance/strays.hpp"
 #include "tlbf/conformance/readable.hpp"
@@ -18,15 +19,38 @@ namespace {
 const char* const kSync = "hello";  // sent after every case to prove the responses are in step
 constexpr std::size_t kLongestReproduceLine = 4000;
 
+bool has_fill(const Case& c) {
+  return std::any_of(c.steps.begin(), c.steps.end(), [](const Step& s) { return s.fill.count > 0; });
+}
+
+// The shell commands that write the steps' lines, each fill made by head
+// and tr rather than spelled out.
+std::string writing_fills(const Case& c) {
+  std::string out = "{";
+  for (const auto& step : c.steps) {
+    out += " printf %s " + shell_quote(step.request) + ";";
+    if (step.fill.count > 0) {
+      out += " head -c " + std::to_string(step.fill.count) + " /dev/zero | tr '\\0' " +
+             shell_quote(std::string(1, step.fill.byte)) + ";";
+    }
+    out += " echo;";
+  }
+  return out + " }";
+}
+
 std::string reproduce_line(const Case& c, const std::string& command) {
   std::string line = "printf '%s\\n'";
   for (const auto& step : c.steps) line += " " + shell_quote(step.request);
+  if (has_fill(c)) line = writing_fills(c);
   line += " | " + command;
   // A line too long to paste helps nobody; the requests are whole in --json.
   return line.size() <= kLongestReproduceLine ? line : "";
 }
 
 std::string transcript_of(const Case& c) {
+  // A transcript holds each line whole: a line of 64 MiB is left to the
+  // reproduce line, which makes it.
+  if (has_fill(c)) return "";
   std::string out;
   for (const auto& step : c.steps) out += "> " + step.request + "\n< " + step.pattern + "\n";
   return out;
@@ -43,6 +67,35 @@ std::string missing_capabilities(const std::set<Capability>& needs, const std::s
 
 bool looks_like_protocol(const std::string& line) {
   return line == "ok" || line.rfind("ok ", 0) == 0 || line.rfind("err ", 0) == 0;
+}
+
+// The oracle's answer to a step alone, its fill handed over in pieces: a
+// fresh session keeps none of a line whose filter does not exist.
+std::string oracle_alone(const Step& step) {
+  protocol::OracleSession oracle;
+  oracle.add(step.request);
+  const std::string block(std::min(step.fill.count, std::size_t{1} << 20), step.fill.byte);
+  for (std::size_t left = step.fill.count; left > 0;) {
+    const std::size_t n = std::min(left, block.size());
+    oracle.add(std::string_view(block).substr(0, n));
+    left -= n;
+  }
+  return oracle.finish();
+}
+
+std::string failure_reason(const Difference& why, const std::string& got) {
+  return why.what + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
+}
+
+// A step with a fill is judged by its pattern alone (Step::fill): a
+// mismatch fails it.
+void fail_by_pattern(CaseResult& r, const Step& step, const Difference& why, const std::string& got) {
+  r.outcome = CaseOutcome::Failed;
+  r.reason = failure_reason(why, got);
+  r.request = shown_request(step);
+  r.expected = step.pattern;
+  r.got = got;
+  r.oracle = oracle_alone(step);
 }
 
 // A case judged, and whether the sync after it was not answered as a hello:
@@ -70,6 +123,10 @@ Judged judge(const Case& c, const std::vector<std::string>& answers, std::size_t
     const std::string& got = answers[from + i];
     auto why = mismatch(c.steps[i].pattern, got);
     if (!why && !judge) continue;
+    if (why && c.steps[i].fill.count > 0) {
+      fail_by_pattern(r, c.steps[i], *why, got);
+      break;
+    }
     if (!judge) judge.emplace();
     // After an acceptable difference, an answer on the filter it opened that
     // matches the oracle's may still contradict the state the implementation
@@ -94,8 +151,7 @@ Judged judge(const Case& c, const std::vector<std::string>& answers, std::size_t
       judgement.reason = "it follows from the state an earlier acceptable difference left";
     if (acceptable && r.outcome == CaseOutcome::Acceptable) continue;  // the first one is reported
     r.outcome = acceptable ? CaseOutcome::Acceptable : CaseOutcome::Failed;
-    r.reason =
-        why->what + (looks_like_protocol(got) ? "" : " (not a protocol line: was it meant for stderr?)");
+    r.reason = failure_reason(*why, got);
     if (acceptable) r.reason += "; acceptable: " + judgement.reason;
     r.request = c.steps[i].request;
     r.expected = c.steps[i].pattern;
@@ -315,7 +371,7 @@ void Run::fail_with_fault(CaseResult& result, const Case& c, const Fault& fault,
             {},
             {}};
   if (answered < c.steps.size()) {
-    result.request = c.steps[answered].request;
+    result.request = shown_request(c.steps[answered]);
     result.expected = c.steps[answered].pattern;
   }
   count_fault(fault);
@@ -367,8 +423,10 @@ std::vector<Request> Run::batch_of(const Pass& pass, std::size_t end,
   for (std::size_t i = pass.next; i < end; ++i) {
     const Case& c = pass.cases[pass.runnable[i]];
     starts.push_back(requests.size());
+    // An error's message may quote the request, its fill too.
     for (const auto& step : c.steps)
-      requests.push_back({step.request, answer_limit(step.request, step.pattern), c.patience});
+      requests.push_back(
+          {step.request, answer_limit(step.request, step.pattern) + step.fill.count, c.patience, step.fill});
     requests.push_back({kSync, Request::kDefaultAnswerLimit});
   }
   return requests;

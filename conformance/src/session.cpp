@@ -148,8 +148,10 @@ Fault ChildSession::end_with(FaultKind kind, std::string detail) {
 
 // What waits to be written to the process, in order: `out` from `written` on,
 // short requests copied together; then `long_line`, a request of kWriteChunk
-// bytes or more, written from where it is (a copy of 16 MiB costs 4096 page
-// faults), and then its "\n", which starts `out` again.
+// bytes or more (or one with a fill), written from where it is (a copy of
+// 16 MiB costs 4096 page faults); then `fill_left` bytes of its fill, written
+// again and again from `fill_block`, so a line of 64 MiB costs 1 MiB here;
+// and then its "\n", which starts `out` again.
 struct ChildSession::Outbox {
   std::span<const Request> requests;
   Pace pace;
@@ -157,41 +159,60 @@ struct ChildSession::Outbox {
   std::string out;
   std::size_t written = 0;
   std::string_view long_line;
+  std::size_t fill_left = 0;
+  std::string fill_block;
 
   Outbox(std::span<const Request> r, Pace p) : requests(r), pace(p) {}
-  bool unwritten() const { return written < out.size() || !long_line.empty(); }
-  void drop() { written = out.size(), long_line = {}; }
+  bool unwritten() const { return written < out.size() || !long_line.empty() || fill_left > 0; }
+  bool writing_long() const { return !long_line.empty() || fill_left > 0; }
+  void drop() { written = out.size(), long_line = {}, fill_left = 0; }
+  void start_long(const Request& r) {
+    long_line = r.line;
+    fill_left = r.fill.count;
+    if (fill_left > 0) fill_block.assign(std::min(fill_left, kWriteChunk), r.fill.byte);
+  }
+  std::string_view next() const {
+    if (written < out.size()) return std::string_view(out).substr(written);
+    if (!long_line.empty()) return long_line;
+    return std::string_view(fill_block).substr(0, std::min(fill_left, fill_block.size()));
+  }
+  void wrote(std::size_t n) {
+    if (written < out.size()) {
+      written += n;
+      return;
+    }
+    if (!long_line.empty()) {
+      long_line.remove_prefix(n);
+    } else {
+      fill_left -= n;
+    }
+    if (!writing_long()) out.assign("\n"), written = 0;
+  }
 };
 
 // Moves requests into the outbox as far as the pace allows.
 void ChildSession::queue(Outbox& box, std::size_t answered) {
   while (box.sent < box.requests.size() && (box.pace == Pace::Pipelined || box.sent == answered)) {
-    if (!box.long_line.empty()) break;
+    if (box.writing_long()) break;
     // Keep what is waiting to be written small: the rest waits in `requests`.
     if (!box.out.empty() && box.out.size() - box.written > (std::size_t{1} << 20)) break;
     if (box.written == box.out.size()) box.out.clear(), box.written = 0;
-    const std::string_view line = box.requests[box.sent++].line;
+    const Request& request = box.requests[box.sent++];
     ++requests_sent_;
-    if (line.size() >= kWriteChunk) {
-      box.long_line = line;
+    if (request.line.size() >= kWriteChunk || request.fill.count > 0) {
+      box.start_long(request);
       break;
     }
-    box.out += line;
+    box.out += request.line;
     box.out += '\n';
   }
 }
 
 void ChildSession::write_some(Outbox& box, Clock::time_point& waiting_since) {
-  const bool from_out = box.written < box.out.size();
-  const std::string_view next = from_out ? std::string_view(box.out).substr(box.written) : box.long_line;
+  const std::string_view next = box.next();
   const ssize_t n = ::write(child_->input(), next.data(), std::min(next.size(), kWriteChunk));
   if (n > 0) {
-    if (from_out) {
-      box.written += static_cast<std::size_t>(n);
-    } else {
-      box.long_line.remove_prefix(static_cast<std::size_t>(n));
-      if (box.long_line.empty()) box.out.assign("\n"), box.written = 0;
-    }
+    box.wrote(static_cast<std::size_t>(n));
     // It is reading what it is sent: working, not hung. A slow reader
     // of a 16 MiB request is timed from its last read, not its last answer.
     waiting_since = Clock::now();

@@ -16,6 +16,7 @@
 #include "shared_fixtures.hpp"
 #include "tlbf/conformance/check_suite.hpp"
 #include "tlbf/conformance/process.hpp"
+#include "tlbf/conformance/rule_cases.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/protocol/commands.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -402,6 +403,33 @@ TEST(Check, OneOddAnswerCannotDeclineACapability) {
   EXPECT_NE(c->reason.find("'union tlbf_probe tlbf_probe_b'"), std::string::npos) << c->reason;
   EXPECT_EQ(result_named(check(TLBF_BUGGY_IMPL " none", all_cases(), quick()), "capabilities/union"),
             nullptr);
+}
+
+TEST(Check, ALineWithAFillIsShownByItsStartAndMadeByItsReproduceLine) {
+  // The bug bank's line_limit_16mib refuses the default check's longest line.
+  // The report never holds the line (16 MiB): the request is its start and
+  // length, there is no transcript, and the reproduce line makes the line.
+  auto rules = rule_cases().value();
+  std::vector<Case> cases;
+  for (auto& c : rules)
+    if (c.name == "protocol/framing/line_above_16mib") cases.push_back(std::move(c));
+  ASSERT_EQ(cases.size(), 1u);
+  const std::string command = TLBF_BUGGY_IMPL " line_limit_16mib";
+  const CheckReport r = check(command, cases, quick());
+  const CaseResult* c = result_named(r, "protocol/framing/line_above_16mib");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->outcome, CaseOutcome::Failed);
+  EXPECT_EQ(c->request, "contains absent_long aaaaaaaa...[16842751 bytes in all]");
+  EXPECT_EQ(c->oracle, "err NoSuchFilter no filter 'absent_long'");
+  EXPECT_EQ(c->transcript, "");
+  const std::string tail = " | " + command;
+  ASSERT_GT(c->reproduce.size(), tail.size());
+  ASSERT_EQ(c->reproduce.substr(c->reproduce.size() - tail.size()), tail) << c->reproduce;
+  const std::string writer = c->reproduce.substr(0, c->reproduce.size() - tail.size());
+  // 16 MiB + 64 KiB with its "\n"; and the oracle answers it as the pattern says.
+  EXPECT_EQ(run_with_input(writer + " | wc -c", "", 600s).out, "16842752\n");
+  EXPECT_EQ(run_with_input(writer + " | " + TLBF_ORACLE_IMPL, "", 600s).out,
+            "err NoSuchFilter no filter 'absent_long'\n");
 }
 
 TEST(Check, NotAProtocolEndpoint) {

@@ -15,7 +15,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <iostream>
 #include <string>
 
@@ -68,17 +67,27 @@ int wait_for(pid_t child) {
 
 // Answers standard input on standard output until the input ends: 0, or 3
 // (tlbf serve's io) having said why the requests could not be read or answered.
-int serve_stdio(const std::function<std::string(std::string_view)>& handle) {
+// Each line is handed over as it arrives, as tlbf serve does: a 64 MiB line
+// is never held whole (docs/protocol.md, section 1).
+int serve_stdio(tlbf::protocol::LineHandler& handler) {
   std::signal(SIGPIPE, SIG_IGN);
-  const auto served = tlbf::protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, handle);
+  const auto served = tlbf::protocol::serve_lines(STDIN_FILENO, STDOUT_FILENO, handler);
   if (served) return 0;
   std::cerr << "tlbf serve: " << served.why() << "\n";
   return 3;
 }
 
+// The refuse-all subject: every line is refused, and none of it kept.
+class RefuseAll final : public tlbf::protocol::LineHandler {
+ public:
+  void add(std::string_view) override {}
+  std::string finish() override { return "err Protocol this implementation refuses every request"; }
+  void abandon() override {}
+};
+
 int serve_oracle() {
   tlbf::protocol::OracleSession session;
-  return serve_stdio([&](std::string_view line) { return session.handle(line); });
+  return serve_stdio(session);
 }
 
 }  // namespace
@@ -110,9 +119,8 @@ int main(int argc, char** argv) {
     std::string choice;
     if (!ask_choice(argv[2], choice)) return 2;
     if (choice == "refuse-all") {
-      return serve_stdio([](std::string_view) {
-        return std::string("err Protocol this implementation refuses every request");
-      });
+      RefuseAll refuse;
+      return serve_stdio(refuse);
     }
     // Set in this process only, after it started: its environment as the
     // system shows it (/proc/PID/environ) never names the mutant.

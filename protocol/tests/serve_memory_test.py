@@ -7,7 +7,8 @@ closed) must stay within its resident memory after `hello` plus the bytes
 the request must keep, plus a quarter of those or 8 MiB, whichever is more.
 A server that held the line whole (64 MiB) fails every one of them.
 
-    serve_memory_test.py TLBF
+    serve_memory_test.py TLBF            (TLBF serve)
+    serve_memory_test.py SERVER...       (any other command that serves so: tlbf-mutant)
 """
 import struct
 import subprocess
@@ -15,7 +16,7 @@ import sys
 import unittest
 from itertools import chain
 
-TLBF = None
+SERVER = None  # the command
 MIB = 1 << 20
 MAX_LINE = 64 * MIB  # a line, "\n" included, is at most this long
 
@@ -37,8 +38,8 @@ def hex_line(prefix, size, head=b""):
 
 
 def peak_of(pieces):
-    """(VmHWM in bytes, the answers) of a fresh tlbf serve sent these pieces."""
-    serve = subprocess.Popen([TLBF, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    """(VmHWM in bytes, the answers) of a fresh server sent these pieces."""
+    serve = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     lines = 0
     for piece in pieces:
         serve.stdin.write(piece)
@@ -86,7 +87,8 @@ class LongLines(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
-    TLBF = sys.argv.pop()
+    SERVER = sys.argv[1:] if len(sys.argv) > 2 else [sys.argv[1], "serve"]
+    del sys.argv[1:]
     unittest.main()

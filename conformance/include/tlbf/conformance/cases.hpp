@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tlbf/conformance/session.hpp"
 #include "tlbf/protocol/commands.hpp"
 
 // Declared only: the vector files' JSON (nlohmann/json, some 95,000 lines)
@@ -28,9 +29,19 @@ using protocol::to_string;
 std::optional<Capability> capability_of(std::string_view command);
 
 struct Step {
-  std::string request;  // one protocol line, without "\n"
+  std::string request;  // one protocol line, without "\n"; with a fill, the line's start
   std::string pattern;  // a transcript pattern (docs/protocol.md, section 7)
+  // The rest of a line too long to hold (64 MiB): the Session writes it in
+  // pieces, and reports show the line by shown_request(). The judge's
+  // oracle takes lines whole, so a step with a fill is judged by its pattern
+  // alone, and is the only step of its case (rule_cases_tests holds them so).
+  Fill fill = {};
 };
+
+// A step's request for a report: whole, or, with a fill, its start, eight
+// bytes of the fill and the line's length, in readable()'s words:
+// "contains x aaaaaaaa...[67104767 bytes in all]".
+std::string shown_request(const Step& step);
 
 struct Case {
   std::string name;  // hierarchical and stable: vectors/hash/Fnv1a64Test/1

@@ -45,18 +45,27 @@ struct Fault {
   bool cost_a_timeout() const;
 };
 
+// The rest of a request line too long to hold (one of 64 MiB): `count`
+// copies of `byte`, written in pieces after the line's start and never
+// held whole, so that the checker's memory stays flat whatever the length.
+struct Fill {
+  std::size_t count = 0;
+  char byte = 'a';
+};
+
 // A request and the length past which no right answer to it can go: the
 // Session reads no further than that (plus a little), so memory stays bounded
 // whatever the implementation writes.
 // It refers to its line, not a copy (a request may be 16 MiB): the line must
 // outlive the exchange() it is passed to.
 struct Request {
-  std::string_view line;  // without the "\n"
+  std::string_view line;  // without the "\n"; with a fill, the line's start
   std::size_t answer_limit = kDefaultAnswerLimit;
   // The least time its answer may take before the process is taken for hung,
   // whatever the adaptive timeout (Budget) says: a request that is slow by
   // nature in an implementation that was fast until then.
   std::chrono::milliseconds patience{0};
+  Fill fill = {};  // written after `line`, before the "\n"
 
   static constexpr std::size_t kDefaultAnswerLimit = std::size_t{1} << 20;
 };
