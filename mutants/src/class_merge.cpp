@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "json_strings.hpp"
 #include "tlbf/strict_json.hpp"
 
 namespace tlbf::mutants {
@@ -13,12 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-std::vector<std::string> string_list(const Json& list) {
-  std::vector<std::string> out;
-  for (const auto& s : list) out.push_back(s.get<std::string>());
-  return out;
-}
 
 // A learner's name is a folder's: the merge makes files of it.
 bool folder_name(const std::string& name) {
@@ -33,11 +28,11 @@ ClassRow row_of(const Json& learner) {
   row.killed = learner.at("killed").get<int>();
   row.ran = learner.at("ran").get<int>();
   row.score = learner.at("score").get<double>();
-  row.survivors = string_list(learner.at("survivors"));
+  row.survivors = strings_of(learner.at("survivors"));
   const Json& chaffs = learner.at("chaffs");
   row.chaffs_killed = chaffs.at("killed").get<int>();
   row.chaffs_ran = chaffs.at("ran").get<int>();
-  row.chaffs_missed = string_list(chaffs.at("missed"));
+  row.chaffs_missed = strings_of(chaffs.at("missed"));
   for (const auto& [id, outcome] : learner.at("outcomes").items()) {
     const std::string cell = outcome.get<std::string>();
     if (cell != "caught" && cell != "survived")
@@ -57,7 +52,7 @@ ClassSummary summary_of(const Json& json) {
   if (json.at("tool") != "tlbf grade") throw std::invalid_argument("its tool is not \"tlbf grade\"");
   summary.kind = json.at("kind").get<std::string>();
   summary.threshold = json.at("threshold").get<double>();
-  summary.required = string_list(json.at("require"));
+  summary.required = strings_of(json.at("require"));
   const Json& grading = json.at("grading");
   summary.version = grading.at("tlbf").get<std::string>();
   summary.kit = grading.at("kit").get<std::string>();

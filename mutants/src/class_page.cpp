@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tlbf/markup.hpp"
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_summary.hpp"
 
 namespace tlbf::mutants {
 namespace {

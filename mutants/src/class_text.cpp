@@ -7,7 +7,8 @@
 
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/markup.hpp"
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_summary.hpp"
+#include "tlbf/mutants/verdicts.hpp"
 
 namespace tlbf::mutants {
 namespace {
