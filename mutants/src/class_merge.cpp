@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -19,6 +20,29 @@ using Json = nlohmann::ordered_json;
 bool folder_name(const std::string& name) {
   return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
          name.find('\0') == std::string::npos;
+}
+
+// A row's replay as learner_json writes it: null, or every field.
+std::optional<RowReplay> replay_of(const Json& replay) {
+  if (replay.is_null()) return std::nullopt;
+  RowReplay out;
+  out.enabled = replay.at("enabled").get<bool>();
+  if (const Json& deterministic = replay.at("deterministic"); !deterministic.is_null())
+    out.deterministic = deterministic.get<bool>();
+  if (const Json& difference = replay.at("difference"); !difference.is_null())
+    out.difference = difference.get<std::string>();
+  out.replayed = strings_of(replay.at("replayed"));
+  return out;
+}
+
+// Each bug a row says survived by replay is one of its survivors: tlbf grade writes no other.
+void replayed_survived(const ClassRow& row) {
+  if (!row.replay) return;
+  for (const auto& id : row.replay->replayed) {
+    const auto survived = std::make_pair(id, std::string("survived"));
+    if (std::find(row.outcomes.begin(), row.outcomes.end(), survived) == row.outcomes.end())
+      throw std::invalid_argument("replay.replayed names " + id + ", which is no survivor of its row");
+  }
 }
 
 ClassRow row_of(const Json& learner) {
@@ -39,6 +63,8 @@ ClassRow row_of(const Json& learner) {
       throw std::invalid_argument("outcome \"" + cell + "\" of " + id);
     row.outcomes.emplace_back(id, cell);
   }
+  row.replay = replay_of(learner.at("replay"));
+  replayed_survived(row);
   row.reason = learner.at("reason").get<std::string>();
   row.report = learner.at("report").get<std::string>();
   if (!folder_name(row.name))

@@ -49,6 +49,25 @@ void take_outcomes(ClassRow& row, const Json& report) {
   take_bugs(row, "chaff", chaffs);
 }
 
+// config.replay, when the report has one: the replayed ids kept in the
+// order of the row's outcomes, so that a row reads alike however the report
+// listed them.
+void take_replay(ClassRow& row, const Json& config) {
+  const Json replay = config.value("replay", Json());
+  if (replay.is_null()) return;
+  RowReplay r;
+  r.enabled = replay.at("enabled").get<bool>();
+  if (const Json& deterministic = replay.at("deterministic"); !deterministic.is_null())
+    r.deterministic = deterministic.get<bool>();
+  if (const Json& difference = replay.at("difference"); !difference.is_null())
+    r.difference = difference.get<std::string>();
+  const std::vector<std::string> replayed = strings_of(replay.at("replayed"));
+  for (const auto& [id, outcome] : row.outcomes) {
+    if (std::find(replayed.begin(), replayed.end(), id) != replayed.end()) r.replayed.push_back(id);
+  }
+  row.replay = std::move(r);
+}
+
 }  // namespace
 
 Outcome<ClassRow> class_row(const std::string& report_json) {
@@ -71,6 +90,7 @@ Outcome<ClassRow> class_row(const std::string& report_json) {
       row.chaffs_missed = strings_of(config.at("chaffs").at("missed"));
     }
     take_outcomes(row, report);
+    take_replay(row, config);
     if (!config.at("stopped").is_null()) {
       // No grade: what ran before it stopped is not one.
       row.reason = config.at("stopped").at("reason").get<std::string>();
@@ -80,6 +100,7 @@ Outcome<ClassRow> class_row(const std::string& report_json) {
       row.chaffs_missed.clear();
       row.outcomes.clear();
       row.bugs.clear();
+      if (row.replay) row.replay->replayed.clear();
     }
   } catch (const Json::exception& e) {
     return failure(std::string("not a report of tlbf grade: ") + e.what());
@@ -95,6 +116,17 @@ std::vector<Bug> bugs_of(const std::vector<ClassRow>& rows) {
   std::vector<Bug> out;
   for (auto& [key, bug] : all) out.push_back(std::move(bug));
   return out;
+}
+
+bool not_deterministic(const ClassRow& row) { return row.replay && row.replay->deterministic == false; }
+
+std::string replay_words(const ClassRow& row) {
+  if (!row.replay) return "";
+  if (!row.replay->enabled) return "off";
+  if (not_deterministic(row)) return "NOT deterministic";
+  if (!row.replay->deterministic || !row.reason.empty()) return "";
+  return std::to_string(row.replay->replayed.size()) + " of " + std::to_string(row.ran + row.chaffs_ran) +
+         " replayed";
 }
 
 }  // namespace tlbf::mutants

@@ -9,6 +9,16 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// A row's replay, or null when its report says nothing of it.
+Json replay_json(const ClassRow& r) {
+  if (!r.replay) return nullptr;
+  const RowReplay& p = *r.replay;
+  return {{"enabled", p.enabled},
+          {"deterministic", p.deterministic ? Json(*p.deterministic) : Json(nullptr)},
+          {"difference", p.difference.empty() ? Json(nullptr) : Json(p.difference)},
+          {"replayed", p.replayed}};
+}
+
 Json learner_json(const ClassRow& r) {
   Json outcomes = Json::object();
   for (const auto& [id, outcome] : r.outcomes) outcomes[id] = outcome;
@@ -20,6 +30,7 @@ Json learner_json(const ClassRow& r) {
           {"survivors", r.survivors},
           {"chaffs", {{"killed", r.chaffs_killed}, {"ran", r.chaffs_ran}, {"missed", r.chaffs_missed}}},
           {"outcomes", outcomes},
+          {"replay", replay_json(r)},
           {"reason", r.reason},
           {"report", r.report}};
 }

@@ -14,8 +14,9 @@ namespace {
 
 using testing::says;
 
-// A report as tlbf grade writes one, cut to what a row reads.
-std::string report(const std::string& stopped) {
+// A report as tlbf grade writes one, cut to what a row reads; `replay` is
+// its config.replay, none when empty (a report of patch mode).
+std::string report(const std::string& stopped, const std::string& replay = "") {
   return R"({"schemaVersion": "2", "thresholds": {"high": 80, "low": 60}, "files": {"bloom.py": {
     "language": "python", "source": "x", "mutants": [
       {"id": "s02", "mutatorName": "s02", "status": "Survived", "description": "two",
@@ -27,7 +28,8 @@ std::string report(const std::string& stopped) {
         {"id": "c02", "status": "Survived", "description": "c two"},
         {"id": "c01", "status": "Timeout", "description": "c one"}]},
       "stopped": )" +
-         stopped + R"(, "learner": {"name": "ann", "key": "k", "verdict": "short"}}})";
+         stopped + (replay.empty() ? "" : ", \"replay\": " + replay) +
+         R"(, "learner": {"name": "ann", "key": "k", "verdict": "short"}}})";
 }
 
 TEST(ClassRows, ARowIsReadFromTheLearnersReport) {
@@ -62,6 +64,73 @@ TEST(ClassRows, WhatIsNoReportOfTlbfGradeIsRefused) {
   EXPECT_FALSE(class_row("not json").ok());
   EXPECT_FALSE(class_row(R"({"config": {}})").ok());
   EXPECT_PRED2(says, class_row(R"({"files": {}})").why(), "not a report of tlbf grade");
+}
+
+// config.replay as tlbf grade writes it: the replayed ids in the order the
+// subjects ran, a chaff before a mutant here.
+std::string replay_config(const char* deterministic, const char* difference, const char* replayed,
+                          bool enabled = true) {
+  return std::string(R"({"enabled": )") + (enabled ? "true" : "false") + R"(, "recorded": true,
+    "unrecorded": null, "deterministic": )" +
+         deterministic + R"(, "difference": )" + difference + R"(, "variantRecorded": true,
+    "variantUnrecorded": null, "sessions": 3, "requests": 40, "replayed": )" +
+         replayed + R"(, "seconds": 0.25})";
+}
+
+TEST(ClassRows, WhatReplaySparedIsReadInTheOrderOfTheOutcomes) {
+  const auto row = class_row(report("null", replay_config("true", "null", R"(["c02", "s02"])")));
+  ASSERT_TRUE(row.ok()) << row.why();
+  ASSERT_TRUE(row.value().replay.has_value());
+  const RowReplay& replay = *row.value().replay;
+  EXPECT_TRUE(replay.enabled);
+  EXPECT_EQ(replay.deterministic, true);
+  EXPECT_EQ(replay.difference, "");
+  EXPECT_EQ(replay.replayed, (std::vector<std::string>{"s02", "c02"}));  // mutants first, as outcomes
+  EXPECT_FALSE(not_deterministic(row.value()));
+  // Two of the two mutants and two chaffs graded.
+  EXPECT_EQ(replay_words(row.value()), "2 of 4 replayed");
+}
+
+TEST(ClassRows, ASuiteThatIsNotDeterministicIsFlaggedEvenWhenItsGradingStopped) {
+  const char* difference =
+      R"("request 6 of a session: `contains f2 00` in one clean run, `contains f2 01` in another")";
+  const auto row = class_row(report("null", replay_config("false", difference, "[]")));
+  ASSERT_TRUE(row.ok()) << row.why();
+  EXPECT_TRUE(not_deterministic(row.value()));
+  EXPECT_EQ(row.value().replay->difference,
+            "request 6 of a session: `contains f2 00` in one clean run, `contains f2 01` in another");
+  EXPECT_EQ(replay_words(row.value()), "NOT deterministic");
+  const auto stopped = class_row(report(R"({"why": "flaky", "reason": "s01 passed and failed"})",
+                                        replay_config("false", difference, "[]")));
+  ASSERT_TRUE(stopped.ok()) << stopped.why();
+  EXPECT_TRUE(not_deterministic(stopped.value()));
+  EXPECT_EQ(replay_words(stopped.value()), "NOT deterministic");
+}
+
+TEST(ClassRows, AStoppedGradingReplayedNothingThatCounts) {
+  const auto row = class_row(report(R"({"why": "flaky", "reason": "s01 passed and failed"})",
+                                    replay_config("true", "null", R"(["s02"])")));
+  ASSERT_TRUE(row.ok()) << row.why();
+  ASSERT_TRUE(row.value().replay.has_value());
+  EXPECT_TRUE(row.value().replay->replayed.empty());
+  EXPECT_EQ(replay_words(row.value()), "");
+}
+
+TEST(ClassRows, ReplayOffOrUnrecordedOrNotInTheReport) {
+  const auto off = class_row(report("null", replay_config("null", "null", "[]", /*enabled=*/false)));
+  ASSERT_TRUE(off.ok()) << off.why();
+  EXPECT_FALSE(off.value().replay->enabled);
+  EXPECT_EQ(replay_words(off.value()), "off");
+  // Sessions that could not be recorded: nothing known of determinism, nothing replayed.
+  const auto unrecorded = class_row(report("null", replay_config("null", "null", "[]")));
+  ASSERT_TRUE(unrecorded.ok()) << unrecorded.why();
+  EXPECT_FALSE(unrecorded.value().replay->deterministic.has_value());
+  EXPECT_FALSE(not_deterministic(unrecorded.value()));
+  EXPECT_EQ(replay_words(unrecorded.value()), "");
+  const auto none = class_row(report("null"));
+  ASSERT_TRUE(none.ok()) << none.why();
+  EXPECT_FALSE(none.value().replay.has_value());
+  EXPECT_EQ(replay_words(none.value()), "");
 }
 
 }  // namespace

@@ -593,6 +593,12 @@ class PythonClass(Grading):
             links = [a["attrs"].get("href") for a in dom.tags("a")]
             self.assertIn("learners/bob.html", links)
             self.check_matrix(dom, summary)
+            # bob's four survivors answer his requests as the reference does (test_replay_spares_only_...):
+            # survivors by replay, counted in his row.
+            bob = next(l for l in summary["learners"] if l["name"] == "bob")
+            self.assertTrue({"s04", "s05", "s08", "s09"} <= set(bob["replay"]["replayed"]), bob["replay"])
+            self.assertRegex(text, r"bob\s*short\s*\S+\s*\S+\s*%d of %d replayed" % (
+                len(bob["replay"]["replayed"]), bob["ran"] + bob["chaffs"]["ran"]))
             self.check_sorted(browser, page, summary)
             shots = os.path.join(os.path.dirname(TLBF), "..", "html-reports")
             os.makedirs(shots, exist_ok=True)
@@ -619,29 +625,40 @@ class PythonClass(Grading):
             self.assertEqual(len(chaff_cells), config["chaffs"]["ran"])
             self.assertEqual(sorted(k for k, v in chaff_cells.items() if v == "survived"),
                              sorted(config["chaffs"]["missed"]))
+            # What replay did, as the report says it, the replayed ids in the matrix's order.
+            replay = learner["replay"]
+            self.assertEqual((replay["enabled"], replay["deterministic"], replay["difference"]),
+                             (config["replay"]["enabled"], config["replay"]["deterministic"],
+                              config["replay"]["difference"]), learner["name"])
+            self.assertEqual(replay["replayed"], [k for k in outcomes if k in config["replay"]["replayed"]])
 
     def matrix_of(self, dom):
-        """(column ids, [(learner, {bug: outcome})]) as the browser drew the matrix, in its order."""
+        """(column ids, [(learner, {bug: outcome}, [bug], [bug survived by replay])]) as the browser
+        drew the matrix, in its order."""
         columns, rows, row = [], [], None
         for e in dom.elements:
             attrs = e["attrs"]
             if e["tag"] == "th" and "data-bug" in attrs and "data-index" in attrs:
                 columns.append(attrs["data-bug"])
             elif e["tag"] == "tr" and "data-name" in attrs:
-                row = (attrs["data-name"], {}, [])
+                row = (attrs["data-name"], {}, [], [])
                 rows.append(row)
             elif e["tag"] == "td" and "data-outcome" in attrs and row is not None:
                 row[1][attrs["data-bug"]] = attrs["data-outcome"]
                 row[2].append(attrs["data-bug"])
+                if "data-replayed" in attrs:
+                    row[3].append(attrs["data-bug"])
         return columns, rows
 
     def check_matrix(self, dom, summary):
         columns, rows = self.matrix_of(dom)
         self.assertEqual(columns, [b["id"] for b in summary["bugs"]])
         self.assertEqual([r[0] for r in rows], [l["name"] for l in summary["learners"]])
-        for (name, cells, order), learner in zip(rows, summary["learners"]):
+        for (name, cells, order, replayed), learner in zip(rows, summary["learners"]):
             self.assertEqual(order, columns, name)
             self.assertEqual(cells, {b: learner["outcomes"].get(b, "not-run") for b in columns}, name)
+            # The survivors by replay are marked apart, and they are the report's (check_outcomes_against_reports).
+            self.assertEqual(replayed, (learner["replay"] or {}).get("replayed", []), name)
         # No wall of ids in any row: a row's text is the learner, verdict, counts and cell marks.
         for e in dom.tags("tr"):
             if "data-name" in e["attrs"]:
@@ -667,7 +684,7 @@ class PythonClass(Grading):
         want = sorted(bugs, key=lambda b: (caught[b], bugs.index(b)))
         self.assertEqual(columns, want)
         self.assertNotEqual(want, bugs)  # the order did change
-        for name, cells, order in rows:
+        for name, cells, order, replayed in rows:
             self.assertEqual(order, want, name)
         # By one bug bob missed: who missed it first, then who did not run it, then who caught it.
         rank = {"survived": 0, "not-run": 1, "caught": 2}

@@ -39,17 +39,19 @@ std::string class_summary_json(const std::vector<ClassRow>& rows, const std::str
 
 // class.html: one offline page (nothing loaded from anywhere; its script and
 // style inline), with the bugs no graded learner caught, the learners who
-// catch the least, and the matrix of learners by bugs, each cell caught,
-// survived or not run, which a script sorts by learner or by bug
-// (docs/mutants.md, "The class page").
+// catch the least, the suites that are not deterministic, and the matrix of
+// learners by bugs, each cell caught, survived (by a run, or by replay) or
+// not run, which a script sorts by learner or by bug (docs/mutants.md, "The
+// class page").
 std::string class_summary_html(const ClassSummary& summary);
 std::string class_summary_html(const std::vector<ClassRow>& rows, const std::string& kind, double threshold,
                                const std::vector<std::string>& required);
 
 // The class for a terminal, at most 80 columns: a row per learner, each name
 // whole (one that does not fit the column is a line of its own, the row's
-// cells under it), a line per learner whose grading stopped, where the class
-// page is (`class_page`), and a closing line that counts the verdicts.
+// cells under it), a line per learner whose grading stopped and per learner
+// whose suite is not deterministic, where the class page is (`class_page`),
+// and a closing line that counts the verdicts.
 std::string class_summary_text(const std::vector<ClassRow>& rows, const std::string& class_page);
 
 // JUnit XML for a CI: one testsuite, "tlbf grade", with a testcase per
