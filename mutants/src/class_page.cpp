@@ -182,7 +182,7 @@ std::string header_row(const ClassSummary& summary, const Tally& t) {
   std::string out =
       "<thead><tr><th data-sort=\"name\" title=\"sort the learners by name\">learner</th><th>verdict</th>"
       "<th>score</th><th>chaffs</th><th title=\"mutants and chaffs that survived by replay, not run, of "
-      "those graded\">replay</th>";
+      "those graded\">replayed</th>";
   for (std::size_t i = 0; i < summary.bugs.size(); ++i) {
     const Bug& bug = summary.bugs[i];
     const int caught = t.caught.count(bug.id) ? t.caught.at(bug.id) : 0;
@@ -206,8 +206,8 @@ std::string learner_row(const ClassSummary& summary, const ClassRow& r) {
       escape_html(r.verdict) + "</td><td>" +
       (r.ran > 0 ? std::to_string(r.killed) + "/" + std::to_string(r.ran) : "") + "</td><td>" +
       (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
-      "</td><td class=\"replay" + (not_deterministic(r) ? " nondet" : "") + "\">" +
-      escape_html(replay_words(r)) + "</td>";
+      "</td><td class=\"replay" + (not_deterministic(r) ? " nondet" : "") + "\" title=\"" +
+      escape_html(replay_words(r)) + "\">" + escape_html(replay_cell(r)) + "</td>";
   for (const auto& bug : summary.bugs) {
     const std::string cell = cell_of(r, bug.id);
     const bool by_replay = cell == "survived" && survived_by_replay(r, bug.id);

@@ -129,4 +129,10 @@ std::string replay_words(const ClassRow& row) {
          " replayed";
 }
 
+std::string replay_cell(const ClassRow& row) {
+  const std::string words = replay_words(row);
+  if (words.empty() || words == "off" || not_deterministic(row)) return words;
+  return std::to_string(row.replay->replayed.size()) + "/" + std::to_string(row.ran + row.chaffs_ran);
+}
+
 }  // namespace tlbf::mutants

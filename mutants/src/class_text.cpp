@@ -50,15 +50,9 @@ std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
-// A row's replay in the table's column: "R/N" (R of the N graded mutants and
-// chaffs survived by replay), "off", or "NOT det", which a line under the
-// table spells out; "" when there is nothing to say.
-std::string replay_cell(const ClassRow& r) {
-  if (not_deterministic(r)) return "NOT det";
-  const std::string words = replay_words(r);
-  if (words.empty() || words == "off") return words;
-  return std::to_string(r.replay->replayed.size()) + "/" + std::to_string(r.ran + r.chaffs_ran);
-}
+// A row's replay in the table's column (replay_cell's), "NOT det" spelt out
+// under the table.
+std::string replay_column(const ClassRow& r) { return not_deterministic(r) ? "NOT det" : replay_cell(r); }
 
 // Every learner's name shown whole: a name that does not fit the column is
 // the row's first line, and the row's cells follow on the next, so that no
@@ -82,7 +76,7 @@ std::string table(const std::vector<ClassRow>& rows) {
     const std::string chaffs =
         r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "";
     if (name.size() > name_width) out += wrapped(name);
-    out += line(name.size() > name_width ? "" : name, r.verdict, score, chaffs, replay_cell(r),
+    out += line(name.size() > name_width ? "" : name, r.verdict, score, chaffs, replay_column(r),
                 joined(r.survivors, ","));
   }
   return out;

@@ -89,6 +89,7 @@ TEST(ClassRows, WhatReplaySparedIsReadInTheOrderOfTheOutcomes) {
   EXPECT_FALSE(not_deterministic(row.value()));
   // Two of the two mutants and two chaffs graded.
   EXPECT_EQ(replay_words(row.value()), "2 of 4 replayed");
+  EXPECT_EQ(replay_cell(row.value()), "2/4");
 }
 
 TEST(ClassRows, ASuiteThatIsNotDeterministicIsFlaggedEvenWhenItsGradingStopped) {
@@ -100,6 +101,7 @@ TEST(ClassRows, ASuiteThatIsNotDeterministicIsFlaggedEvenWhenItsGradingStopped) 
   EXPECT_EQ(row.value().replay->difference,
             "request 6 of a session: `contains f2 00` in one clean run, `contains f2 01` in another");
   EXPECT_EQ(replay_words(row.value()), "NOT deterministic");
+  EXPECT_EQ(replay_cell(row.value()), "NOT deterministic");
   const auto stopped = class_row(report(R"({"why": "flaky", "reason": "s01 passed and failed"})",
                                         replay_config("false", difference, "[]")));
   ASSERT_TRUE(stopped.ok()) << stopped.why();
@@ -121,6 +123,7 @@ TEST(ClassRows, ReplayOffOrUnrecordedOrNotInTheReport) {
   ASSERT_TRUE(off.ok()) << off.why();
   EXPECT_FALSE(off.value().replay->enabled);
   EXPECT_EQ(replay_words(off.value()), "off");
+  EXPECT_EQ(replay_cell(off.value()), "off");
   // Sessions that could not be recorded: nothing known of determinism, nothing replayed.
   const auto unrecorded = class_row(report("null", replay_config("null", "null", "[]")));
   ASSERT_TRUE(unrecorded.ok()) << unrecorded.why();

@@ -68,5 +68,7 @@ bool not_deterministic(const ClassRow& row);
 // deterministic", or "R of N replayed" (R of the N graded mutants and chaffs
 // survived by replay, not run; the others ran).
 std::string replay_words(const ClassRow& row);
+// replay_words in a table's cell: "R/N" for "R of N replayed", the others as they are.
+std::string replay_cell(const ClassRow& row);
 
 }  // namespace tlbf::mutants
