@@ -408,13 +408,15 @@ class PythonClass(Grading):
         rita = bob.replace("import unittest", "import random\nimport unittest").replace('if __name__', random_test + 'if __name__')
         with open(os.path.join(class_dir, "rita", "test_bloom.py"), "w") as f:
             f.write(rita)
-        reports = {}
+        reports, tables, classes = {}, {}, {}
         for replay in (True, False):
             out = os.path.join(self.dir, "out-replay" if replay else "out-no-replay")
             r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none", *([] if replay else ["--no-replay"]))
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertEqual(table_verdicts(r.stdout), {"bob": "short", "rita": "short"}, r.stdout)
             reports[replay] = {n: json.load(open(os.path.join(out, "learners", n + ".json"))) for n in ("bob", "rita")}
+            tables[replay] = r.stdout
+            classes[replay] = {l["name"]: l for l in json.load(open(os.path.join(out, "class.json")))["learners"]}
         survivors = [m for m in ["s%02d" % i for i in range(1, 11)]
                      if m not in json.load(open(os.path.join(CLASSES, "python", "expected.json")))["bob"]["killed"]]
         self.assertEqual(survivors, ["s04", "s05", "s08", "s09"])
@@ -443,6 +445,23 @@ class PythonClass(Grading):
         schema = json.load(open(SCHEMA))
         for report in (*reports[True].values(), *reports[False].values()):
             jsonschema.validate(report, schema)
+        self.check_replay_in_the_class_views(tables, classes, reports)
+
+    def check_replay_in_the_class_views(self, tables, classes, reports):
+        """The class's table and class.json say what each learner's report says of replay:
+        bob's four survivors replayed of his ten mutants, rita flagged, and off without replay."""
+        self.assertRegex(tables[True], r"(?m)^bob +short +6/10 +4/10 +s04,s05,s08,s09$")
+        self.assertRegex(tables[True], r"(?m)^rita +short +\S+ +NOT det ")
+        self.assertRegex(tables[True], r"(?m)^rita: NOT deterministic: the clean runs did not send the same requests \(")
+        self.assertRegex(tables[False], r"(?m)^bob +short +6/10 +off ")
+        self.assertNotIn("NOT det", tables[False])
+        self.assertEqual(classes[True]["bob"]["replay"]["replayed"], ["s04", "s05", "s08", "s09"])
+        rita = reports[True]["rita"]["config"]["replay"]
+        self.assertEqual(classes[True]["rita"]["replay"],
+                         {"enabled": True, "deterministic": False, "difference": rita["difference"], "replayed": []})
+        for name in ("bob", "rita"):
+            self.assertEqual(classes[False][name]["replay"],
+                             {"enabled": False, "deterministic": None, "difference": None, "replayed": []})
 
     def test_a_bad_command_line_is_a_usage_error_before_anything_runs(self):
         out = os.path.join(self.dir, "out")
