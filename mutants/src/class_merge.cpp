@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "json_strings.hpp"
 #include "tlbf/strict_json.hpp"
 
 namespace tlbf::mutants {
@@ -14,16 +16,33 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-std::vector<std::string> string_list(const Json& list) {
-  std::vector<std::string> out;
-  for (const auto& s : list) out.push_back(s.get<std::string>());
-  return out;
-}
-
 // A learner's name is a folder's: the merge makes files of it.
 bool folder_name(const std::string& name) {
   return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
          name.find('\0') == std::string::npos;
+}
+
+// A row's replay as learner_json writes it: null, or every field.
+std::optional<RowReplay> replay_of(const Json& replay) {
+  if (replay.is_null()) return std::nullopt;
+  RowReplay out;
+  out.enabled = replay.at("enabled").get<bool>();
+  if (const Json& deterministic = replay.at("deterministic"); !deterministic.is_null())
+    out.deterministic = deterministic.get<bool>();
+  if (const Json& difference = replay.at("difference"); !difference.is_null())
+    out.difference = difference.get<std::string>();
+  out.replayed = strings_of(replay.at("replayed"));
+  return out;
+}
+
+// Each bug a row says survived by replay is one of its survivors: tlbf grade writes no other.
+void replayed_survived(const ClassRow& row) {
+  if (!row.replay) return;
+  for (const auto& id : row.replay->replayed) {
+    const auto survived = std::make_pair(id, std::string("survived"));
+    if (std::find(row.outcomes.begin(), row.outcomes.end(), survived) == row.outcomes.end())
+      throw std::invalid_argument("replay.replayed names " + id + ", which is no survivor of its row");
+  }
 }
 
 ClassRow row_of(const Json& learner) {
@@ -33,17 +52,19 @@ ClassRow row_of(const Json& learner) {
   row.killed = learner.at("killed").get<int>();
   row.ran = learner.at("ran").get<int>();
   row.score = learner.at("score").get<double>();
-  row.survivors = string_list(learner.at("survivors"));
+  row.survivors = strings_of(learner.at("survivors"));
   const Json& chaffs = learner.at("chaffs");
   row.chaffs_killed = chaffs.at("killed").get<int>();
   row.chaffs_ran = chaffs.at("ran").get<int>();
-  row.chaffs_missed = string_list(chaffs.at("missed"));
+  row.chaffs_missed = strings_of(chaffs.at("missed"));
   for (const auto& [id, outcome] : learner.at("outcomes").items()) {
     const std::string cell = outcome.get<std::string>();
     if (cell != "caught" && cell != "survived")
       throw std::invalid_argument("outcome \"" + cell + "\" of " + id);
     row.outcomes.emplace_back(id, cell);
   }
+  row.replay = replay_of(learner.at("replay"));
+  replayed_survived(row);
   row.reason = learner.at("reason").get<std::string>();
   row.report = learner.at("report").get<std::string>();
   if (!folder_name(row.name))
@@ -57,7 +78,7 @@ ClassSummary summary_of(const Json& json) {
   if (json.at("tool") != "tlbf grade") throw std::invalid_argument("its tool is not \"tlbf grade\"");
   summary.kind = json.at("kind").get<std::string>();
   summary.threshold = json.at("threshold").get<double>();
-  summary.required = string_list(json.at("require"));
+  summary.required = strings_of(json.at("require"));
   const Json& grading = json.at("grading");
   summary.version = grading.at("tlbf").get<std::string>();
   summary.kit = grading.at("kit").get<std::string>();

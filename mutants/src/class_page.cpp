@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tlbf/markup.hpp"
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_summary.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -21,6 +21,12 @@ std::string cell_of(const ClassRow& row, const std::string& bug) {
     if (id == bug) return outcome;
   }
   return "not-run";
+}
+
+// Whether the bug survived by replay, not by a run.
+bool survived_by_replay(const ClassRow& row, const std::string& bug) {
+  return row.replay && std::find(row.replay->replayed.begin(), row.replay->replayed.end(), bug) !=
+                           row.replay->replayed.end();
 }
 
 // Per bug, how many learners caught it and how many ran it.
@@ -68,6 +74,9 @@ std::string page_head(const ClassSummary& summary) {
          "td.caught, span.caught { background: #7cc47c; } td.survived, span.survived { background: #e06666; "
          "color: #fff; }\n"
          "td.not-run, span.not-run { background: #eee; color: #999; }\n"
+         // Survived by replay: the same verdict, in a lighter red, with its own mark.
+         "td.survived.replayed, span.survived.replayed { background: #f0a8a8; color: #600; }\n"
+         "td.nondet { background: #fbd9d3; font-weight: bold; }\n"
          ".legend span { display: inline-block; min-width: 1.4em; text-align: center; margin: 0 0.3em; }\n"
          "button { margin: 0 0.2em; }\n"
          "</style>\n</head>\n<body>\n";
@@ -152,10 +161,28 @@ std::string stopped_section(const ClassSummary& summary) {
   return items.empty() ? "" : "<h2>Gradings that stopped</h2>\n<ul id=\"stopped\">\n" + items + "</ul>\n";
 }
 
+// The suites whose clean runs sent different requests: an unseeded random
+// test, which a course author must see even when the grade is fine.
+std::string not_deterministic_section(const ClassSummary& summary) {
+  std::string items;
+  for (const auto& r : summary.rows) {
+    if (!not_deterministic(r)) continue;
+    items += "<li data-suite=\"" + escape_html(r.name) + "\">" + escape_html(r.name) + " (" +
+             escape_html(r.verdict) + "): the clean runs did not send the same requests (" +
+             escape_html(r.replay->difference.substr(0, 400)) + "); seed its random tests</li>\n";
+  }
+  return items.empty()
+             ? ""
+             : "<h2>Suites that are NOT deterministic</h2>\n<p>Every mutant and chaff of theirs was "
+               "run, none replayed.</p>\n<ul id=\"not-deterministic\">\n" +
+                   items + "</ul>\n";
+}
+
 std::string header_row(const ClassSummary& summary, const Tally& t) {
   std::string out =
       "<thead><tr><th data-sort=\"name\" title=\"sort the learners by name\">learner</th><th>verdict</th>"
-      "<th>score</th><th>chaffs</th>";
+      "<th>score</th><th>chaffs</th><th title=\"mutants and chaffs that survived by replay, not run, of "
+      "those graded\">replayed</th>";
   for (std::size_t i = 0; i < summary.bugs.size(); ++i) {
     const Bug& bug = summary.bugs[i];
     const int caught = t.caught.count(bug.id) ? t.caught.at(bug.id) : 0;
@@ -179,12 +206,19 @@ std::string learner_row(const ClassSummary& summary, const ClassRow& r) {
       escape_html(r.verdict) + "</td><td>" +
       (r.ran > 0 ? std::to_string(r.killed) + "/" + std::to_string(r.ran) : "") + "</td><td>" +
       (r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "") +
-      "</td>";
+      "</td><td class=\"replay" + (not_deterministic(r) ? " nondet" : "") + "\" title=\"" +
+      escape_html(replay_words(r)) + "\">" + escape_html(replay_cell(r)) + "</td>";
   for (const auto& bug : summary.bugs) {
     const std::string cell = cell_of(r, bug.id);
-    const std::string mark = cell == "caught" ? "&#x2713;" : cell == "survived" ? "&#x2717;" : "";
-    out += "<td class=\"cell " + cell + "\" data-bug=\"" + escape_html(bug.id) + "\" data-outcome=\"" + cell +
-           "\" title=\"" + name + ", " + escape_html(bug.id) + ": " + cell + "\">" + mark + "</td>";
+    const bool by_replay = cell == "survived" && survived_by_replay(r, bug.id);
+    const std::string mark = cell == "caught"     ? "&#x2713;"
+                             : by_replay          ? "&#x21BA;"
+                             : cell == "survived" ? "&#x2717;"
+                                                  : "";
+    out += "<td class=\"cell " + cell + (by_replay ? " replayed" : "") + "\" data-bug=\"" +
+           escape_html(bug.id) + "\" data-outcome=\"" + cell + "\"" +
+           (by_replay ? " data-replayed=\"1\"" : "") + " title=\"" + name + ", " + escape_html(bug.id) +
+           ": " + cell + (by_replay ? " by replay, not run" : "") + "\">" + mark + "</td>";
   }
   return out + "</tr>\n";
 }
@@ -197,7 +231,7 @@ constexpr const char* kSortScript = R"(<script>
 (function () {
   var table = document.getElementById('matrix');
   var body = table.tBodies[0], head = table.tHead.rows[0];
-  var fixed = 4;
+  var fixed = 5;
   function byName(a, b) { return a.dataset.name < b.dataset.name ? -1 : a.dataset.name > b.dataset.name ? 1 : 0; }
   function cellOf(row, bug) {
     for (var i = fixed; i < row.cells.length; i++) if (row.cells[i].dataset.bug === bug) return row.cells[i];
@@ -254,7 +288,9 @@ constexpr const char* kSortScript = R"(<script>
 std::string matrix_section(const ClassSummary& summary, const Tally& t) {
   std::string out =
       "<h2>Every learner by every bug</h2>\n<p class=\"legend\"><span class=\"caught\">&#x2713;</span>caught "
-      "<span class=\"survived\">&#x2717;</span>survived <span class=\"not-run\">&#xa0;</span>not run "
+      "<span class=\"survived\">&#x2717;</span>survived <span class=\"survived replayed\">&#x21BA;</span>"
+      "survived by replay: it answered the suite's requests as the reference did, so it was not run "
+      "<span class=\"not-run\">&#xa0;</span>not run "
       "(the grading stopped, or chaffs none). Planted bugs in bold, chaffs after them.</p>\n"
       "<p class=\"sort\">Sort the learners by <button data-learners=\"name\">name</button>"
       "<button data-learners=\"caught\">bugs caught, fewest first</button>, the bugs by "
@@ -273,8 +309,8 @@ std::string class_summary_html(const ClassSummary& summary) {
   const Tally t = tally(summary);
   // The two lists side by side above the matrix, so that it starts within the first screen.
   return page_head(summary) + bar_sentence(summary) + "<div class=\"top\">\n" + uncaught_section(summary, t) +
-         weakest_section(summary) + "</div>\n" + stopped_section(summary) + matrix_section(summary, t) +
-         kSortScript + "</body>\n</html>\n";
+         weakest_section(summary) + "</div>\n" + stopped_section(summary) +
+         not_deterministic_section(summary) + matrix_section(summary, t) + kSortScript + "</body>\n</html>\n";
 }
 
 }  // namespace tlbf::mutants

@@ -7,7 +7,8 @@
 
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/markup.hpp"
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_summary.hpp"
+#include "tlbf/mutants/verdicts.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -15,11 +16,11 @@ namespace {
 constexpr std::size_t kWidth = 80;
 // The learner column: at least this wide (the table's width before names
 // could be longer), and at most this wide, so that a long name takes no
-// more of a row than the survivors' ids need (six of them at the widest).
+// more of a row than the survivors' ids need (five of them at the widest).
 constexpr std::size_t kNameMin = 14;
-constexpr std::size_t kNameMax = 24;
-// verdict (15), score (6) and chaffs (7), each followed by a space.
-constexpr std::size_t kMiddle = 16 + 7 + 8;
+constexpr std::size_t kNameMax = 20;
+// verdict (15), score (6), chaffs (7) and replayed (8), each followed by a space.
+constexpr std::size_t kMiddle = 16 + 7 + 8 + 9;
 
 // On one line, every byte outside printable ASCII escaped: a folder's name
 // or a suite's words must not draw on the grader's terminal.
@@ -49,6 +50,10 @@ std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
+// A row's replay in the table's column (replay_cell's), "NOT det" spelt out
+// under the table.
+std::string replay_column(const ClassRow& r) { return not_deterministic(r) ? "NOT det" : replay_cell(r); }
+
 // Every learner's name shown whole: a name that does not fit the column is
 // the row's first line, and the row's cells follow on the next, so that no
 // two learners whose names begin alike (g5_strip_disguise and
@@ -59,34 +64,45 @@ std::string table(const std::vector<ClassRow>& rows) {
   const std::size_t name_width = std::clamp(longest, kNameMin, kNameMax);
   const std::size_t survivors_width = kWidth - name_width - 1 - kMiddle;
   const auto line = [&](const std::string& name, const std::string& verdict, const std::string& score,
-                        const std::string& chaffs, const std::string& survivors) {
+                        const std::string& chaffs, const std::string& replayed,
+                        const std::string& survivors) {
     return padded(name, name_width) + " " + padded(verdict, 15) + " " + padded(score, 6) + " " +
-           padded(chaffs, 7) + " " + cut(survivors, survivors_width) + "\n";
+           padded(chaffs, 7) + " " + padded(replayed, 8) + " " + cut(survivors, survivors_width) + "\n";
   };
-  std::string out = line("learner", "verdict", "score", "chaffs", "survivors");
+  std::string out = line("learner", "verdict", "score", "chaffs", "replayed", "survivors");
   for (const auto& r : rows) {
     const std::string name = one_line(r.name);
     const std::string score = r.ran > 0 ? std::to_string(r.killed) + "/" + std::to_string(r.ran) : "";
     const std::string chaffs =
         r.chaffs_ran > 0 ? std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) : "";
     if (name.size() > name_width) out += wrapped(name);
-    out += line(name.size() > name_width ? "" : name, r.verdict, score, chaffs, joined(r.survivors, ","));
+    out += line(name.size() > name_width ? "" : name, r.verdict, score, chaffs, replay_column(r),
+                joined(r.survivors, ","));
   }
   return out;
 }
 
-// "NAME: REASON", the reason cut to the line; a long name on a line of its own.
+// "NAME: TEXT", the text cut to the line; a long name on a line of its own.
+std::string named_line(const std::string& raw_name, const std::string& text) {
+  const std::string name = one_line(raw_name);
+  const std::string said = one_line(text);
+  if (name.size() + 2 <= kWidth / 2) return name + ": " + cut(said, kWidth - 2 - name.size()) + "\n";
+  return wrapped(name + ":") + "  " + cut(said, kWidth - 2) + "\n";
+}
+
+// What a course author must see of a suite that is not deterministic, in
+// the words of the learner's own report (replay_summary's).
+std::string not_deterministic_line(const ClassRow& r) {
+  return "NOT deterministic: the clean runs did not send the same requests (" + r.replay->difference +
+         "); seed its random tests";
+}
+
+// Why each grading that stopped did, and each suite that is not deterministic.
 std::string reasons(const std::vector<ClassRow>& rows) {
   std::string out;
   for (const auto& r : rows) {
-    if (r.reason.empty()) continue;
-    const std::string name = one_line(r.name);
-    const std::string reason = one_line(r.reason);
-    if (name.size() + 2 <= kWidth / 2) {
-      out += name + ": " + cut(reason, kWidth - 2 - name.size()) + "\n";
-    } else {
-      out += wrapped(name + ":") + "  " + cut(reason, kWidth - 2) + "\n";
-    }
+    if (!r.reason.empty()) out += named_line(r.name, r.reason);
+    if (not_deterministic(r)) out += named_line(r.name, not_deterministic_line(r));
   }
   return out;
 }
@@ -151,6 +167,11 @@ std::string details(const ClassRow& r) {
   if (!r.survivors.empty()) out += "survivors: " + joined(r.survivors, " ") + "\n";
   if (r.chaffs_ran > 0) {
     out += "chaffs caught: " + std::to_string(r.chaffs_killed) + "/" + std::to_string(r.chaffs_ran) + "\n";
+  }
+  if (not_deterministic(r)) {
+    out += "replay: " + not_deterministic_line(r) + "\n";
+  } else if (const std::string replay = replay_words(r); !replay.empty()) {
+    out += "replay: " + replay + "\n";
   }
   if (!r.reason.empty()) out += "why it stopped: " + r.reason + "\n";
   if (!r.report.empty()) out += "report: " + r.report + "\n";

@@ -23,6 +23,7 @@
 #include "tlbf/mutants/scorer.hpp"
 #include "tlbf/mutants/suite_user.hpp"
 #include "built_suite.hpp"
+#include "folder_copy.hpp"
 #include "tlbf/shell_quote.hpp"
 #include "private_folder.hpp"
 #include "file_text.hpp"
@@ -30,20 +31,6 @@
 namespace tlbf::mutants {
 
 namespace fs = std::filesystem;
-
-Outcome<fs::path> make_private_folder() {
-  const char* tmpdir = std::getenv("TMPDIR");
-  const bool from_env = tmpdir && *tmpdir;
-  const std::string root = from_env ? tmpdir : "/tmp";
-  std::string pattern = root + "/tlbf-mutate-XXXXXX";
-  if (mkdtemp(pattern.data())) {
-    // Removed by the watchdog if tlbf dies first (SIGKILL, a CI timeout).
-    conformance::remove_folder_if_tlbf_dies(pattern);
-    return fs::path(pattern);
-  }
-  return failure("cannot make a private folder under " + (from_env ? "TMPDIR=" + root : root) + ": " +
-                 std::strerror(errno));
-}
 
 namespace {
 
@@ -61,49 +48,6 @@ std::set<std::string> files_changed_by(const std::string& patch) {
     out.insert(slash == std::string::npos ? path : path.substr(slash + 1));
   }
   return out;
-}
-
-// A build product that no graded run rewrites, so that all runs of a job folder
-// can share one copy of it: a Rust library of a dependency (target/*/deps/
-// *.rlib or *.rmeta) that the job folder's warming run did not rebuild. That run
-// rebuilt whatever depends on a file a patch changes (job_folders() touches them),
-// so what it left alone no patch rebuilds; rustc replaces a library it
-// rebuilds (a new file renamed over the old) rather than writing into it.
-bool shared_product(const fs::directory_entry& file, fs::file_time_type job_folders_warmed_from) {
-  const auto ext = file.path().extension();
-  std::error_code ec;
-  return (ext == ".rlib" || ext == ".rmeta") && file.path().parent_path().filename() == "deps" &&
-         file.last_write_time(ec) < job_folders_warmed_from && !ec;
-}
-
-// cp -a for what a build reads (files with their modes and modification
-// times, symbolic links as links, folders), except that shared products are
-// hard links to the seed's.
-Outcome<Done> copy_tree(const fs::path& from, const fs::path& to,
-                        fs::file_time_type job_folders_warmed_from) {
-  std::error_code ec;
-  std::vector<std::pair<fs::path, fs::file_time_type>> folders{{to, fs::last_write_time(from, ec)}};
-  fs::create_directory(to, from, ec);
-  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    const fs::path target = to / fs::relative(it->path(), from);
-    if (it->is_symlink()) {
-      fs::copy_symlink(it->path(), target, ec);
-    } else if (it->is_directory()) {
-      fs::create_directory(target, it->path(), ec);
-      if (!ec) folders.emplace_back(target, it->last_write_time());
-    } else if (shared_product(*it, job_folders_warmed_from)) {
-      fs::create_hard_link(it->path(), target, ec);
-    } else {
-      fs::copy_file(it->path(), target, ec);
-      if (!ec) fs::last_write_time(target, it->last_write_time(), ec);
-    }
-    if (ec) return failure(it->path().string() + ": " + ec.message());
-  }
-  if (ec) return failure(from.string() + ": " + ec.message());
-  // Last, as adding to a folder changes its time.
-  for (auto f = folders.rbegin(); f != folders.rend(); ++f) fs::last_write_time(f->first, f->second, ec);
-  return done();
 }
 
 // What a run's copy gets before the suite runs: nothing (a clean run), a

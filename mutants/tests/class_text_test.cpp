@@ -3,11 +3,12 @@
 // cannot make a real grading give, such as a harness error.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_summary.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -40,9 +41,9 @@ TEST(ClassText, ShortNamesKeepTheTableOfBefore) {
       "out/class.html");
   const auto lines = lines_of(text);
   ASSERT_GE(lines.size(), 3U) << text;
-  EXPECT_EQ(lines[0], "learner        verdict         score  chaffs  survivors");
-  EXPECT_EQ(lines[1], "alice          meets           10/10          ");
-  EXPECT_EQ(lines[2], "bob            short           6/10           s04,s05,s08,s09");
+  EXPECT_EQ(lines[0], "learner        verdict         score  chaffs  replayed survivors");
+  EXPECT_EQ(lines[1], "alice          meets           10/10                   ");
+  EXPECT_EQ(lines[2], "bob            short           6/10                    s04,s05,s08,s09");
   EXPECT_NE(text.find("\nreports: out/class.html\nclass: 2 learners: 1 meets, 1 short\n"), std::string::npos)
       << text;
 }
@@ -58,11 +59,45 @@ TEST(ClassText, NamesThatBeginAlikeAreShownWholeWithin80Columns) {
   // Each name begins a line of its own, whole; the longer one is its row's first line.
   EXPECT_EQ(lines[1].substr(0, shorter.size() + 1), shorter + " ");
   EXPECT_EQ(lines[2], longer);
-  EXPECT_EQ(lines[3].substr(0, 31), std::string(25, ' ') + "short ");
+  EXPECT_EQ(lines[3].substr(0, 27), std::string(21, ' ') + "short ");
   // Wider than the terminal: wrapped, never cut.
   EXPECT_EQ(lines[4] + lines[5], widest);
-  EXPECT_EQ(lines[6].find("no-tests"), 25U);
+  EXPECT_EQ(lines[6].find("no-tests"), 21U);
   EXPECT_NE(text.find(widest.substr(80) + ":\n  no file named test_bloom.py\n"), std::string::npos) << text;
+}
+
+// The replayed column: of the graded mutants and chaffs, how many survived
+// by replay; a suite that is not deterministic flagged in it and spelt out
+// under the table, where a stopped grading's reason goes.
+TEST(ClassText, EachLearnersReplayAndASuiteThatIsNotDeterministic) {
+  ClassRow ann = row("ann", "short", 6, 10, {"s04", "s05", "s08", "s09"});
+  ann.chaffs_killed = 20;
+  ann.chaffs_ran = 60;
+  ann.replay = RowReplay{true, true, "", {"s04", "s05", "s08", "s09", "c01"}};
+  ClassRow bob = row("bob", "meets", 10, 10);
+  bob.replay = RowReplay{true,
+                         false,
+                         "request 6 of a session: `contains f2 00` in one clean run, `contains f2 "
+                         "01` in another",
+                         {}};
+  ClassRow cy = row("cy", "meets", 10, 10);
+  cy.replay = RowReplay{false, std::nullopt, "", {}};
+  const auto text = class_summary_text({ann, bob, cy}, "out/class.html");
+  const auto lines = lines_of(text);
+  ASSERT_GE(lines.size(), 6U) << text;
+  EXPECT_EQ(lines[1], "ann            short           6/10   20/60   5/70     s04,s05,s08,s09");
+  EXPECT_EQ(lines[2], "bob            meets           10/10          NOT det  ");
+  EXPECT_EQ(lines[3], "cy             meets           10/10          off      ");
+  EXPECT_EQ(lines[4], "");
+  EXPECT_EQ(lines[5], "bob: NOT deterministic: the clean runs did not send the same requests (reques...");
+  for (const auto& line : lines) EXPECT_LE(line.size(), 80U) << line;
+  const auto xml = class_summary_junit({ann, bob, cy}, "python", 0.8, {});
+  EXPECT_NE(xml.find("replay: 5 of 70 replayed\n"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("replay: NOT deterministic: the clean runs did not send the same requests (request 6 of "
+                     "a session: `contains f2 00` in one clean run, `contains f2 01` in another); seed its "
+                     "random tests\n"),
+            std::string::npos)
+      << xml;
 }
 
 TEST(ClassJunit, ACasePerLearnerFailingUnlessTheyMeet) {

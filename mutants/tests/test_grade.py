@@ -408,13 +408,15 @@ class PythonClass(Grading):
         rita = bob.replace("import unittest", "import random\nimport unittest").replace('if __name__', random_test + 'if __name__')
         with open(os.path.join(class_dir, "rita", "test_bloom.py"), "w") as f:
             f.write(rita)
-        reports = {}
+        reports, tables, classes = {}, {}, {}
         for replay in (True, False):
             out = os.path.join(self.dir, "out-replay" if replay else "out-no-replay")
             r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none", *([] if replay else ["--no-replay"]))
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertEqual(table_verdicts(r.stdout), {"bob": "short", "rita": "short"}, r.stdout)
             reports[replay] = {n: json.load(open(os.path.join(out, "learners", n + ".json"))) for n in ("bob", "rita")}
+            tables[replay] = r.stdout
+            classes[replay] = {l["name"]: l for l in json.load(open(os.path.join(out, "class.json")))["learners"]}
         survivors = [m for m in ["s%02d" % i for i in range(1, 11)]
                      if m not in json.load(open(os.path.join(CLASSES, "python", "expected.json")))["bob"]["killed"]]
         self.assertEqual(survivors, ["s04", "s05", "s08", "s09"])
@@ -443,6 +445,23 @@ class PythonClass(Grading):
         schema = json.load(open(SCHEMA))
         for report in (*reports[True].values(), *reports[False].values()):
             jsonschema.validate(report, schema)
+        self.check_replay_in_the_class_views(tables, classes, reports)
+
+    def check_replay_in_the_class_views(self, tables, classes, reports):
+        """The class's table and class.json say what each learner's report says of replay:
+        bob's four survivors replayed of his ten mutants, rita flagged, and off without replay."""
+        self.assertRegex(tables[True], r"(?m)^bob +short +6/10 +4/10 +s04,s05,s08,s09$")
+        self.assertRegex(tables[True], r"(?m)^rita +short +\S+ +NOT det ")
+        self.assertRegex(tables[True], r"(?m)^rita: NOT deterministic: the clean runs did not send the same requests \(")
+        self.assertRegex(tables[False], r"(?m)^bob +short +6/10 +off ")
+        self.assertNotIn("NOT det", tables[False])
+        self.assertEqual(classes[True]["bob"]["replay"]["replayed"], ["s04", "s05", "s08", "s09"])
+        rita = reports[True]["rita"]["config"]["replay"]
+        self.assertEqual(classes[True]["rita"]["replay"],
+                         {"enabled": True, "deterministic": False, "difference": rita["difference"], "replayed": []})
+        for name in ("bob", "rita"):
+            self.assertEqual(classes[False][name]["replay"],
+                             {"enabled": False, "deterministic": None, "difference": None, "replayed": []})
 
     def test_a_bad_command_line_is_a_usage_error_before_anything_runs(self):
         out = os.path.join(self.dir, "out")
@@ -593,6 +612,12 @@ class PythonClass(Grading):
             links = [a["attrs"].get("href") for a in dom.tags("a")]
             self.assertIn("learners/bob.html", links)
             self.check_matrix(dom, summary)
+            # bob's four survivors answer his requests as the reference does (test_replay_spares_only_...):
+            # survivors by replay, counted in his row.
+            bob = next(l for l in summary["learners"] if l["name"] == "bob")
+            self.assertTrue({"s04", "s05", "s08", "s09"} <= set(bob["replay"]["replayed"]), bob["replay"])
+            self.assertRegex(text, r"bob\s*short\s*\S+\s*\S+\s*%d/%d\b" % (
+                len(bob["replay"]["replayed"]), bob["ran"] + bob["chaffs"]["ran"]))
             self.check_sorted(browser, page, summary)
             shots = os.path.join(os.path.dirname(TLBF), "..", "html-reports")
             os.makedirs(shots, exist_ok=True)
@@ -619,29 +644,40 @@ class PythonClass(Grading):
             self.assertEqual(len(chaff_cells), config["chaffs"]["ran"])
             self.assertEqual(sorted(k for k, v in chaff_cells.items() if v == "survived"),
                              sorted(config["chaffs"]["missed"]))
+            # What replay did, as the report says it, the replayed ids in the matrix's order.
+            replay = learner["replay"]
+            self.assertEqual((replay["enabled"], replay["deterministic"], replay["difference"]),
+                             (config["replay"]["enabled"], config["replay"]["deterministic"],
+                              config["replay"]["difference"]), learner["name"])
+            self.assertEqual(replay["replayed"], [k for k in outcomes if k in config["replay"]["replayed"]])
 
     def matrix_of(self, dom):
-        """(column ids, [(learner, {bug: outcome})]) as the browser drew the matrix, in its order."""
+        """(column ids, [(learner, {bug: outcome}, [bug], [bug survived by replay])]) as the browser
+        drew the matrix, in its order."""
         columns, rows, row = [], [], None
         for e in dom.elements:
             attrs = e["attrs"]
             if e["tag"] == "th" and "data-bug" in attrs and "data-index" in attrs:
                 columns.append(attrs["data-bug"])
             elif e["tag"] == "tr" and "data-name" in attrs:
-                row = (attrs["data-name"], {}, [])
+                row = (attrs["data-name"], {}, [], [])
                 rows.append(row)
             elif e["tag"] == "td" and "data-outcome" in attrs and row is not None:
                 row[1][attrs["data-bug"]] = attrs["data-outcome"]
                 row[2].append(attrs["data-bug"])
+                if "data-replayed" in attrs:
+                    row[3].append(attrs["data-bug"])
         return columns, rows
 
     def check_matrix(self, dom, summary):
         columns, rows = self.matrix_of(dom)
         self.assertEqual(columns, [b["id"] for b in summary["bugs"]])
         self.assertEqual([r[0] for r in rows], [l["name"] for l in summary["learners"]])
-        for (name, cells, order), learner in zip(rows, summary["learners"]):
+        for (name, cells, order, replayed), learner in zip(rows, summary["learners"]):
             self.assertEqual(order, columns, name)
             self.assertEqual(cells, {b: learner["outcomes"].get(b, "not-run") for b in columns}, name)
+            # The survivors by replay are marked apart, and they are the report's (check_outcomes_against_reports).
+            self.assertEqual(replayed, (learner["replay"] or {}).get("replayed", []), name)
         # No wall of ids in any row: a row's text is the learner, verdict, counts and cell marks.
         for e in dom.tags("tr"):
             if "data-name" in e["attrs"]:
@@ -667,7 +703,7 @@ class PythonClass(Grading):
         want = sorted(bugs, key=lambda b: (caught[b], bugs.index(b)))
         self.assertEqual(columns, want)
         self.assertNotEqual(want, bugs)  # the order did change
-        for name, cells, order in rows:
+        for name, cells, order, replayed in rows:
             self.assertEqual(order, want, name)
         # By one bug bob missed: who missed it first, then who did not run it, then who caught it.
         rank = {"survived": 0, "not-run": 1, "caught": 2}

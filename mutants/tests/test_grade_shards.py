@@ -84,8 +84,14 @@ class GradeInShards(Grading):
         # Given in another order than 1, 2, 3: the merge puts the learners in name order.
         r = self.merge(outs[2], outs[0], outs[1], "-o", merged, "--junit", junit)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        # class.json holds no timings (a learner's report does): the two are equal as they are.
+        # class.json holds no timings (a learner's report does): the two are equal as they are,
+        # each learner's replay with them: bob's four survivors answer his requests as the
+        # reference does (test_grade.py), so they survive by replay, not by a run.
         self.assertEqual(load(os.path.join(merged, "class.json")), one_run)
+        replay = {l["name"]: l["replay"] for l in one_run["learners"]}
+        self.assertEqual(replay["bob"], {"enabled": True, "deterministic": True, "difference": None,
+                                         "replayed": ["s04", "s05", "s08", "s09"]})
+        self.assertIsNone(replay["nobody"])
         self.assertIn("merged 3 shards of 4 learners", r.stdout)
         whole_table = subprocess.run([TLBF, "grade", "--kind", "python", class_dir, "-o", whole, *QUICK],
                                      capture_output=True, text=True, env=self.env, timeout=600).stdout

@@ -9,7 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_summary.hpp"
+#include "tlbf/mutants/learners.hpp"
 #include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {

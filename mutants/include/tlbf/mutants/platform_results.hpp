@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tlbf/mutants/grade.hpp"
+#include "tlbf/mutants/class_rows.hpp"
 #include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
