@@ -23,11 +23,20 @@ function(tlbf_targets_under dir out)
   set(${out} ${targets} PARENT_SCOPE)
 endfunction()
 
+#
+# tlbf mutate's and tlbf grade's library (tlbf_mutants_catalog) stays at -O0
+# too: its sources are nlohmann/json and std::filesystem through and through,
+# which GCC instruments at -O1 slowly (its two large unity batches: 105
+# CPU-seconds at -O1, 52 at -O0), and its runs wait on the suites they run
+# more than on it (its 54 quickest sanitizer tests: 8 CPU-seconds more at
+# -O0; docs/testing.md, "Build time").
+set(TLBF_SANITIZED_AT_O0 tlbf_mutants_catalog)
+
 function(tlbf_optimize_sanitized_libraries)
   tlbf_targets_under("${PROJECT_SOURCE_DIR}" targets)
   foreach(target IN LISTS targets)
     get_target_property(type ${target} TYPE)
-    if(type MATCHES "^(STATIC|SHARED|OBJECT)_LIBRARY$")
+    if(type MATCHES "^(STATIC|SHARED|OBJECT)_LIBRARY$" AND NOT target IN_LIST TLBF_SANITIZED_AT_O0)
       target_compile_options(${target} PRIVATE -O1 $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
     endif()
   endforeach()

@@ -270,7 +270,7 @@ TEST_F(Cli, CheckExitCodes) {
   EXPECT_EQ(ok.rc, 0) << ok.out;
   EXPECT_NE(ok.out.find("verdict: conforms"), std::string::npos) << ok.out;
 
-  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s10";
+  const std::string broken = TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s10";
   const auto bad = tlbf({"check", "--impl", broken});
   EXPECT_EQ(bad.rc, 1);
   EXPECT_NE(bad.out.find("FAIL vectors/hash/Fnv1a64Test/"), std::string::npos);
@@ -332,7 +332,8 @@ TEST_F(Cli, CheckMaxFailuresStopsTheRunOnceThatManyCasesFailed) {
 }
 
 TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
-  const std::string screen = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py filter_only";
+  const std::string screen =
+      TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py filter_only";
   // The vector cases of filters are enough: the capabilities are probed whatever --filter keeps.
   const auto all = tlbf({"check", "--filter", "vectors/filter/*", "--impl", screen});
   EXPECT_EQ(all.rc, 1) << all.out;
@@ -370,8 +371,9 @@ TEST_F(Cli, CheckRequiresEveryCapabilityUnlessToldWhichToLeaveOut) {
        "flush=True)\n"
        "    else:\n"
        "        print('err Unknown not offered', flush=True)\n");
-  const auto nothing = tlbf({"check", "--filter", "vectors/sizing/*", "--impl",
-                             "python3 " + path("hashing_only.py").string(), "--capabilities", "hashing"});
+  const auto nothing =
+      tlbf({"check", "--filter", "vectors/sizing/*", "--impl",
+            TLBF_PYTHON3 " " + path("hashing_only.py").string(), "--capabilities", "hashing"});
   EXPECT_EQ(nothing.rc, 1) << nothing.out;
   EXPECT_NE(nothing.out.find("verdict: does NOT conform to TLBF v1: no case ran"), std::string::npos)
       << nothing.out;
@@ -872,7 +874,7 @@ TEST_F(Cli, MutateMergeRefusesANegativeDuration) {
 }
 
 TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
-  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const std::string broken = TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
   // Record the failures, and the same run now passes.
   const auto update =
       tlbf({"check", "--impl", broken, "--expected", path("expected.txt"), "--update-expected"});
@@ -912,7 +914,7 @@ TEST_F(Cli, CheckExpectedFailuresCannotGoStale) {
 TEST_F(Cli, CheckExpectedFailuresNeverCoverCasesNotRun) {
   // Issue 37: an implementation that stops itself mid-run (it exits at its
   // 60th request), with --faults 1, leaves most cases not run.
-  const std::string stops = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py crash";
+  const std::string stops = TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py crash";
   const auto update = tlbf(
       {"check", "--impl", stops, "--faults", "1", "--expected", path("expected.txt"), "--update-expected"});
   EXPECT_EQ(update.rc, 1) << update.out;
@@ -933,7 +935,7 @@ TEST_F(Cli, CheckExpectedFailuresNeverCoverCasesNotRun) {
 }
 
 TEST_F(Cli, CheckWritesJUnit) {
-  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const std::string broken = TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
   const auto r =
       tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--junit", path("junit.xml")});
   EXPECT_EQ(r.rc, 1);
@@ -947,7 +949,7 @@ TEST_F(Cli, CheckWritesJUnit) {
 
 // TAP as a TAP consumer reads it: Perl's TAP::Parser (the parser of prove), not tlbf's own words.
 TEST_F(Cli, CheckWritesTapThatProveReads) {
-  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const std::string broken = TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
   const auto r = tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--tap", path("check.tap")});
   EXPECT_EQ(r.rc, 1) << r.out;
   const auto parsed = shell(
@@ -967,7 +969,7 @@ TEST_F(Cli, CheckWritesTapThatProveReads) {
 }
 
 TEST_F(Cli, CheckWritesAnHtmlPage) {
-  const std::string broken = "python3 " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
+  const std::string broken = TLBF_PYTHON3 " " TLBF_SOURCE_DIR "/conformance/tests/misbehaving_impl.py s05";
   const auto r =
       tlbf({"check", "--impl", broken, "--filter", "vectors/union/*", "--html", path("check.html")});
   EXPECT_EQ(r.rc, 1) << r.out;
@@ -1220,8 +1222,11 @@ std::vector<std::string> planted_bugs() {
 
 TEST_F(Cli, MutateShards) {
   std::string all;
+  // One baseline, control and run a mutant: the shards are under test, not the confirming
+  // runs (the Scorer.* tests'), which with the defaults made it 75 checks instead of 16.
   for (const char* k : {"1/3", "2/3", "3/3"}) {
-    const auto r = tlbf({"mutate", "--shard", k, "--", TLBF_BINARY, "check", "--runs", "0"});
+    const auto r = tlbf({"mutate", "--shard", k, "--baseline-runs", "1", "--control-runs", "1",
+                         "--confirm-runs", "1", "--", TLBF_BINARY, "check", "--runs", "0"});
     EXPECT_EQ(r.rc, 0) << r.out;
     all += r.out;
   }

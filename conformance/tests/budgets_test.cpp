@@ -130,7 +130,8 @@ TEST(Budgets, ABudgetRunOutInABatchLeavesItsLaterCasesNotRun) {
 
 TEST(Budgets, FaultsStopTheRunAfterTheCountGiven) {
   const std::string tag = tag_for("hang_every_50");
-  const Checked c = tlbf_check(misbehaving("hang_every_50", tag), "--faults 3");
+  // The count is under test, not the wait: each hang waits --timeout (1 s), not the default 3 s and more.
+  const Checked c = tlbf_check(misbehaving("hang_every_50", tag), "--faults 3 --timeout 1000");
   EXPECT_EQ(c.run.exit_code, 1) << c.run.out;
   EXPECT_LT(c.took, 60s + room());  // the faults end it, not the default budget
   EXPECT_NE(c.report.value("stopped_because", "").find("unreliable: hung 3 times"), std::string::npos)

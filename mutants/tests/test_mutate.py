@@ -48,6 +48,13 @@ def read(path):
         return f.read()
 
 
+# A kill confirmed by two runs, as the class gradings confirm them, where the
+# default is six (docs/mutants.md, "A kill must be reproducible"): for the tests
+# of what a run sees or leaves, not of how many runs confirm a kill (those are
+# HiddenIdentity's count and scorer_test's). A full kill set is 20 mutant runs, not 60.
+KILLS_TWICE = ["--confirm-kills", "2"]
+
+
 def verdicts(output):
     """{mutant: outcome} from tlbf mutate's table."""
     return dict(re.findall(r"^(s\d\d)\s+(killed|SURVIVED|timeout|error)\s", output, re.M))
@@ -97,7 +104,8 @@ class RustCrate(Scratch):
         # A CARGO_TARGET_DIR in the grader's environment would have concurrent
         # runs build one binary and run each other's mutants; tlbf mutate removes it.
         shared = os.path.join(self.dir, "shared-target")
-        two = self.rust(CRATE, "-j", "2", "--json", report, env={"CARGO_TARGET_DIR": shared})
+        # Two runs a kill (KILLS_TWICE): each is a cargo test that rebuilds the crate.
+        two = self.rust(CRATE, "-j", "2", *KILLS_TWICE, "--json", report, env={"CARGO_TARGET_DIR": shared})
         self.assertFalse(os.path.exists(shared), "a run built in the shared CARGO_TARGET_DIR")
         self.assertEqual(two.returncode, 0, two.stdout + two.stderr)
         self.assertIn("score: 10/10 = 1.00", two.stdout)
@@ -120,7 +128,7 @@ class RustCrate(Scratch):
         crate = os.path.join(self.dir, "tl-ds")
         shutil.copytree(CRATE, crate, ignore=shutil.ignore_patterns("target"))
         shutil.copy(os.path.join(SOURCE, "mutants/tests/rust/weak_ds08_bloom.rs"), os.path.join(crate, "tests/ds08_bloom.rs"))
-        r = self.rust(crate, "-j", "2")
+        r = self.rust(crate, "-j", "2", *KILLS_TWICE)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("score: 6/10 = 0.60", r.stdout)
         survived = sorted(m for m, v in verdicts(r.stdout).items() if v == "SURVIVED")
@@ -312,7 +320,7 @@ class Flakiness(Scratch):
 
     def test_the_controls_sit_at_random_places(self):
         positions = set()
-        for attempt in range(6):
+        for attempt in range(3):
             log = os.path.join(self.dir, "log%d" % attempt)
             # Each run logs what it faces (TLBF_MUTANT unset for the clean code under --reveal-mutant,
             # and TLBF_IMPL naming --refuse-all for the sanity check).
@@ -328,8 +336,8 @@ class Flakiness(Scratch):
             graded = logged[3:]
             self.assertEqual(sorted(graded), sorted(ALL * 2 + ["s10"] * 4 + ["clean", "clean", "broken"]), graded)
             positions.add(tuple(i for i, who in enumerate(graded) if who in ("clean", "broken")))
-        # 2925 possible places for two controls and the sanity check among 27 runs: six gradings all
-        # alike would be a fixed order.
+        # 2925 possible places for two controls and the sanity check among 27 runs: three gradings
+        # all alike would be a fixed order (by chance, about once in 8.6 million).
         self.assertGreater(len(positions), 1, positions)
 
     def test_a_timeout_counts_only_when_a_second_run_times_out_too(self):
@@ -464,7 +472,9 @@ class HostileSuites(Scratch):
         suite = ('python3 -c "import os; s = os.stat(\'tlbf_impl.py\'); '
                  'print(s.st_ctime - s.st_mtime < 0.5, s.st_nlink, os.path.exists(\'tlbf_impl.py.orig\'))" >> %s; '
                  'exec python3 -m unittest -q test_tlbf_impl' % log)
-        r = self.mutate("--no-sandbox", "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
+        # Two runs a kill (KILLS_TWICE): the runs are looked at, not how many confirm a kill.
+        r = self.mutate("--no-sandbox", "-j", "1", *KILLS_TWICE, "--patches", PYTHON_PATCHES, "--workdir", work,
+                        "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         graded = read(log).splitlines()[-25:]  # 3 baseline runs, 10 mutants twice each, 2 controls
         self.assertEqual(set(graded), {"True 1 False"}, graded)
@@ -478,7 +488,8 @@ class HostileSuites(Scratch):
         # again (--suite-user root), the suite removes the seeds.
         as_root = []
         if os.getuid() == 0:
-            r = self.mutate("--no-sandbox", "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+            r = self.mutate("--no-sandbox", "-j", "1", *KILLS_TWICE, "--patches", PYTHON_PATCHES, "--workdir", PYTHON,
+                            "--", "sh", "-c", suite)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             as_root = ["--suite-user", "root"]
         r = self.mutate("--no-sandbox", *as_root, "-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON,
@@ -488,7 +499,7 @@ class HostileSuites(Scratch):
         self.assertNotIn("flaky", r.stdout)
         self.assertScratchGone()
         # Sandboxed, the seeds are not there to delete: the grading goes on, and is right.
-        r = self.mutate("-j", "1", "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
+        r = self.mutate("-j", "1", *KILLS_TWICE, "--patches", PYTHON_PATCHES, "--workdir", PYTHON, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertScratchGone()
 
@@ -517,7 +528,7 @@ class HostileSuites(Scratch):
         with open(os.path.join(work, "probe.py"), "w") as f:
             f.write(probe)
         suite = "python3 probe.py && exec python3 -m unittest -q test_tlbf_impl"
-        r = self.mutate("-j", "2", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
+        r = self.mutate("-j", "2", *KILLS_TWICE, "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         # Unsandboxed, the same suite sees the work directory and the copies beside its own: it fails clean.
         r = self.mutate("--no-sandbox", "-j", "2", "--patches", PYTHON_PATCHES, "--workdir", work, "--", "sh", "-c", suite)
