@@ -873,7 +873,6 @@ class Served final : public Subjects {
     return box;
   }
 
-
   std::vector<std::string> suite_;
   std::string tlbf_;
   std::string tlbf_mutant_;
@@ -882,7 +881,6 @@ class Served final : public Subjects {
   fs::path private_;           // the sockets
   fs::path runs_;              // each run's copy of set_.directory
   fs::path variants_;          // the alternatives wheat's folder
-  std::shared_ptr<const VariantFolders> variant_folders_;  // the others' (kept while served)
   std::string private_error_;  // why one of them is missing
   std::string build_error_;    // why the runs' folder could not be made from a suite built once
   std::vector<std::string> wheat_ids_;
@@ -890,6 +888,8 @@ class Served final : public Subjects {
   std::vector<std::string> alternatives_command_;
   std::map<std::string, VariantFolder>
       variant_;  // by wheat or chaff id, or kMutantForm + mutant id; filled before any run
+  // The other wheats' and chaffs' folders, the class's or this grading's, kept while served.
+  std::shared_ptr<const VariantFolders> variant_folders_;
   std::map<std::string, int> turns_;  // by mutant id: its runs so far, from a random start (under mutex_)
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve

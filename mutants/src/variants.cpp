@@ -61,11 +61,11 @@ std::string made_variant(const std::string& from, const fs::path& folder, const 
     if (ec) return "cannot lay " + (change.overlay / file).string() + " over a copy of " + from;
   }
   if (change.patch.empty()) return "";
-  const auto applied = conformance::run_with_input(
-      "cd " + shell_quote(folder.string()) +
-          " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-          shell_quote(fs::absolute(change.patch).string()),
-      "", std::chrono::minutes(1));
+  const auto applied =
+      conformance::run_with_input("cd " + shell_quote(folder.string()) +
+                                      " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
+                                      shell_quote(fs::absolute(change.patch).string()),
+                                  "", std::chrono::minutes(1));
   if (applied.exited_cleanly()) return "";
   return change.patch.filename().string() + " does not apply to " + from + " (patch " +
          applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
@@ -86,7 +86,8 @@ std::shared_ptr<const VariantFolders> VariantFolders::make(const ServedSet& set)
   }
   for (const auto& [id, change] : all) out->wheat_ids_.push_back(id);
   std::sort(out->wheat_ids_.begin(), out->wheat_ids_.end());
-  for (const auto& id : patch_stems(set.chaffs)) all.push_back({id, {fs::path(set.chaffs) / (id + ".patch"), {}}});
+  for (const auto& id : patch_stems(set.chaffs))
+    all.push_back({id, {fs::path(set.chaffs) / (id + ".patch"), {}}});
   for (const auto& id : patch_stems(set.mutant_patches))
     all.push_back({kMutantForm + id, {fs::path(set.mutant_patches) / (id + ".patch"), {}}});
   const auto root = make_private_folder();

@@ -169,7 +169,8 @@ TEST(ClassGrading, AServedKitsVariantsAreMadeOnceForTheWholeClass) {
   served.mutant_patches = (kit / "mutants").string();
   std::set<const VariantFolders*> sets;
   std::vector<std::string> wheats_seen, chaffs_seen;
-  std::map<std::string, std::string> texts;  // by variant: its impl.txt, as the first learner's grading sees it
+  std::map<std::string, std::string>
+      texts;  // by variant: its impl.txt, as the first learner's grading sees it
   fs::path root;
   int folders = 0;
   c.hooks.subjects = [&](const ClassOptions& runs, const std::string& workdir) {
