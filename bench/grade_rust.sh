@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# tlbf grade on a class of ten Rust learners against its floor, both measured
+# tlbf grade on a class of Rust learners against its floor, both measured
 # here and now (docs/mutants.md, "For course authors").
 #   bench/grade_rust.sh TLBF [JOBS]     CHAFFS=bundled for the kit's chaffs (default none)
-# The class: ten learners, the strong, weak and own-crate suites of the tests'
+#                                       LEARNERS=N for the class's size (default 10)
+#                                       NO_REPLAY=1 to grade with --no-replay
+#                                       KEEP=DIR to keep the reports and the log
+# The class: N learners, the strong, weak and own-crate suites of the tests'
 # class (mutants/tests/class/rust: alice, bob, heidi) in turn, each file made
 # the learner's own by a comment, so that no report is reused.
 # The floor, what a learner cannot cost less than: their tests built once
@@ -17,13 +20,18 @@ cd "$(dirname "$0")/.."
 tlbf=$(realpath "$1")
 jobs=${2:-$(nproc)}
 chaffs=${CHAFFS:-none}
+count=${LEARNERS:-10}
+case "$count" in ''|*[!0-9]*|0) echo "bench/grade_rust.sh: LEARNERS must be a whole number above 0, not '$count'" >&2; exit 2 ;; esac
+replay=()
+[ -n "${NO_REPLAY:-}" ] && replay=(--no-replay)
 crate=mutants/kits/rust/course
 scratch=$(mktemp -d /tmp/tlbf-bench-grade-XXXXXX)
-trap 'rm -rf "$scratch"' EXIT
+# KEEP=DIR keeps the grading's reports and log there.
+trap '[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp -a "$scratch/out" "$scratch/grade.err" "$KEEP/" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 mkdir -p "$scratch/class"
 learners=(alice bob heidi)
-for i in $(seq 1 10); do
+for i in $(seq 1 "$count"); do
   from=${learners[$(( (i - 1) % 3 ))]}
   name=$(printf 'learner%02d-%s' "$i" "$from")
   mkdir -p "$scratch/class/$name/tests"
@@ -55,30 +63,72 @@ for i in 1 2 3 4 5 6; do
   runs+=("$(python3 -c "print($end - $start)")")
 done
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s.%N)
-TMPDIR=$scratch "$tlbf" grade --kind rust "$scratch/class" -o "$scratch/out" -j "$jobs" --chaffs "$chaffs" \
+TMPDIR=$scratch "$tlbf" grade --kind rust "$scratch/class" -o "$scratch/out" -j "$jobs" --chaffs "$chaffs" "${replay[@]}" \
   >"$scratch/grade.log" 2>"$scratch/grade.err" || { cat "$scratch/grade.log" "$scratch/grade.err"; exit 1; }
 end=$(date +%s.%N)
-python3 - "$scratch" "$jobs" "$(python3 -c "print($end - $start)")" "${builds[*]}" "${runs[*]}" <<'PY'
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 - "$scratch" "$jobs" "$(python3 -c "print($end - $start)")" "${builds[*]}" "${runs[*]}" "$load_before" "$load_after" <<'PY'
 import json, os, re, statistics, sys
 scratch, jobs, total = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+load_before, load_after = sys.argv[6], sys.argv[7]
 build = statistics.median(float(t) for t in sys.argv[4].split())
 run = statistics.median(float(t) for t in sys.argv[5].split())
 err = open(os.path.join(scratch, "grade.err")).read()
 warmed = float(re.search(r"the reference warmed in ([0-9.]+) s", err).group(1))
 per_learner = [float(s) for s in re.findall(r": \w[\w-]* in ([0-9.]+) s", err)]
 learners = os.path.join(scratch, "out/learners")
-report = json.load(open(os.path.join(learners, sorted(f for f in os.listdir(learners) if f.endswith(".json"))[0])))
+reports = [json.load(open(os.path.join(learners, f))) for f in sorted(os.listdir(learners)) if f.endswith(".json")]
+report = reports[0]
 c = report["config"]
 chaffs = c["chaffs"]["ran"] if c.get("chaffs") else 0
 runs = c["baselineRuns"] + sum(w["runs"] for w in c["wheats"]) + 1 + (c["ran"] + chaffs) * c["confirmRuns"] + c["controlRuns"]
 floor = build + run * runs / jobs
 print(f"floor: the tests built once {build:.2f} s + one run of the test binary {run:.2f} s x {runs} runs "
       f"/ {jobs} jobs = {floor:.2f} s a learner (medians of 6)")
-print(f"tlbf grade, 10 learners at -j {jobs}, chaffs {'%d' % chaffs if chaffs else 'none'}: {total:.1f} s in all "
+print(f"tlbf grade, {len(per_learner)} learners at -j {jobs}, chaffs {'%d' % chaffs if chaffs else 'none'}: {total:.1f} s in all "
       f"(the class's warm-up {warmed:.1f} s)")
 print("per learner: " + ", ".join(f"{s:.1f}" for s in per_learner) + " s")
 later = per_learner[1:]
 print(f"learners after the first: mean {statistics.mean(later):.1f} s = {statistics.mean(later) / floor:.2f}x the floor, "
       f"worst {max(later) / floor:.2f}x (goal: at most 1.5x)")
+print(f"a class of 40: the warm-up + 40 x {statistics.mean(later):.1f} s = {(warmed + 40 * statistics.mean(later)) / 60:.1f} min "
+      f"(goal: 10 min); load average (1, 5, 15 min) {load_before} before, {load_after} after")
+
+def real_runs(c):
+    """The runs of the test binary one report's grading made, replays apart (docs/mutants.md)."""
+    if c.get("stopped"):
+        return None
+    replayed = set((c.get("replay") or {}).get("replayed") or [])
+    required = set(c["require"])
+    confirmed = c.get("killsConfirmedBy") or {}
+    n = c["baselineRuns"] + sum(w["runs"] for w in c["wheats"]) + 1 + c["controlRuns"]
+    r = c.get("replay") or {}
+    for m in report_mutants(c):
+        if m in replayed:
+            continue
+        n += confirmed[m] if m in required and m in confirmed else c["confirmRuns"]
+    for ch in (c["chaffs"]["runs"] if c.get("chaffs") else []):
+        n += 0 if ch["id"] in replayed else c["confirmRuns"]
+    return n
+
+def report_mutants(c):
+    return c["selected"]
+
+print("each learner: real runs of the test binary, subjects replayed, and where the time went "
+      "(build = the learner's tests built, baseline = the clean runs, replay, graded = the one shuffled phase)")
+for r in reports:
+    c, p = r["config"], r["performance"]
+    rp = c.get("replay") or {}
+    n = real_runs(c)
+    graded = p["mutation"] / 1000
+    variant = 1 if (rp.get("variantRecorded") or rp.get("variantUnrecorded")) else 0
+    print(f"  {c['learner']['name']}: {c['learner']['verdict']}, "
+          + (f"{n + variant} real runs ({c['baselineRuns']} clean, {variant} recorded against the variant, "
+             f"{n - c['baselineRuns']} in the shuffled phase), {len(rp.get('replayed') or [])} subjects replayed; "
+             if n is not None else "stopped; ")
+          + f"build {p['setup'] / 1000:.1f} s, baseline {p['initialRun'] / 1000:.1f} s, "
+          + f"replay {rp.get('seconds', 0):.1f} s, graded {graded:.1f} s"
+          + (f" ({graded / (n - c['baselineRuns']) * jobs:.2f} s a run, {jobs} at a time)" if n else ""))
 PY

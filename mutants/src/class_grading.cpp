@@ -9,6 +9,7 @@
 #include "tlbf/conformance/strays.hpp"
 #include "tlbf/mutants/interpreters.hpp"
 #include "tlbf/mutants/report.hpp"
+#include "tlbf/mutants/variants.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -83,7 +84,7 @@ ReportContext learner_context(const ClassOptions& opt, const Learner& learner, c
 }
 
 std::unique_ptr<Subjects> subjects_for(const ClassRun& run, const std::string& workdir) {
-  if (run.hooks.subjects) return run.hooks.subjects(workdir);
+  if (run.hooks.subjects) return run.hooks.subjects(run.runs, workdir);
   return kit_subjects(run.runs, workdir);
 }
 
@@ -160,6 +161,18 @@ ClassRow grade_learner(ClassRun& run, ClassSeed& seed, const Learner& learner, b
   return grade_copy(run, seed, learner, key, workdir.value());
 }
 
+// A served kit's wheats and chaffs, each a copy of its implementation
+// changed as it says, made once for the class: every learner's grading
+// serves from these folders (ServedSet::variants), which no run can write
+// or see, rather than copying and patching them all again.
+void share_variants(ClassOptions& runs) {
+  ServedSet& set = runs.kit.served;
+  if (runs.kit.serves.empty() || set.variants_from.empty()) return;
+  ServedSet wanted = set;
+  if (!runs.chaffs) wanted.chaffs.clear();
+  set.variants = VariantFolders::make(wanted);
+}
+
 }  // namespace
 
 std::string options_in_words(const ClassOptions& opt) {
@@ -203,7 +216,9 @@ Outcome<ClassResult> grade_class(const ClassOptions& options, const std::vector<
   auto seeded = ClassSeed::make(run.runs.kit, options.setup_limit);
   if (!seeded.ok()) return seeded.failure();
   ClassSeed& seed = *seeded.value();
-  result.warm_seconds = seed.warm_seconds();
+  const auto sharing = Clock::now();
+  share_variants(run.runs);
+  result.warm_seconds = seed.warm_seconds() + seconds_since(sharing);
   if (hooks.warmed) hooks.warmed(result.warm_seconds);
   for (std::size_t i = 0; i < learners.size(); ++i) {
     if (hooks.learner_begins) hooks.learner_begins(i, learners.size(), learners[i]);

@@ -27,6 +27,8 @@
 #include "tlbf/shell_quote.hpp"
 #include "private_folder.hpp"
 #include "file_text.hpp"
+#include "folder_files.hpp"
+#include "tlbf/mutants/variants.hpp"
 
 namespace tlbf::mutants {
 
@@ -56,29 +58,6 @@ struct Change {
   fs::path patch;    // applied with patch -p1
   fs::path overlay;  // a folder whose files replace the copy's
 };
-
-// The files under `folder`, relative to it.
-std::set<std::string> files_under(const fs::path& folder) {
-  std::set<std::string> out;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(folder, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file()) out.insert(fs::relative(it->path(), folder).string());
-  }
-  return out;
-}
-
-// The stems of DIR/*.patch, in name order; none for an empty `dir`.
-std::vector<std::string> patch_stems(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  if (dir.empty()) return out;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".patch") out.push_back(entry.path().stem().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // A change that only adds lines replaces no text, and an empty location
 // shows nothing in a viewer: cover the line the lines are added after (or,
@@ -709,70 +688,22 @@ class Served final : public Subjects {
     return {};
   }
 
-  // One folder per wheat and chaff, each a copy of variants_from changed as
-  // it says, named at random: the folder a served variant runs in says
-  // nothing of what it is. Made once; what cannot be made is said when the
-  // variant is to run (the grading is then ungradable, not scored).
+  // The wheats' and chaffs' folders: the class's (ServedSet::variants), or
+  // made here for this grading alone (VariantFolders); this grading's own
+  // folder holds only the alternatives wheat's notes.
   void make_variants() {
+    variant_folders_ = set_.variants ? set_.variants : VariantFolders::make(set_);
+    variant_ = variant_folders_->by_id();
+    wheat_ids_ = variant_folders_->wheat_ids();
     variants_ = private_folder();
-    std::vector<std::pair<std::string, Change>> all;
-    if (!set_.as_is.empty()) all.push_back({set_.as_is, {}});
-    std::error_code ec;
-    if (!set_.wheats.empty()) {
-      for (const auto& entry : fs::directory_iterator(set_.wheats, ec)) {
-        if (entry.is_directory()) all.push_back({entry.path().filename().string(), {{}, entry.path()}});
-      }
-    }
-    for (const auto& [id, change] : all) wheat_ids_.push_back(id);
     if (!set_.tlbf.empty()) make_alternatives_wheat();
     std::sort(wheat_ids_.begin(), wheat_ids_.end());
-    for (const auto& id : patch_stems(set_.chaffs))
-      all.push_back({id, {fs::path(set_.chaffs) / (id + ".patch"), {}}});
-    for (const auto& id : patch_stems(set_.mutant_patches)) {
-      all.push_back({kMutantForm + id, {fs::path(set_.mutant_patches) / (id + ".patch"), {}}});
-    }
-    for (const auto& [id, change] : all) {
-      Variant& v = variant_[id];
-      if (variants_.empty()) {
-        v.error = private_error_;
-        continue;
-      }
-      const fs::path folder = variants_ / random_name();
-      const auto copied = conformance::run_with_input(
-          "cp -a " + shell_quote(set_.variants_from) + " " + shell_quote(folder.string()), "",
-          std::chrono::minutes(1));
-      if (!copied.exited_cleanly()) {
-        v.error =
-            "cannot copy " + set_.variants_from + ": " + conformance::last_lines(copied.out + copied.err, 3);
-        continue;
-      }
-      for (const auto& file :
-           change.overlay.empty() ? std::set<std::string>{} : files_under(change.overlay)) {
-        fs::copy_file(change.overlay / file, folder / file, fs::copy_options::overwrite_existing, ec);
-        if (ec)
-          v.error =
-              "cannot lay " + (change.overlay / file).string() + " over a copy of " + set_.variants_from;
-      }
-      if (!change.patch.empty()) {
-        const auto applied = conformance::run_with_input(
-            "cd " + shell_quote(folder.string()) +
-                " && patch -p1 --batch --forward --silent --no-backup-if-mismatch -i " +
-                shell_quote(fs::absolute(change.patch).string()),
-            "", std::chrono::minutes(1));
-        if (!applied.exited_cleanly()) {
-          v.error = change.patch.filename().string() + " does not apply to " + set_.variants_from +
-                    " (patch " + applied.how_it_ended() +
-                    "): " + conformance::last_lines(applied.out + applied.err, 3);
-        }
-      }
-      if (v.error.empty()) v.folder = folder;
-    }
   }
 
   // The alternatives wheat: `tlbf serve --alternatives SEED`, in a folder of
   // its own where it notes each request it answers otherwise than the oracle.
   void make_alternatives_wheat() {
-    Variant& v = variant_[kAlternativesWheat];
+    VariantFolder& v = variant_[kAlternativesWheat];
     wheat_ids_.push_back(kAlternativesWheat);
     std::error_code ec;
     const fs::path folder = variants_ / random_name();
@@ -872,13 +803,6 @@ class Served final : public Subjects {
     return box;
   }
 
-  struct Variant {
-    fs::path folder;
-    std::string error;  // why it cannot be served
-  };
-  // The key of a mutant's other form among the variants.
-  static constexpr const char* kMutantForm = "mutant:";
-
   std::vector<std::string> suite_;
   std::string tlbf_;
   std::string tlbf_mutant_;
@@ -886,14 +810,16 @@ class Served final : public Subjects {
   ServedSet set_;
   fs::path private_;           // the sockets
   fs::path runs_;              // each run's copy of set_.directory
-  fs::path variants_;          // the wheats' and chaffs' folders
+  fs::path variants_;          // the alternatives wheat's folder
   std::string private_error_;  // why one of them is missing
   std::string build_error_;    // why the runs' folder could not be made from a suite built once
   std::vector<std::string> wheat_ids_;
   std::string alternatives_seed_ = random_name();  // drawn for each grading, in the report
   std::vector<std::string> alternatives_command_;
-  std::map<std::string, Variant>
+  std::map<std::string, VariantFolder>
       variant_;  // by wheat or chaff id, or kMutantForm + mutant id; filled before any run
+  // The other wheats' and chaffs' folders, the class's or this grading's, kept while served.
+  std::shared_ptr<const VariantFolders> variant_folders_;
   std::map<std::string, int> turns_;  // by mutant id: its runs so far, from a random start (under mutex_)
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<HiddenServer>> servers_;  // by the command of the run they serve

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -24,6 +25,11 @@ namespace fs = std::filesystem;
 
 using testing::write_text;
 using Scratch = testing::ScratchFolder;
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 // The learner's tests file names, a line each, what their suite catches:
 // "s01".."s03" the mutants, "broken" the sanity check's subject, "clean" the
@@ -82,7 +88,7 @@ struct TinyClass {
     options.threshold = 0.80;
     options.jobs = 1;
     options.version = "0.0-test";
-    hooks.subjects = [this](const std::string& workdir) {
+    hooks.subjects = [this](const ClassOptions&, const std::string& workdir) {
       workdirs.push_back(workdir);
       return std::make_unique<TestsFileSubjects>(fs::path(workdir) / "tests" / "tests.txt");
     };
@@ -139,6 +145,68 @@ TEST(ClassGrading, EveryLearnerGetsTheirVerdictInOrder) {
       summary.options,
       "sandbox=1 baseline=3 controls=2 confirm=2 kills=6 threshold=0.8 chaffs=bundled require=s01,s02,s03,");
   EXPECT_EQ(summary.kit, kit_digest(c.options.kit));
+}
+
+// A served kit's wheats and chaffs are copies of its implementation changed
+// as each says: made once for the class, however many learners it grades,
+// and every learner's subjects (kit_subjects) serve from those same folders,
+// gone once the class is graded.
+TEST(ClassGrading, AServedKitsVariantsAreMadeOnceForTheWholeClass) {
+  TinyClass c;
+  const fs::path kit = c.scratch.path() / "kit";
+  write_text(kit / "impl" / "impl.txt", "one\n");
+  write_text(kit / "wheats" / "lenient" / "impl.txt", "one, leniently\n");
+  const std::string changes_one_to = "--- a/impl.txt\n+++ b/impl.txt\n@@ -1 +1 @@\n-one\n+";
+  write_text(kit / "chaffs" / "c01.patch", changes_one_to + "uno\n");
+  write_text(kit / "chaffs" / "c02.patch", changes_one_to + "eins\n");
+  write_text(kit / "mutants" / "s01.patch", changes_one_to + "un\n");
+  ServedSet& served = c.options.kit.served;
+  served.variants_from = (kit / "impl").string();
+  served.variant_command = {"cat", "impl.txt"};
+  served.as_is = "plain";
+  served.wheats = (kit / "wheats").string();
+  served.chaffs = (kit / "chaffs").string();
+  served.mutant_patches = (kit / "mutants").string();
+  std::set<const VariantFolders*> sets;
+  std::vector<std::string> wheats_seen, chaffs_seen;
+  std::map<std::string, std::string>
+      texts;  // by variant: its impl.txt, as the first learner's grading sees it
+  fs::path root;
+  int folders = 0;
+  c.hooks.subjects = [&](const ClassOptions& runs, const std::string& workdir) {
+    const VariantFolders* shared = runs.kit.served.variants.get();
+    sets.insert(shared);
+    if (shared && root.empty()) {
+      root = shared->root();
+      for (const auto& entry : fs::directory_iterator(root)) folders += entry.is_directory();
+      for (const auto& [id, variant] : shared->by_id()) texts[id] = read_text(variant.folder / "impl.txt");
+    }
+    const auto real = kit_subjects(runs, workdir);
+    for (const auto& id : real->wheat_ids()) wheats_seen.push_back(id);
+    for (const auto& id : real->chaff_ids()) chaffs_seen.push_back(id);
+    return std::make_unique<TestsFileSubjects>(fs::path(workdir) / "tests" / "tests.txt");
+  };
+  const int made_before = VariantFolders::made();
+  const auto graded = grade_class(c.options,
+                                  {c.learner("ann", "broken\ns01\ns02\ns03\n"),
+                                   c.learner("ben", "broken\ns01\n"), c.learner("cat", "broken\ns02\n")},
+                                  c.hooks);
+  ASSERT_TRUE(graded.ok()) << graded.why();
+  EXPECT_EQ(VariantFolders::made() - made_before, 1);
+  ASSERT_EQ(sets.size(), 1U);
+  ASSERT_NE(*sets.begin(), nullptr);
+  // Five folders, not fifteen: the as-is wheat, the other wheat, two chaffs, s01's other form.
+  EXPECT_EQ(folders, 5);
+  EXPECT_EQ(texts, (std::map<std::string, std::string>{{"c01", "uno\n"},
+                                                       {"c02", "eins\n"},
+                                                       {"lenient", "one, leniently\n"},
+                                                       {"mutant:s01", "un\n"},
+                                                       {"plain", "one\n"}}));
+  EXPECT_EQ(wheats_seen,
+            (std::vector<std::string>{"lenient", "plain", "lenient", "plain", "lenient", "plain"}));
+  EXPECT_EQ(chaffs_seen, (std::vector<std::string>{"c01", "c02", "c01", "c02", "c01", "c02"}));
+  EXPECT_FALSE(root.empty());
+  EXPECT_FALSE(fs::exists(root));  // removed with the class's grading
 }
 
 TEST(ClassGrading, ALearnerWhoseCopyCannotBeMadeIsReportedNotDropped) {

@@ -81,9 +81,11 @@ struct ClassHooks {
   // After a learner's grading: their row, the seconds it took, and whether
   // an earlier report was reused.
   std::function<void(std::size_t index, const ClassRow& row, double seconds, bool reused)> learner_ends;
-  // What the learner's copy of the reference (`workdir`) is graded against;
-  // empty: the kit's subjects (kit_subjects). Tests give fakes.
-  std::function<std::unique_ptr<Subjects>(const std::string& workdir)> subjects;
+  // What the learner's copy of the reference (`workdir`) is graded against,
+  // given the options the runs use (the kit's interpreters resolved, its
+  // variants made once for the class); empty: kit_subjects(runs, workdir).
+  // Tests give fakes.
+  std::function<std::unique_ptr<Subjects>(const ClassOptions& runs, const std::string& workdir)> subjects;
 };
 
 // The kit's subjects for a learner's copy of its reference in `workdir`:

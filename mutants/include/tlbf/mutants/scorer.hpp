@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tlbf/mutants/transcript.hpp"
+#include "tlbf/mutants/variants.hpp"
 #include "tlbf/outcome.hpp"
 
 namespace tlbf::mutants {
@@ -187,6 +188,9 @@ struct ServedSet {
   // folder is a copy of that one, so each run only runs the executable.
   std::vector<std::string> build;
   std::string executable;
+  // The variants' folders made once for many gradings (tlbf grade's class):
+  // none, and each grading makes its own.
+  std::shared_ptr<const VariantFolders> variants;
 };
 // The wheat that, wherever docs/check.md allows several answers, gives
 // another than the oracle's (conformance/alternatives.hpp).
