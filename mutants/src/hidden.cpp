@@ -311,6 +311,11 @@ pid_t HiddenServer::start_served(int in, int out, int keep_open, bool replayed) 
     if (report <= 2) report = ::fcntl(report, F_DUPFD_CLOEXEC, 3);
     ::dup2(in, STDIN_FILENO);
     ::dup2(out, STDOUT_FILENO);
+    // Nothing but its own descriptors reaches the served process: not what
+    // tlbf was started with, nor what another thread of this process opened
+    // without O_CLOEXEC while it forked (a copy of a suite's pipe there would
+    // hold that session open).
+    ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
     if (keep_open >= 0) ::fcntl(keep_open, F_SETFD, 0);
     if (quiet >= 0) ::dup2(quiet, STDERR_FILENO);
     int error = 0;
@@ -395,11 +400,8 @@ void HiddenServer::carry_session(int connection, const int (&stdio)[2]) {
   });
 }
 
-std::optional<Transcript> HiddenServer::transcript(std::string& why) {
-  if (!recording_) {
-    why = "not recorded";
-    return std::nullopt;
-  }
+Outcome<Transcript> HiddenServer::transcript() {
+  if (!recording_) return failure("not recorded");
   std::vector<std::thread> carriers;
   {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -412,14 +414,11 @@ std::optional<Transcript> HiddenServer::transcript(std::string& why) {
   }
   for (auto& carrier : carriers) carrier.join();
   std::lock_guard<std::mutex> lock(mutex_);
-  if (budget_ < 0) {
-    why = "its sessions held more than " + std::to_string(kRecordBudget >> 20) + " MiB";
-    return std::nullopt;
-  }
-  if (cut_) {
-    why = "a session was still open ten seconds after the run ended, or its process could not start";
-    return std::nullopt;
-  }
+  if (budget_ < 0)
+    return failure("its sessions held more than " + std::to_string(kRecordBudget >> 20) + " MiB");
+  if (cut_)
+    return failure(
+        "a session was still open ten seconds after the run ended, or its process could not start");
   return sessions_;
 }
 

@@ -408,8 +408,9 @@ void record_clean_run(const Outcome<Ran>& outcome, BaselineRecord& record, Score
   const Ran& ran = outcome.value();
   score.baseline_seconds = std::max(score.baseline_seconds, ran.seconds);
   ++score.baseline_runs;
-  record.transcripts.push_back(ran.serving.transcript);
-  if (!ran.serving.unrecorded.empty()) record.unrecorded = ran.serving.unrecorded;
+  const auto& recorded = ran.serving.transcript;
+  record.transcripts.push_back(recorded && recorded->ok() ? std::optional(recorded->value()) : std::nullopt);
+  if (recorded && !recorded->ok()) record.unrecorded = recorded->why();
   if (ran.result.exited_cleanly()) {
     if (score.baseline_passes++ == 0) score.passing_output = printable(ran.result.out + ran.result.err);
   } else if (score.baseline_output.empty()) {
@@ -787,10 +788,12 @@ std::optional<Transcript> record_variant(Subjects& subjects, Score& score) {
   } else if (!ran->result.exited_cleanly()) {
     t.variant_unrecorded = "the suite failed it (" + ran->result.how_it_ended() + ")";
   } else if (!ran->serving.transcript) {
-    t.variant_unrecorded = ran->serving.unrecorded;
+    t.variant_unrecorded = "";  // not recorded at all
+  } else if (!ran->serving.transcript->ok()) {
+    t.variant_unrecorded = ran->serving.transcript->why();
   } else {
     t.variant_recorded = true;
-    return ran->serving.transcript;
+    return ran->serving.transcript->value();
   }
   return std::nullopt;
 }
@@ -805,7 +808,13 @@ std::vector<std::optional<Replayed>> replay_all(Subjects& subjects, const ScoreO
   std::vector<std::optional<Replayed>> out(ids.size());
   if (reference.empty()) return out;
   const auto start = Clock::now();
-  const References references{reference, record_variant(subjects, score)};
+  std::once_flag recorded_once;
+  std::optional<Transcript> variant;
+  const References references{reference, [&]() -> const Transcript* {
+                                std::call_once(recorded_once,
+                                               [&] { variant = record_variant(subjects, score); });
+                                return variant ? &*variant : nullptr;
+                              }};
   in_parallel(ids.size(), options.jobs,
               [&](std::size_t i) { out[i] = subjects.replay(ids[i], references, score.limit); });
   score.transcript.seconds = seconds_since(start);

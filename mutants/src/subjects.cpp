@@ -592,8 +592,8 @@ class Served final : public Subjects {
       if (found == servers_.end()) return {};  // revealed: nothing watched the run
       server = found->second.get();
     }
-    ServingRecord record{server->connections() > 0, server->fault(), std::nullopt, ""};
-    if (recorded_.count(run.command) > 0) record.transcript = server->transcript(record.unrecorded);
+    ServingRecord record{server->connections() > 0, server->fault(), std::nullopt};
+    if (recorded_.count(run.command) > 0) record.transcript = server->transcript();
     return record;
   }
   // The kit's variant as it is (the as_is wheat), recorded.
@@ -616,9 +616,10 @@ class Served final : public Subjects {
     std::error_code ec;
     const std::string sockets = fs::absolute(private_, ec).string();
     for (const auto& form : forms) {
-      if (!form.empty() && (!variant_.at(form).error.empty() || !references.variant))
+      const Transcript* variant = nullptr;
+      if (!form.empty() && (!variant_.at(form).error.empty() || (variant = references.variant()) == nullptr))
         return std::nullopt;  // its run says why the variant cannot be served; or there is nothing to compare
-      const Transcript& reference = form.empty() ? references.oracle : *references.variant;
+      const Transcript& reference = form.empty() ? references.oracle : *variant;
       auto started = form.empty() ? HiddenServer::start(sockets, tlbf_mutant_, id)
                                   : HiddenServer::start_program(sockets, set_.variant_command,
                                                                 variant_.at(form).folder.string());

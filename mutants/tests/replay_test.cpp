@@ -3,6 +3,7 @@
 // reference did survives without the suite being run. The expected words and
 // counts here are worked out by hand from the sessions the tests write.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 #include <mutex>
 
 #include "tlbf/mutants/hidden.hpp"
@@ -131,11 +133,14 @@ std::string session(HiddenServer& server, const std::string& requests) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   std::strcpy(address.sun_path, server.socket_path().c_str());
-  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  // Close-on-exec, as a suite's would be in a process of its own: the server
+  // forks its served processes in this process, from its threads, and a copy
+  // of `to`'s write end in one of them would keep this session open forever.
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   EXPECT_EQ(::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
   int to[2], from[2];
-  EXPECT_EQ(::pipe(to), 0);
-  EXPECT_EQ(::pipe(from), 0);
+  EXPECT_EQ(::pipe2(to, O_CLOEXEC), 0);
+  EXPECT_EQ(::pipe2(from, O_CLOEXEC), 0);
   hand_over(sock, to[0], from[1]);
   ::close(to[0]), ::close(from[1]);
   EXPECT_EQ(::write(to[1], requests.data(), requests.size()), static_cast<ssize_t>(requests.size()));
@@ -151,6 +156,20 @@ std::string session(HiddenServer& server, const std::string& requests) {
   return answers;
 }
 
+TEST(HiddenServerRecording, AServedProcessGetsNoDescriptorItWasNotGiven) {
+  std::signal(SIGPIPE, SIG_IGN);
+  int leaked[2];  // open in tlbf's process, without O_CLOEXEC
+  ASSERT_EQ(::pipe(leaked), 0);
+  Folder folder;
+  const std::string probe = "read -r l; for fd in " + std::to_string(leaked[0]) + " " +
+                            std::to_string(leaked[1]) +
+                            "; do [ -e /proc/$$/fd/$fd ] && echo \"has $fd\"; done; echo end";
+  auto server = serving(folder, probe);
+  ASSERT_TRUE(server);
+  EXPECT_EQ(session(*server, "x\n"), "end\n");
+  ::close(leaked[0]), ::close(leaked[1]);
+}
+
 TEST(HiddenServerRecording, KeepsEverySessionsBytesAndServesThemAsEver) {
   std::signal(SIGPIPE, SIG_IGN);  // as tlbf does
   Folder folder;
@@ -159,16 +178,17 @@ TEST(HiddenServerRecording, KeepsEverySessionsBytesAndServesThemAsEver) {
   server->record();
   EXPECT_EQ(session(*server, "a\nb\n"), "ok a\nok b\n");
   EXPECT_EQ(session(*server, "c"), "ok c\n");  // a last line without its '\n' is still answered
-  std::string why;
-  const auto transcript = server->transcript(why);
-  ASSERT_TRUE(transcript) << why;
-  EXPECT_EQ(first_difference(*transcript, {{"a\nb\n", "ok a\nok b\n"}, {"c", "ok c\n"}}), "");
+  const auto transcript = server->transcript();
+  ASSERT_TRUE(transcript) << transcript.why();
+  EXPECT_EQ(first_difference(transcript.value(), {{"a\nb\n", "ok a\nok b\n"}, {"c", "ok c\n"}}), "");
   EXPECT_EQ(transcript->size(), 2U);
   EXPECT_EQ(server->connections(), 2);
 
   auto unrecorded = serving(folder, kEcho);
   EXPECT_EQ(session(*unrecorded, "a\n"), "ok a\n");
-  EXPECT_FALSE(unrecorded->transcript(why));
+  const auto none = unrecorded->transcript();
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.why(), "not recorded");
 }
 
 // Served mode as the scorer sees it: every run a shell line (`commands` by
@@ -181,6 +201,10 @@ class ReplayingSubjects final : public Subjects {
   std::vector<std::string> mutants{"s01", "s02", "s03"}, chaffs{"c01"}, wheats{"python"};
   std::map<std::string, std::string> commands;
   std::map<std::string, Replayed> replays;
+  // The ids served in a variant's form too: one that replays alike in its
+  // oracle form asks for the variant's recorded run, as Served does.
+  std::set<std::string> with_variant_form;
+  bool has_variant = false;  // variant_recorded() gives a run ("variant")
   std::function<Transcript(int)> recorded = [](int) {
     return Transcript{{"hello\nnew f 64 3\n", "ok tlbf-oracle 1\nok\n"}};
   };
@@ -193,6 +217,10 @@ class ReplayingSubjects final : public Subjects {
   std::optional<Outcome<SuiteRun>> broken() override { return make("broken", false); }
   Outcome<SuiteRun> mutant(const std::string& id) override { return make(id, false); }
   Outcome<SuiteRun> wheat(const std::string& id) override { return make(id, false); }
+  std::optional<Outcome<SuiteRun>> variant_recorded() override {
+    if (!has_variant) return std::nullopt;
+    return make("variant", true);
+  }
   ServingRecord serving_record(const SuiteRun& run) override {
     std::lock_guard<std::mutex> lock(mutex_);
     ServingRecord record;
@@ -202,10 +230,16 @@ class ReplayingSubjects final : public Subjects {
   }
   std::optional<Replayed> replay(const std::string& id, const References& references,
                                  std::chrono::milliseconds) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    replayed_against[id] = references.oracle;
-    const auto found = replays.find(id);
-    return found == replays.end() ? std::nullopt : std::optional<Replayed>(found->second);
+    std::optional<Replayed> out;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      replayed_against[id] = references.oracle;
+      if (const auto found = replays.find(id); found != replays.end()) out = found->second;
+      if (!out || !out->alike || with_variant_form.count(id) == 0) return out;
+    }
+    // Outside the lock: the variant's run is made through this fake too.
+    if (references.variant() == nullptr) return std::nullopt;
+    return out;
   }
   void finish(const SuiteRun&) override {}
   Place place(const std::string&) const override { return {}; }
@@ -289,6 +323,42 @@ TEST(ScorerReplay, ASubjectThatAnswersAlikeSurvivesUnrunOneThatDiffersIsRunAndWh
   EXPECT_EQ(score.control_runs, 2);
   EXPECT_EQ(subjects.runs_of(""), 5);
   EXPECT_EQ(subjects.runs_of("broken"), 1);
+}
+
+TEST(ScorerReplay, TheVariantIsRunOnlyWhenAReplayNeedsItAndThenOnce) {
+  // Every mutant's oracle form answers otherwise, and there are no chaffs:
+  // no replay needs the variant's transcript, so the suite is not run against it.
+  ReplayingSubjects strong;
+  strong.has_variant = true;
+  strong.commands["variant"] = "true";
+  strong.chaffs.clear();
+  strong.with_variant_form = {"s01", "s02", "s03"};
+  for (const auto& id : {"s01", "s02", "s03"}) strong.replays[id] = {false, "request 2: otherwise"};
+  const Score strong_score = score_suite(strong, options_for(strong));
+  ASSERT_EQ(strong_score.stopped, kNotStopped) << strong_score.stop_reason;
+  EXPECT_EQ(strong.runs_of("variant"), 0);
+  EXPECT_FALSE(strong_score.transcript.variant_recorded);
+  EXPECT_EQ(strong_score.killed(), 3);
+
+  // A mutant alike in its oracle form and two chaffs (variants only), replayed
+  // two at a time: the variant is run once, and each of the three survives by replay.
+  ReplayingSubjects weak;
+  weak.has_variant = true;
+  weak.commands["variant"] = "true";
+  weak.chaffs = {"c01", "c02"};
+  weak.with_variant_form = {"s01", "c01", "c02"};
+  weak.replays = {{"s01", {true, ""}},
+                  {"s02", {false, "x"}},
+                  {"s03", {false, "x"}},
+                  {"c01", {true, ""}},
+                  {"c02", {true, ""}}};
+  const Score weak_score = score_suite(weak, options_for(weak));
+  ASSERT_EQ(weak_score.stopped, kNotStopped) << weak_score.stop_reason;
+  EXPECT_EQ(weak.runs_of("variant"), 1);
+  EXPECT_TRUE(weak_score.transcript.variant_recorded);
+  EXPECT_EQ(weak_score.transcript.replayed, 3);
+  EXPECT_EQ(weak.runs_of("s01"), 0);
+  EXPECT_EQ(weak.runs_of("c01") + weak.runs_of("c02"), 0);
 }
 
 TEST(ScorerReplay, AWheatFailedIsRejectedThoughEveryMutantReplaysAlike) {

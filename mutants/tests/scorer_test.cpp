@@ -2,6 +2,7 @@
 // when the subject could have caused it (ServingRecord), and the hidden server says
 // when it could not serve.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -147,7 +148,7 @@ TEST(Scorer, AFailureWithoutEverStartingTheSubjectIsNotTheMutantsDoing) {
 
 TEST(Scorer, APassWithoutStartingTheSubjectIsStillASurvivor) {
   FakeSubjects fake;
-  fake.by_id["s01"] = {true, {false, "", std::nullopt, ""}};
+  fake.by_id["s01"] = {true, {false, "", std::nullopt}};
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
   EXPECT_EQ(score.runs[0].verdict, MutantVerdict::Survived);
@@ -156,7 +157,7 @@ TEST(Scorer, APassWithoutStartingTheSubjectIsStillASurvivor) {
 
 TEST(Scorer, TheHarnessFailingACleanRunStopsAsAHarnessError) {
   FakeSubjects fake;
-  fake.by_id[""] = {false, {true, "could not accept a connection: Too many open files", std::nullopt, ""}};
+  fake.by_id[""] = {false, {true, "could not accept a connection: Too many open files", std::nullopt}};
   const Score score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kHarness) << score.stop_reason;  // not "the suite fails on the clean reference"
   EXPECT_NE(score.stop_reason.find("Too many open files"), std::string::npos) << score.stop_reason;
@@ -188,7 +189,7 @@ TEST(Scorer, TheHarnessFailingAControlRunStopsAsAHarnessError) {
     ServingRecord serving_record(const SuiteRun& run) override {
       const bool control = run.command.rfind("true clean-", 0) == 0 && std::stoi(run.command.substr(11)) > 3;
       return {true, control ? "could not start the served process: Resource temporarily unavailable" : "",
-              std::nullopt, ""};
+              std::nullopt};
     }
     void finish(const SuiteRun&) override {}
     Place place(const std::string&) const override { return {}; }
@@ -630,7 +631,7 @@ TEST(Scorer, ASuiteThatPassesOnlyItsFirstRunsFailsTheWheatsAmongTheMutants) {
 // ends), which become the served process's standard input and output.
 void send_relay_hello(int sock) {
   int pipe_ends[2];
-  ASSERT_EQ(::pipe(pipe_ends), 0);
+  ASSERT_EQ(::pipe2(pipe_ends, O_CLOEXEC), 0);  // no copy in a process the server forks meanwhile
   test_support::hand_over(sock, pipe_ends[0], pipe_ends[1]);
   ::close(pipe_ends[0]);
   ::close(pipe_ends[1]);
@@ -650,7 +651,7 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   std::strcpy(address.sun_path, server->socket_path().c_str());
-  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   ASSERT_EQ(::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
   send_relay_hello(sock);
   char byte;
@@ -673,7 +674,7 @@ TEST(HiddenServer, ReportsAServedProcessItCouldNotRun) {
   ASSERT_TRUE(started.ok()) << started.why();
   server = std::move(started).value();
   EXPECT_EQ(server->fault(), "");
-  const int again = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  const int again = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   std::strcpy(address.sun_path, server->socket_path().c_str());
   ASSERT_EQ(::connect(again, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
   send_relay_hello(again);

@@ -82,10 +82,10 @@ class HiddenServer {
   // on the suite's own pipes, with no copy between.
   void record();
   // After the run: the sessions recorded, once each has ended (one still
-  // open ten seconds after the call is stopped). nullopt, with why in `why`,
-  // when record() was not called, a session was stopped or the run's
-  // sessions held more than kRecordBudget bytes.
-  std::optional<Transcript> transcript(std::string& why);
+  // open ten seconds after the call is stopped). A Failure saying why when
+  // record() was not called, a session was stopped or the run's sessions
+  // held more than kRecordBudget bytes.
+  Outcome<Transcript> transcript();
   // Replays every session of `reference`, one after another, each against a
   // new served process started as a connection's is, but on pipes this
   // server owns, writing the requests while it reads the answers (no

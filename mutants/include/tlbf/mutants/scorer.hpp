@@ -46,11 +46,10 @@ struct ServingRecord {
   // What the harness could not do while serving the run ("" when nothing):
   // a process it could not start. A run with a fault is graded by nobody.
   std::string harness_fault;
-  // A recorded run's sessions (Subjects::clean_recorded), when they could
-  // be kept whole; else why not in `unrecorded` ("" for a run that was not
-  // recorded at all).
-  std::optional<Transcript> transcript;
-  std::string unrecorded;
+  // A recorded run's sessions (Subjects::clean_recorded), or a Failure
+  // saying why they could not be kept whole; nullopt for a run that was not
+  // recorded at all.
+  std::optional<Outcome<Transcript>> transcript;
 };
 
 // What a subject's replay is compared with: a clean run's sessions (the
@@ -61,7 +60,12 @@ struct ServingRecord {
 // compared with the variant as it is, not with the oracle.
 struct References {
   Transcript oracle;
-  std::optional<Transcript> variant;  // none: the variant's forms cannot be replayed
+  // The variant's recorded run, made the first time a replay asks for it
+  // (a suite that every mutant's oracle form already parts from never
+  // needs it, and a run against the Python variant is the dearest of all);
+  // nullptr: the variant's forms cannot be replayed. Safe to call from
+  // several replays at once.
+  std::function<const Transcript*()> variant = [] { return nullptr; };
 };
 
 // A subject's answers to the reference's transcript (Subjects::replay):
