@@ -8,6 +8,7 @@
 #include <set>
 
 #include "json_strings.hpp"
+#include "row_replay_json.hpp"
 #include "tlbf/strict_json.hpp"
 
 namespace tlbf::mutants {
@@ -20,19 +21,6 @@ using Json = nlohmann::ordered_json;
 bool folder_name(const std::string& name) {
   return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
          name.find('\0') == std::string::npos;
-}
-
-// A row's replay as learner_json writes it: null, or every field.
-std::optional<RowReplay> replay_of(const Json& replay) {
-  if (replay.is_null()) return std::nullopt;
-  RowReplay out;
-  out.enabled = replay.at("enabled").get<bool>();
-  if (const Json& deterministic = replay.at("deterministic"); !deterministic.is_null())
-    out.deterministic = deterministic.get<bool>();
-  if (const Json& difference = replay.at("difference"); !difference.is_null())
-    out.difference = difference.get<std::string>();
-  out.replayed = strings_of(replay.at("replayed"));
-  return out;
 }
 
 // Each bug a row says survived by replay is one of its survivors: tlbf grade writes no other.
@@ -63,7 +51,7 @@ ClassRow row_of(const Json& learner) {
       throw std::invalid_argument("outcome \"" + cell + "\" of " + id);
     row.outcomes.emplace_back(id, cell);
   }
-  row.replay = replay_of(learner.at("replay"));
+  row.replay = row_replay_of(learner.at("replay"));
   replayed_survived(row);
   row.reason = learner.at("reason").get<std::string>();
   row.report = learner.at("report").get<std::string>();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_strings.hpp"
+#include "row_replay_json.hpp"
 #include "tlbf/mutants/report.hpp"
 #include "tlbf/strict_json.hpp"
 
@@ -53,22 +54,29 @@ void take_outcomes(ClassRow& row, const Json& report) {
 // order of the row's outcomes, so that a row reads alike however the report
 // listed them.
 void take_replay(ClassRow& row, const Json& config) {
-  const Json replay = config.value("replay", Json());
-  if (replay.is_null()) return;
-  RowReplay r;
-  r.enabled = replay.at("enabled").get<bool>();
-  if (const Json& deterministic = replay.at("deterministic"); !deterministic.is_null())
-    r.deterministic = deterministic.get<bool>();
-  if (const Json& difference = replay.at("difference"); !difference.is_null())
-    r.difference = difference.get<std::string>();
-  const std::vector<std::string> replayed = strings_of(replay.at("replayed"));
+  std::optional<RowReplay> r = row_replay_of(config.value("replay", Json()));
+  if (!r) return;
+  const std::vector<std::string> replayed = std::move(r->replayed);
+  r->replayed.clear();
   for (const auto& [id, outcome] : row.outcomes) {
-    if (std::find(replayed.begin(), replayed.end(), id) != replayed.end()) r.replayed.push_back(id);
+    if (std::find(replayed.begin(), replayed.end(), id) != replayed.end()) r->replayed.push_back(id);
   }
   row.replay = std::move(r);
 }
 
 }  // namespace
+
+std::optional<RowReplay> row_replay_of(const Json& replay) {
+  if (replay.is_null()) return std::nullopt;
+  RowReplay out;
+  out.enabled = replay.at("enabled").get<bool>();
+  if (const Json& deterministic = replay.at("deterministic"); !deterministic.is_null())
+    out.deterministic = deterministic.get<bool>();
+  if (const Json& difference = replay.at("difference"); !difference.is_null())
+    out.difference = difference.get<std::string>();
+  out.replayed = strings_of(replay.at("replayed"));
+  return out;
+}
 
 Outcome<ClassRow> class_row(const std::string& report_json) {
   ClassRow row;

@@ -1,4 +1,5 @@
-// What a kit's folders hold, as subjects.cpp and variants.cpp read them.
+// What a kit's folders hold, as the subjects (subjects.cpp,
+// patched_subjects.cpp) and variants.cpp read them.
 #pragma once
 
 #include <filesystem>

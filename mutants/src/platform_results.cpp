@@ -95,6 +95,9 @@ std::vector<Submission::Bug> pr_bugs_of(const Json& config, const ClassRow& row)
     const Mutant* m = find(bug.id);
     bug.pitfall = m != nullptr ? m->description : "";
     bug.caught = std::find(row.survivors.begin(), row.survivors.end(), bug.id) == row.survivors.end();
+    bug.by_replay = !bug.caught && row.replay &&
+                    std::find(row.replay->replayed.begin(), row.replay->replayed.end(), bug.id) !=
+                        row.replay->replayed.end();
     out.push_back(std::move(bug));
   }
   return out;
@@ -149,6 +152,8 @@ Outcome<Submission> submission_of(const ClassRow& row, const std::string* report
       return failure(std::string("not a report of tlbf grade: ") + e.what());
     }
   }
+  s.not_deterministic = not_deterministic(row);
+  if (s.not_deterministic) s.nondeterminism = pr_scrubbed(row.replay->difference, hidden);
   const bool meets = s.verdict == "meets";
   if (const PrVerdictText* t = pr_verdict_text(s.verdict)) {
     s.gradable = t->gradable;
@@ -186,16 +191,44 @@ std::string pr_score_line(const Submission& s) {
   return out + ".";
 }
 
+// What replay decided, for the summary from Feedback::Mutants on: the bugs
+// judged by replay, or a suite that is not deterministic (with where its runs
+// parted at Feedback::All). "" when there is nothing to say.
+std::string pr_replay_lines(const Submission& s, Feedback level) {
+  std::string replayed;
+  for (const auto& bug : s.bugs) {
+    if (bug.by_replay) replayed += (replayed.empty() ? "" : ", ") + bug.id;
+  }
+  std::string out;
+  if (!replayed.empty()) {
+    out += "\nJudged by replay, not run: " + replayed +
+           ". Each answered every request your tests send exactly as the reference does, so your tests "
+           "pass it as they pass the reference: add requests whose answers it changes.";
+  }
+  if (s.not_deterministic) {
+    out +=
+        "\nYour tests did not send the same requests in every run against the reference (an unseeded "
+        "random test, a request built from the clock), so every planted bug was run, none judged by "
+        "replay: seed your random tests.";
+    if (level == Feedback::All && !s.nondeterminism.empty())
+      out += " Two runs parted at " + s.nondeterminism + ".";
+  }
+  return out;
+}
+
 // The learner's summary at `level`: the score, what to fix, which bugs
-// survived, and the failing output.
+// survived, what replay decided, and the failing output.
 std::string pr_learner_summary(const Submission& s, Feedback level) {
   if (level == Feedback::None) return s.gradable ? "" : s.fix;
   std::string out = s.gradable ? pr_score_line(s) : "";
   if (!s.fix.empty()) out += (out.empty() ? "" : "\n") + s.fix;
   if (level >= Feedback::Mutants) {
     for (const auto& bug : s.bugs) {
-      if (!bug.caught) out += "\nSurvived: " + bug.id + ": " + bug.pitfall;
+      if (!bug.caught)
+        out += "\nSurvived: " + bug.id + ": " + bug.pitfall + (bug.by_replay ? " (by replay)" : "");
     }
+    out += pr_replay_lines(s, level);
+    if (out.rfind('\n', 0) == 0) out.erase(0, 1);  // an ungradable submission with no fix
   }
   if (level == Feedback::All && !s.details.empty()) out += "\n\n" + s.details;
   return out;
@@ -208,8 +241,13 @@ std::string pr_grade_test_name(const Submission& s) {
 std::string pr_bug_name(const Submission::Bug& bug) { return "Planted bug " + bug.id + ": " + bug.pitfall; }
 
 std::string pr_bug_output(const Submission::Bug& bug) {
-  return bug.caught ? "Caught: some test of yours fails on it."
-                    : "Survived: every test of yours passes on it. The pitfall: " + bug.pitfall;
+  if (bug.caught) return "Caught: some test of yours fails on it.";
+  if (bug.by_replay) {
+    return "Survived, judged by replay, not run: it answered every request your tests send exactly as the "
+           "reference does, so your tests pass it. The pitfall: " +
+           bug.pitfall;
+  }
+  return "Survived: every test of yours passes on it. The pitfall: " + bug.pitfall;
 }
 
 std::string pr_results_text(const Json& json) {

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "tlbf/mutant_switch.hpp"
@@ -33,23 +34,26 @@ int usage() {
 
 // What tlbf mutate chose, asked of its socket and read to the end:
 // always tlbf::mutants::kChoiceWidth bytes, padded with spaces, so that the
-// reads (which /proc/PID/io counts) are the same whatever was chosen.
-bool ask_choice(const char* socket_path, std::string& choice) {
+// reads (which /proc/PID/io counts) are the same whatever was chosen. None
+// when the socket cannot be reached or read, or says something else.
+std::optional<std::string> ask_choice(const char* socket_path) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
-  if (std::strlen(socket_path) >= sizeof(address.sun_path)) return false;
+  if (std::strlen(socket_path) >= sizeof(address.sun_path)) return std::nullopt;
   std::strcpy(address.sun_path, socket_path);
   const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (sock < 0 || ::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) return false;
+  if (sock < 0 || ::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0)
+    return std::nullopt;
+  std::string choice;
   char buffer[64];
   for (ssize_t n; (n = ::read(sock, buffer, sizeof buffer)) != 0;) {
-    if (n < 0) return false;
+    if (n < 0) return std::nullopt;
     choice.append(buffer, static_cast<std::size_t>(n));
   }
   ::close(sock);
-  if (choice.size() != tlbf::mutants::kChoiceWidth) return false;
+  if (choice.size() != tlbf::mutants::kChoiceWidth) return std::nullopt;
   choice.erase(choice.find_last_not_of(' ') + 1);
-  return true;
+  return choice;
 }
 
 // Waits for the child that serves and ends as it did.
@@ -116,15 +120,15 @@ int main(int argc, char** argv) {
     }
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // ended with the served process when tlbf mutate ends it
     if (::getppid() != parent) return 2;
-    std::string choice;
-    if (!ask_choice(argv[2], choice)) return 2;
-    if (choice == "refuse-all") {
+    const std::optional<std::string> choice = ask_choice(argv[2]);
+    if (!choice) return 2;
+    if (*choice == "refuse-all") {
       RefuseAll refuse;
       return serve_stdio(refuse);
     }
     // Set in this process only, after it started: its environment as the
     // system shows it (/proc/PID/environ) never names the mutant.
-    ::setenv("TLBF_MUTANT", choice.c_str(), 1);
+    ::setenv("TLBF_MUTANT", choice->c_str(), 1);
   } else if (argc == 3) {
     return usage();
   } else if (argc == 2) {

@@ -123,6 +123,15 @@ class Platforms(Grading):
         for sid in survivors:
             self.assertIn("Survived: %s: %s" % (sid, CATALOG[sid]), bob["gs"]["output"])
             self.assertIn("Survived: %s: %s" % (sid, CATALOG[sid]), bob["pl"]["message"])
+        # Which survivors replay judged, not a run, is the author's report's
+        # (config.replay.replayed); every platform marks exactly those.
+        with open(os.path.join(out, "learners", "bob.json")) as f:
+            replayed = set(json.load(f)["config"]["replay"]["replayed"])
+        self.assertTrue(replayed & set(survivors), replayed)  # his survivors answer his requests alike
+        for sid in survivors:
+            mark = "Survived: %s: %s (by replay)" % (sid, CATALOG[sid])
+            for text in (bob["gs"]["output"], bob["pl"]["message"], bob["ghc"]["tests"][0]["message"]):
+                self.assertEqual(mark in text, sid in replayed, text)
         # The other policy, a point per planted bug caught: 6 of 10, from the same grading.
         r, share = self.results(os.path.join(self.dir, "subs", "bob"), out, "bob-share", *QUICK,
                                 "--score-policy", "share")

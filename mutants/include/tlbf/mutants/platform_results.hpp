@@ -42,17 +42,27 @@ struct Submission {
   struct Bug {
     std::string id, pitfall;  // the catalog's description
     bool caught = false;
+    // Survived by replay, not by a run: it answered every request of the
+    // suite's clean runs as the reference did, so the suite was not run on it.
+    bool by_replay = false;
   };
   std::vector<Bug> bugs;  // the graded mutants, in order (none when the grading stopped)
   std::string fix;        // what the learner is to do, one paragraph ("" when they meet the bar)
   std::string details;    // the failing output behind `fix` (for Feedback::All), chaff-free
+  // The suite's clean runs sent different requests (an unseeded random
+  // test): every planted bug was run, none replayed. `nondeterminism` is
+  // where two of them parted (for Feedback::All), chaff-free.
+  bool not_deterministic = false;
+  std::string nondeterminism;
 };
 
 // The learner's submission from their class row and, when the grading made
 // one, their report (mutation_report_json with a learner). `hidden` are the
 // words no learner may read (the chaffs' ids and descriptions): any text
-// taken from the report has them replaced by "(a hidden bug)". A failure
-// when the report cannot be read.
+// taken from the report has them replaced by "(a hidden bug)". What the
+// row says of replay (ClassRow::replay) marks the bugs that survived by
+// replay and a suite that is not deterministic. A failure when the report
+// cannot be read.
 Outcome<Submission> submission_of(const ClassRow& row, const std::string* report_json, ScorePolicy policy,
                                   double threshold, const std::string& tests_file,
                                   const std::vector<std::string>& hidden);
