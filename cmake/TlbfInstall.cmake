@@ -5,8 +5,9 @@
 #   P/share/tlbf/vectors/                  the vector files, and their schemas in schema/
 #   P/share/tlbf/mutation-test-elements.js the viewer tlbf mutate --html inlines, and its licence
 #   P/share/tlbf/grade-kits/KIND/          tlbf grade's kits: the course's folder (the client, a binding),
-#                                          the served Python variants, chaffs and wheats, and a kit.json
-#                                          naming them; rust/reference/ the course's Rust crate
+#                                          the implementation its variants are made from (Python, or
+#                                          Rust for the Rust kit), its chaffs, wheats and mutants' patches,
+#                                          and a kit.json naming them; rust/reference/ the course's Rust crate
 #   P/share/doc/tlbf/                      README.md and docs/*.md
 #   P/include/tlbf/, P/lib/libtlbf_oracle.a    the oracle, for C++ programs
 #   P/lib/cmake/tlbf/                      its CMake package: find_package(tlbf) gives tlbf::oracle
@@ -41,21 +42,28 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/rust/
   DESTINATION ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/rust/reference
   PATTERN target EXCLUDE PATTERN __pycache__ EXCLUDE)
 # The served kits: the course's folder the tests file goes into (the
-# protocol kit's client, the Python kit's binding), and the Python
-# implementation whose variants are their wheats, chaffs and each mutant's
-# second form; the mutants are the oracle's, served by tlbf-mutant. The
-# Rust kit's course folder is the binding crate, which its "build" compiles
-# once per learner.
+# protocol kit's client, the Python kit's binding, the Rust kit's binding
+# crate, which its "build" compiles once per learner), and the
+# implementation whose variants are the kit's wheats, chaffs and each
+# mutant's second form (Python for the protocol and Python kits, Rust for
+# the Rust kit, whose variants.build compiles each once per class), each
+# folder found where the source's kit.json names it; the mutants are the
+# oracle's, served by tlbf-mutant.
 foreach(kind protocol python rust)
   set(kit ${CMAKE_INSTALL_DATADIR}/tlbf/grade-kits/${kind})
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/course/ DESTINATION ${kit}/course
+  set(source_kit ${PROJECT_SOURCE_DIR}/mutants/kits/${kind})
+  file(READ ${source_kit}/kit.json text)
+  string(JSON variants_from GET "${text}" variants from)
+  string(JSON variant_patches GET "${text}" variants mutants)
+  string(JSON wheats GET "${text}" wheats)
+  string(JSON chaffs GET "${text}" chaffs)
+  install(DIRECTORY ${source_kit}/course/ DESTINATION ${kit}/course
     PATTERN __pycache__ EXCLUDE PATTERN target EXCLUDE)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/conformance/impls/python/ DESTINATION ${kit}/variants
-    PATTERN __pycache__ EXCLUDE)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/chaffs/python/ DESTINATION ${kit}/chaffs)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/wheats/python/ DESTINATION ${kit}/wheats)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/mutants/patches/python/ DESTINATION ${kit}/mutants)
-  file(READ ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json text)
+  install(DIRECTORY ${source_kit}/${variants_from}/ DESTINATION ${kit}/variants
+    PATTERN __pycache__ EXCLUDE PATTERN target EXCLUDE)
+  install(DIRECTORY ${source_kit}/${chaffs}/ DESTINATION ${kit}/chaffs)
+  install(DIRECTORY ${source_kit}/${wheats}/ DESTINATION ${kit}/wheats)
+  install(DIRECTORY ${source_kit}/${variant_patches}/ DESTINATION ${kit}/mutants)
   string(JSON tests_file GET "${text}" tests_file)
   string(JSON suite GET "${text}" suite)
   string(JSON command GET "${text}" variants command)
@@ -67,13 +75,18 @@ foreach(kind protocol python rust)
     string(JSON executable GET "${text}" executable)
     set(build_lines "  \"build\": ${build},\n  \"executable\": \"${executable}\",\n")
   endif()
+  string(JSON variant_build ERROR_VARIABLE no_variant_build GET "${text}" variants build)
+  set(variant_build_words "")
+  if(NOT no_variant_build)
+    set(variant_build_words ", \"build\": ${variant_build}")
+  endif()
   file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
     "{\n  \"kind\": \"${kind}\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
     "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"${tests_into}\",\n${build_lines}  \"suite\": ${suite},\n"
-    "  \"variants\": {\"from\": \"variants\", \"command\": ${command}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
+    "  \"variants\": {\"from\": \"variants\", \"command\": ${command}${variant_build_words}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
     "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
   install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/mutants/kits/${kind}/kit.json)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${source_kit}/kit.json)
 endforeach()
 
 # tlbf check's adapters: the Python one with the protocol layer it imports,

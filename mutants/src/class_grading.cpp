@@ -170,7 +170,7 @@ void share_variants(ClassOptions& runs) {
   if (runs.kit.serves.empty() || set.variants_from.empty()) return;
   ServedSet wanted = set;
   if (!runs.chaffs) wanted.chaffs.clear();
-  set.variants = VariantFolders::make(wanted);
+  set.variants = VariantFolders::make(wanted, runs.jobs);
 }
 
 }  // namespace

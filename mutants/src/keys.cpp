@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <map>
+#include <string>
 #include <system_error>
 
 #include "file_text.hpp"
@@ -33,6 +34,8 @@ class Framed {
 void add_kit_files(Framed& framed, const Kit& kit) {
   framed.add(kit.serves);
   for (const auto& word : kit.served.variant_command) framed.add(word);
+  framed.add(std::to_string(kit.served.variant_build.size()));  // where the command's words end
+  for (const auto& word : kit.served.variant_build) framed.add(word);
   framed.add(kit.served.as_is);
   for (const auto& word : kit.served.build) framed.add(word);
   framed.add(kit.served.executable);

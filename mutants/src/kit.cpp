@@ -91,6 +91,7 @@ void read_variants(KitReader& reader, Kit& kit) {
   const Json from = variants.is_object() ? variants.value("from", Json()) : Json();
   const Json as_is = variants.is_object() ? variants.value("as_is", Json("")) : Json();
   const Json mutants = variants.is_object() ? variants.value("mutants", Json("")) : Json();
+  const Json build = variants.is_object() ? variants.value("build", Json::array()) : Json();
   if (variants.is_null() && kit.set.wheats.empty() && kit.set.chaffs.empty())
     return;  // the oracle's mutants alone
   if (!from.is_string() || from.get<std::string>().empty() || !command.is_array() || command.empty() ||
@@ -100,6 +101,11 @@ void read_variants(KitReader& reader, Kit& kit) {
         "has wheats or chaffs");
     return;
   }
+  if (!build.is_array() || !strings_only(build)) {
+    reader.wrong("\"variants\".\"build\" must be a list of strings (the words that build each variant)");
+    return;
+  }
+  kit.served.variant_build = strings_of(build);
   kit.served.variants_from = reader.path_in_kit(from.get<std::string>());
   kit.served.variant_command = strings_of(command);
   kit.served.as_is = as_is.get<std::string>();

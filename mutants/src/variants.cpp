@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "folder_files.hpp"
 #include "private_folder.hpp"
@@ -12,6 +14,7 @@
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/mutants/scorer.hpp"
 #include "tlbf/shell_quote.hpp"
+#include "variant_cache.hpp"
 
 namespace tlbf::mutants {
 
@@ -42,6 +45,10 @@ namespace {
 
 std::atomic<int> sets_made{0};
 
+// How long one variant's build may take: a compiled implementation built
+// from nothing (cargo builds the Rust kit's in about a second).
+constexpr std::chrono::minutes kBuildLimit{10};
+
 // How one variant differs from the kit's implementation: a patch applied
 // with patch -p1, or a folder whose files replace the copy's (neither: as it is).
 struct Change {
@@ -71,9 +78,79 @@ std::string made_variant(const std::string& from, const fs::path& folder, const 
          applied.how_it_ended() + "): " + conformance::last_lines(applied.out + applied.err, 3);
 }
 
+// `folder`, a variant made, built by `words` run in it: "" or why not.
+std::string built_variant(const fs::path& folder, const std::vector<std::string>& words) {
+  if (words.empty()) return "";
+  std::string command = "cd " + shell_quote(folder.string()) + " &&";
+  for (const auto& word : words) command += " " + shell_quote(word);
+  const auto built = conformance::run_with_input(command, "", kBuildLimit);
+  if (built.exited_cleanly()) return "";
+  return "its build (" + words.front() + ") failed (" + built.how_it_ended() +
+         "): " + conformance::last_lines(built.out + built.err, 5);
+}
+
+// What the build's first word says of itself (`cargo --version`): part of
+// a kept build's key, so that another toolchain builds afresh.
+std::string toolchain_of(const std::vector<std::string>& build) {
+  if (build.empty()) return "";
+  const auto asked = conformance::run_with_input(shell_quote(build.front()) + " --version", "",
+                                                 std::chrono::minutes(1), 4096);
+  return asked.exited_cleanly() ? asked.out : "";
+}
+
+// How the variants of one set are built: by its words, or taken from the
+// cache where a build of the same sources was kept.
+struct Builder {
+  const ServedSet& set;
+  std::optional<VariantCache> cache;
+  std::string toolchain;
+  std::atomic<int> built{0}, taken{0};
+
+  // `folder`, a variant made, built or laid out from the cache: "" or why not.
+  std::string build(const fs::path& folder) {
+    if (set.variant_build.empty()) return "";
+    const std::string key =
+        cache ? VariantCache::key(folder, set.variant_build, set.variant_command, toolchain) : "";
+    if (cache && cache->take(key, folder)) {
+      ++taken;
+      return "";
+    }
+    std::string error = built_variant(folder, set.variant_build);
+    ++built;
+    const auto products = VariantCache::products(folder, set.variant_command);
+    // A cache that cannot be written costs the next grading its builds, nothing more.
+    if (error.empty() && cache && !products.empty()) (void)cache->keep(key, products, folder);
+    return error;
+  }
+};
+
+// Every variant `all` names, made (and built) in a folder of its own under
+// `root`, `jobs` at a time: a build is a compiler's work, and a class waits
+// for the last one before its first learner.
+void make_all(Builder& builder, const fs::path& root, const std::vector<std::pair<std::string, Change>>& all,
+              int jobs, std::map<std::string, VariantFolder>& by_id) {
+  std::vector<VariantFolder*> slots;
+  for (const auto& [id, change] : all) slots.push_back(&by_id[id]);  // the map is not written by the threads
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i; (i = next++) < all.size();) {
+      const fs::path folder = root / random_name();
+      std::string error = made_variant(builder.set.variants_from, folder, all[i].second);
+      if (error.empty()) error = builder.build(folder);
+      slots[i]->error = error;
+      if (error.empty()) slots[i]->folder = folder;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::min<int>(std::max(jobs, 1), static_cast<int>(all.size())); ++t)
+    threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+}
+
 }  // namespace
 
-std::shared_ptr<const VariantFolders> VariantFolders::make(const ServedSet& set) {
+std::shared_ptr<const VariantFolders> VariantFolders::make(const ServedSet& set, int jobs) {
   std::shared_ptr<VariantFolders> out(new VariantFolders());
   ++sets_made;
   std::vector<std::pair<std::string, Change>> all;
@@ -91,17 +168,16 @@ std::shared_ptr<const VariantFolders> VariantFolders::make(const ServedSet& set)
   for (const auto& id : patch_stems(set.mutant_patches))
     all.push_back({kMutantForm + id, {fs::path(set.mutant_patches) / (id + ".patch"), {}}});
   const auto root = make_private_folder();
-  if (root.ok()) out->root_ = root.value();
-  for (const auto& [id, change] : all) {
-    VariantFolder& v = out->by_id_[id];
-    if (!root.ok()) {
-      v.error = root.why();
-      continue;
-    }
-    const fs::path folder = out->root_ / random_name();
-    v.error = made_variant(set.variants_from, folder, change);
-    if (v.error.empty()) v.folder = folder;
+  if (!root.ok()) {
+    for (const auto& [id, change] : all) out->by_id_[id].error = root.why();
+    return out;
   }
+  out->root_ = root.value();
+  Builder builder{set, set.variant_build.empty() ? std::nullopt : VariantCache::from_environment(),
+                  toolchain_of(set.variant_build)};
+  make_all(builder, out->root_, all, jobs, out->by_id_);
+  out->built_ = builder.built;
+  out->taken_ = builder.taken;
   return out;
 }
 

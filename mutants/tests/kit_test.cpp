@@ -56,6 +56,29 @@ TEST(KitFields, AServedKitsVariantsAndBuildAreRead) {
   EXPECT_EQ(kit.value().served.build, (std::vector<std::string>{"cargo", "test", "--no-run"}));
   EXPECT_EQ(kit.value().served.executable, "target/t");
   EXPECT_EQ(kit.value().tests_into, "tests");
+  EXPECT_TRUE(kit.value().served.variant_build.empty());
+}
+
+TEST(KitFields, AVariantBuildIsReadAndMustBeWords) {
+  Scratch s;
+  write_text(s.path() / "kit" / "impl" / "Cargo.toml", "\n");
+  const auto kit = read_kit(kit_with(s, R"({"kind": "rust", "serves": "oracle", "reference": "reference",
+    "tests_file": "t.rs", "suite": ["target/t"], "wheats": "wheats",
+    "variants": {"from": "impl", "build": ["cargo", "build", "--release"], "command": ["target/release/s"],
+                 "as_is": "rust"}})"));
+  ASSERT_TRUE(kit.ok()) << kit.why();
+  EXPECT_EQ(kit.value().served.variant_build, (std::vector<std::string>{"cargo", "build", "--release"}));
+  EXPECT_EQ(kit.value().served.variant_command, (std::vector<std::string>{"target/release/s"}));
+  for (const char* build : {R"("cargo build")", R"(["cargo", 1])", R"({"cargo": "build"})"}) {
+    Scratch t;
+    write_text(t.path() / "kit" / "impl" / "Cargo.toml", "\n");
+    const auto refused = read_kit(kit_with(t, std::string(R"({"kind": "rust", "serves": "oracle",
+      "reference": "reference", "tests_file": "t.rs", "suite": ["target/t"], "wheats": "wheats",
+      "variants": {"from": "impl", "command": ["s"], "as_is": "rust", "build": )") +
+                                                  build + "}}"));
+    ASSERT_FALSE(refused.ok()) << build;
+    EXPECT_PRED2(says, refused.why(), R"("variants"."build" must be a list of strings)");
+  }
 }
 
 // The failure of the kit whose kit.json is `json`.

@@ -161,7 +161,8 @@ std::unique_ptr<Subjects> served_subjects(const std::vector<std::string>& suite,
 // chaffs are variants of an implementation of another language that speaks
 // the protocol, each served, hidden like the mutants, by `variant_command`
 // run in its own copy of `variants_from`: as it is (the wheat `as_is`), with
-// each folder of `wheats` laid over it, or with each `chaffs/*.patch` applied.
+// each folder of `wheats` laid over it, or with each `chaffs/*.patch` applied,
+// then built by `variant_build` where the kit has one.
 // Every run happens in a fresh copy of `directory` (the learner's tests in a
 // copy of the course's folder), removed after it.
 struct ServedSet {
@@ -169,6 +170,10 @@ struct ServedSet {
   bool sandbox = false;
   std::string variants_from;
   std::vector<std::string> variant_command;
+  // Words run once in each variant's folder once it is made, before any run
+  // (a compiled implementation's build: the Rust kit's cargo); empty for
+  // none. A variant whose build fails is not served: its runs say why.
+  std::vector<std::string> variant_build;
   std::string as_is;
   std::string wheats;  // DIR/NAME/: files laid over variants_from
   std::string chaffs;  // DIR/*.patch: applied to variants_from

@@ -31,8 +31,11 @@ class VariantFolders {
   // wheat, which is tlbf serve), each in a folder named at random (the
   // folder a served variant runs in says nothing of what it is) under a new
   // private folder removed when this is destroyed. What cannot be made is
-  // an error of that variant, said when it is to run.
-  static std::shared_ptr<const VariantFolders> make(const ServedSet& set);
+  // an error of that variant, said when it is to run: a copy, a patch that
+  // does not apply, or a build (`set.variant_build`) that fails. `jobs`
+  // variants are made and built at a time (a class's -j; tlbf mutate's one
+  // grading takes the default).
+  static std::shared_ptr<const VariantFolders> make(const ServedSet& set, int jobs = 2);
   ~VariantFolders();
   VariantFolders(const VariantFolders&) = delete;
   VariantFolders& operator=(const VariantFolders&) = delete;
@@ -46,12 +49,18 @@ class VariantFolders {
   // How many sets this process has made: a class makes one however many
   // learners it grades (class_grading_test counts them).
   static int made();
+  // Of this set's variants, how many its build words built, and how many
+  // were laid out from the cache of builds kept between gradings
+  // (variant_cache.hpp: $TLBF_CACHE_DIR, else the user's cache folder).
+  int built() const { return built_; }
+  int taken_from_cache() const { return taken_; }
 
  private:
   VariantFolders() = default;
   std::filesystem::path root_;
   std::map<std::string, VariantFolder> by_id_;
   std::vector<std::string> wheat_ids_;
+  int built_ = 0, taken_ = 0;
 };
 
 }  // namespace tlbf::mutants

@@ -131,7 +131,12 @@ class Bloom:
     @staticmethod
     def new(m, k):
         check_params(m, k)
-        return Bloom(m, k)
+        try:
+            return Bloom(m, k)
+        except MemoryError:
+            # As the reference: every request gets one line (docs/protocol.md,
+            # section 1), so a filter this machine cannot hold is refused.
+            raise TlbfError("BadParams", f"m = {m}: this machine cannot allocate its bits") from None
 
     @staticmethod
     def with_rate(n, p):

@@ -28,6 +28,27 @@ pub const MAGIC: [u8; 4] = *b"TLBF";
 pub const VERSION: u32 = 1;
 pub const HEADER_LEN: usize = 32;
 pub const MAX_BITS: u64 = 1 << 40;
+
+/// `len` zero bytes, or None when the machine cannot allocate them: as the
+/// reference, a filter this machine cannot hold (2^40 bits is 128 GiB) is
+/// refused with BadParams, since `vec![0; len]` would abort the process and
+/// leave the request unanswered (docs/protocol.md, section 1).
+fn zeroed(len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    // SAFETY: the layout has a size of len > 0 bytes; the block is zeroed,
+    // so all len bytes are initialised u8; the Vec owns it with the layout
+    // it was allocated with (align 1, capacity len).
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout);
+        if p.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(p, len, len))
+    }
+}
 const LN2: f64 = 0.6931471805599453; // the double nearest ln 2
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +168,10 @@ impl Bloom {
         if k == 0 {
             return Err(BloomError::BadParams("k = 0; must be at least 1".to_string()));
         }
-        Ok(Bloom { m, k, n_inserted: 0, bits: vec![0; ((m + 7) / 8) as usize] })
+        let bits = zeroed(((m + 7) / 8) as usize).ok_or_else(|| {
+            BloomError::BadParams(format!("m = {}: this machine cannot allocate its bits", m))
+        })?;
+        Ok(Bloom { m, k, n_inserted: 0, bits })
     }
 
     pub fn m(&self) -> u64 {

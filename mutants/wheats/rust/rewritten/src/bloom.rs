@@ -116,6 +116,26 @@ fn word_len(m: u64) -> usize {
     (m / 64 + u64::from(m % 64 != 0)) as usize
 }
 
+/// `len` zero words, or None when the machine cannot allocate them: a filter
+/// of 2^40 bits (128 GiB) is refused with BadParams, where `vec![0u64; len]`
+/// would abort the process with the request unanswered.
+fn zeroed_words(len: usize) -> Option<Vec<u64>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u64>(len).ok()?;
+    // SAFETY: the layout has a size of 8 * len > 0 bytes and u64's alignment;
+    // the block is zeroed, so all len words are initialised; the Vec owns it
+    // with the layout it was allocated with (capacity len).
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut u64;
+        if p.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(p, len, len))
+    }
+}
+
 /// The probes of one item, produced one by one from a wrapping running sum.
 struct Probes {
     next: u64,
@@ -173,7 +193,10 @@ impl Bloom {
         if k == 0 || k > PROBE_LIMIT {
             return Err(BloomError::BadParams(format!("new: {} hashes is outside 1 ..= 65536", k)));
         }
-        Ok(Bloom { width: m, probes: k, tally: 0, words: vec![0u64; word_len(m)] })
+        let words = zeroed_words(word_len(m)).ok_or_else(|| {
+            BloomError::BadParams(format!("new: {} bits are more than this machine can allocate", m))
+        })?;
+        Ok(Bloom { width: m, probes: k, tally: 0, words })
     }
 
     pub fn m(&self) -> u64 {

@@ -1,0 +1,146 @@
+// A served kit's variant folders (variants.hpp) with a build: each variant is
+// built in its own folder once it is made, `jobs` at a time, and a build that
+// fails is that variant's error, not the others'.
+#include "tlbf/mutants/variants.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+
+#include "scratch_folder.hpp"
+#include "tlbf/mutants/scorer.hpp"
+
+namespace tlbf::mutants {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::write_text;
+using Scratch = testing::ScratchFolder;
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A kit of one implementation file, a wheat laid over it, two chaffs and a
+// mutant's form, each patch changing its one line; its build writes the
+// file upper-cased to built.txt, and refuses (exit 3, saying so) a file that
+// says "eins".
+ServedSet built_kit(const fs::path& kit) {
+  write_text(kit / "impl" / "impl.txt", "one\n");
+  write_text(kit / "wheats" / "lenient" / "impl.txt", "one, leniently\n");
+  const std::string changes_one_to = "--- a/impl.txt\n+++ b/impl.txt\n@@ -1 +1 @@\n-one\n+";
+  write_text(kit / "chaffs" / "c01.patch", changes_one_to + "uno\n");
+  write_text(kit / "chaffs" / "c02.patch", changes_one_to + "eins\n");
+  write_text(kit / "mutants" / "s01.patch", changes_one_to + "un\n");
+  ServedSet set;
+  set.variants_from = (kit / "impl").string();
+  set.variant_command = {"cat", "built.txt"};
+  // Each build leaves a line in kit/builds.log, so a test can count them.
+  set.variant_build = {"sh", "-c",
+                       "echo built >> " + (kit / "builds.log").string() +
+                           "; if grep -q eins impl.txt; then echo 'no eins here' >&2; exit 3; fi; "
+                           "tr a-z A-Z < impl.txt > built.txt && chmod 755 built.txt"};
+  set.as_is = "plain";
+  set.wheats = (kit / "wheats").string();
+  set.chaffs = (kit / "chaffs").string();
+  set.mutant_patches = (kit / "mutants").string();
+  return set;
+}
+
+// What each variant's folder holds once made: its built.txt, or its error.
+std::map<std::string, std::string> built(const VariantFolders& variants) {
+  std::map<std::string, std::string> out;
+  for (const auto& [id, variant] : variants.by_id()) {
+    out[id] = variant.error.empty() ? read_text(variant.folder / "built.txt") : "error: " + variant.error;
+  }
+  return out;
+}
+
+// The cache of builds, for one test: none unless the test names a folder.
+class CacheDir {
+ public:
+  explicit CacheDir(const std::string& dir) { ::setenv("TLBF_CACHE_DIR", dir.c_str(), 1); }
+  ~CacheDir() { ::unsetenv("TLBF_CACHE_DIR"); }
+};
+
+int lines_in(const fs::path& file) {
+  const std::string text = read_text(file);
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(VariantFolders, EachVariantIsBuiltInItsOwnFolderAndAFailedBuildIsThatVariantsError) {
+  Scratch scratch;
+  CacheDir no_cache("");
+  const ServedSet set = built_kit(scratch.path() / "kit");
+  for (int jobs : {1, 2, 8}) {
+    SCOPED_TRACE("jobs " + std::to_string(jobs));
+    const auto variants = VariantFolders::make(set, jobs);
+    auto got = built(*variants);
+    ASSERT_EQ(got.count("c02"), 1U);
+    const std::string c02 = got["c02"];
+    got.erase("c02");
+    EXPECT_EQ(
+        got,
+        (std::map<std::string, std::string>{
+            {"c01", "UNO\n"}, {"lenient", "ONE, LENIENTLY\n"}, {"mutant:s01", "UN\n"}, {"plain", "ONE\n"}}));
+    // The build's words and how it ended, with its last lines: what a course author needs.
+    EXPECT_NE(c02.find("error: its build (sh) failed (exit 3): "), std::string::npos) << c02;
+    EXPECT_NE(c02.find("no eins here"), std::string::npos) << c02;
+    EXPECT_TRUE(variants->by_id().at("c02").folder.empty());
+  }
+}
+
+TEST(VariantFolders, WithoutABuildAVariantIsItsCopyAlone) {
+  Scratch scratch;
+  CacheDir cache((scratch.path() / "cache").string());
+  ServedSet set = built_kit(scratch.path() / "kit");
+  set.variant_build.clear();
+  const auto variants = VariantFolders::make(set, 2);
+  for (const auto& [id, variant] : variants->by_id()) {
+    EXPECT_EQ(variant.error, "") << id;
+    EXPECT_FALSE(fs::exists(variant.folder / "built.txt")) << id;
+  }
+  EXPECT_EQ(read_text(variants->by_id().at("c02").folder / "impl.txt"), "eins\n");
+  EXPECT_FALSE(fs::exists(scratch.path() / "cache"));  // nothing built, nothing kept
+}
+
+// A build is kept, by the variant's sources, and the next set of the same
+// sources takes what its command names instead of building again: a second
+// class on the machine pays no build. A failed build is not kept; a changed
+// source is built afresh.
+TEST(VariantFolders, ABuildIsKeptAndTheNextGradingTakesItInsteadOfBuilding) {
+  Scratch scratch;
+  CacheDir cache((scratch.path() / "cache").string());
+  const fs::path kit = scratch.path() / "kit";
+  const ServedSet set = built_kit(kit);
+  const auto first = VariantFolders::make(set, 2);
+  EXPECT_EQ(first->built(), 5);
+  EXPECT_EQ(first->taken_from_cache(), 0);
+  EXPECT_EQ(lines_in(kit / "builds.log"), 5);
+
+  const auto second = VariantFolders::make(set, 2);
+  EXPECT_EQ(second->taken_from_cache(), 4);
+  EXPECT_EQ(second->built(), 1);  // c02's, which failed and was not kept
+  EXPECT_EQ(lines_in(kit / "builds.log"), 6);
+  EXPECT_EQ(built(*second), built(*first));
+  const fs::path taken = second->by_id().at("plain").folder / "built.txt";
+  EXPECT_NE(fs::status(taken).permissions() & fs::perms::owner_exec, fs::perms::none);  // kept as made
+
+  write_text(kit / "chaffs" / "c01.patch", "--- a/impl.txt\n+++ b/impl.txt\n@@ -1 +1 @@\n-one\n+ichi\n");
+  const auto third = VariantFolders::make(set, 2);
+  EXPECT_EQ(third->built(), 2);  // c01, changed, and c02 again
+  EXPECT_EQ(read_text(third->by_id().at("c01").folder / "built.txt"), "ICHI\n");
+  EXPECT_EQ(read_text(third->by_id().at("lenient").folder / "built.txt"), "ONE, LENIENTLY\n");
+}
+
+}  // namespace
+}  // namespace tlbf::mutants
