@@ -1,4 +1,4 @@
-// What a kit's folders hold, as the subjects (subjects.cpp,
+// What a kit's folders hold, as the subjects (served_subjects.cpp,
 // patched_subjects.cpp) and variants.cpp read them.
 #pragma once
 

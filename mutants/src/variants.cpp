@@ -130,15 +130,15 @@ struct Builder {
 void make_all(Builder& builder, const fs::path& root, const std::vector<std::pair<std::string, Change>>& all,
               int jobs, std::map<std::string, VariantFolder>& by_id) {
   std::vector<VariantFolder*> slots;
-  for (const auto& [id, change] : all) slots.push_back(&by_id[id]);  // the map is not written by the threads
+  for (const auto& [id, change] : all)  // the map is not written by the threads
+    slots.push_back(&by_id.insert_or_assign(id, failure("not made")).first->second);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i; (i = next++) < all.size();) {
       const fs::path folder = root / random_name();
       std::string error = made_variant(builder.set.variants_from, folder, all[i].second);
       if (error.empty()) error = builder.build(folder);
-      slots[i]->error = error;
-      if (error.empty()) slots[i]->folder = folder;
+      *slots[i] = error.empty() ? VariantFolder(folder) : VariantFolder(failure(error));
     }
   };
   std::vector<std::thread> threads;
@@ -169,7 +169,7 @@ std::shared_ptr<const VariantFolders> VariantFolders::make(const ServedSet& set,
     all.push_back({kMutantForm + id, {fs::path(set.mutant_patches) / (id + ".patch"), {}}});
   const auto root = make_private_folder();
   if (!root.ok()) {
-    for (const auto& [id, change] : all) out->by_id_[id].error = root.why();
+    for (const auto& [id, change] : all) out->by_id_.insert_or_assign(id, root.failure());
     return out;
   }
   out->root_ = root.value();

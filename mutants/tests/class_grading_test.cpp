@@ -179,7 +179,7 @@ TEST(ClassGrading, AServedKitsVariantsAreMadeOnceForTheWholeClass) {
     if (shared && root.empty()) {
       root = shared->root();
       for (const auto& entry : fs::directory_iterator(root)) folders += entry.is_directory();
-      for (const auto& [id, variant] : shared->by_id()) texts[id] = read_text(variant.folder / "impl.txt");
+      for (const auto& [id, variant] : shared->by_id()) texts[id] = read_text(variant.value() / "impl.txt");
     }
     const auto real = kit_subjects(runs, workdir);
     for (const auto& id : real->wheat_ids()) wheats_seen.push_back(id);

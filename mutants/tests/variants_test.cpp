@@ -60,7 +60,7 @@ ServedSet built_kit(const fs::path& kit) {
 std::map<std::string, std::string> built(const VariantFolders& variants) {
   std::map<std::string, std::string> out;
   for (const auto& [id, variant] : variants.by_id()) {
-    out[id] = variant.error.empty() ? read_text(variant.folder / "built.txt") : "error: " + variant.error;
+    out[id] = variant.ok() ? read_text(variant.value() / "built.txt") : "error: " + variant.why();
   }
   return out;
 }
@@ -95,7 +95,7 @@ TEST(VariantFolders, EachVariantIsBuiltInItsOwnFolderAndAFailedBuildIsThatVarian
     // The build's words and how it ended, with its last lines: what a course author needs.
     EXPECT_NE(c02.find("error: its build (sh) failed (exit 3): "), std::string::npos) << c02;
     EXPECT_NE(c02.find("no eins here"), std::string::npos) << c02;
-    EXPECT_TRUE(variants->by_id().at("c02").folder.empty());
+    EXPECT_FALSE(variants->by_id().at("c02").ok());
   }
 }
 
@@ -106,10 +106,10 @@ TEST(VariantFolders, WithoutABuildAVariantIsItsCopyAlone) {
   set.variant_build.clear();
   const auto variants = VariantFolders::make(set, 2);
   for (const auto& [id, variant] : variants->by_id()) {
-    EXPECT_EQ(variant.error, "") << id;
-    EXPECT_FALSE(fs::exists(variant.folder / "built.txt")) << id;
+    ASSERT_TRUE(variant.ok()) << id << ": " << variant.why();
+    EXPECT_FALSE(fs::exists(variant.value() / "built.txt")) << id;
   }
-  EXPECT_EQ(read_text(variants->by_id().at("c02").folder / "impl.txt"), "eins\n");
+  EXPECT_EQ(read_text(variants->by_id().at("c02").value() / "impl.txt"), "eins\n");
   EXPECT_FALSE(fs::exists(scratch.path() / "cache"));  // nothing built, nothing kept
 }
 
@@ -132,14 +132,14 @@ TEST(VariantFolders, ABuildIsKeptAndTheNextGradingTakesItInsteadOfBuilding) {
   EXPECT_EQ(second->built(), 1);  // c02's, which failed and was not kept
   EXPECT_EQ(lines_in(kit / "builds.log"), 6);
   EXPECT_EQ(built(*second), built(*first));
-  const fs::path taken = second->by_id().at("plain").folder / "built.txt";
+  const fs::path taken = second->by_id().at("plain").value() / "built.txt";
   EXPECT_NE(fs::status(taken).permissions() & fs::perms::owner_exec, fs::perms::none);  // kept as made
 
   write_text(kit / "chaffs" / "c01.patch", "--- a/impl.txt\n+++ b/impl.txt\n@@ -1 +1 @@\n-one\n+ichi\n");
   const auto third = VariantFolders::make(set, 2);
   EXPECT_EQ(third->built(), 2);  // c01, changed, and c02 again
-  EXPECT_EQ(read_text(third->by_id().at("c01").folder / "built.txt"), "ICHI\n");
-  EXPECT_EQ(read_text(third->by_id().at("lenient").folder / "built.txt"), "ONE, LENIENTLY\n");
+  EXPECT_EQ(read_text(third->by_id().at("c01").value() / "built.txt"), "ICHI\n");
+  EXPECT_EQ(read_text(third->by_id().at("lenient").value() / "built.txt"), "ONE, LENIENTLY\n");
 }
 
 }  // namespace

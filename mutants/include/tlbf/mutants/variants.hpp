@@ -11,15 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/outcome.hpp"
+
 namespace tlbf::mutants {
 
 struct ServedSet;
 
-// A variant's folder, or why it cannot be served (then `folder` is empty).
-struct VariantFolder {
-  std::filesystem::path folder;
-  std::string error;
-};
+// A variant's folder, or why it cannot be served.
+using VariantFolder = Outcome<std::filesystem::path>;
 
 // The key of a mutant's other form among the variants: "mutant:s01".
 inline constexpr const char* kMutantForm = "mutant:";

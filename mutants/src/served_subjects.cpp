@@ -121,8 +121,8 @@ class Served final : public Subjects {
     return hidden("", id);
   }
   std::string about_wheat(const std::string& id) override {
-    if (id != kAlternativesWheat || variant_.count(id) == 0) return {};
-    return alternatives_taken(variant_.at(id).folder / "notes");
+    if (id != kAlternativesWheat || variant_.count(id) == 0 || !variant_.at(id).ok()) return {};
+    return alternatives_taken(variant_.at(id).value() / "notes");
   }
   ServingRecord serving_record(const SuiteRun& run) override {
     HiddenServer* server = nullptr;
@@ -157,12 +157,12 @@ class Served final : public Subjects {
     const std::string sockets = fs::absolute(private_, ec).string();
     for (const auto& form : forms) {
       const Transcript* variant = nullptr;
-      if (!form.empty() && (!variant_.at(form).error.empty() || (variant = references.variant()) == nullptr))
+      if (!form.empty() && (!variant_.at(form).ok() || (variant = references.variant()) == nullptr))
         return std::nullopt;  // its run says why the variant cannot be served; or there is nothing to compare
       const Transcript& reference = form.empty() ? references.oracle : *variant;
       auto started = form.empty() ? HiddenServer::start(sockets, tlbf_mutant_, id)
                                   : HiddenServer::start_program(sockets, set_.variant_command,
-                                                                variant_.at(form).folder.string());
+                                                                variant_.at(form).value().string());
       if (!started.ok()) return std::nullopt;
       const std::string differs = started.value()->replay(reference, limit);
       if (!differs.empty()) {
@@ -244,15 +244,17 @@ class Served final : public Subjects {
   // The alternatives wheat: `tlbf serve --alternatives SEED`, in a folder of
   // its own where it notes each request it answers otherwise than the oracle.
   void make_alternatives_wheat() {
-    VariantFolder& v = variant_[kAlternativesWheat];
     wheat_ids_.push_back(kAlternativesWheat);
     std::error_code ec;
     const fs::path folder = variants_ / random_name();
     if (variants_.empty() || !fs::create_directory(folder, ec)) {
-      v.error = private_error_.empty() ? "cannot make a folder for the alternatives wheat" : private_error_;
+      variant_.insert_or_assign(
+          kAlternativesWheat,
+          failure(private_error_.empty() ? "cannot make a folder for the alternatives wheat"
+                                         : private_error_));
       return;
     }
-    v.folder = folder;
+    variant_.insert_or_assign(kAlternativesWheat, folder);
     alternatives_command_ = {set_.tlbf,          "serve",   "--alternatives",
                              alternatives_seed_, "--notes", (folder / "notes").string()};
   }
@@ -294,11 +296,11 @@ class Served final : public Subjects {
     // Absolute: a relative TMPDIR would name a socket the suite cannot find once it changes folder.
     std::error_code ec;
     const std::string sockets = fs::absolute(private_, ec).string();
-    if (!variant.empty() && !variant_.at(variant).error.empty()) return failure(variant_.at(variant).error);
+    if (!variant.empty() && !variant_.at(variant).ok()) return variant_.at(variant).failure();
     const auto& program = variant == kAlternativesWheat ? alternatives_command_ : set_.variant_command;
     auto started = variant.empty()
                        ? HiddenServer::start(sockets, tlbf_mutant_, choice)
-                       : HiddenServer::start_program(sockets, program, variant_.at(variant).folder.string());
+                       : HiddenServer::start_program(sockets, program, variant_.at(variant).value().string());
     if (!started.ok()) return started.failure();
     std::unique_ptr<HiddenServer> server = std::move(started).value();
     // The relay, run as the suite user, must reach and connect to the socket.
