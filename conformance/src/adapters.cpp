@@ -100,7 +100,8 @@ tlbf::Outcome<tlbf::Done> answers_hello(const std::string& command, std::chrono:
 
 }  // namespace
 
-fs::path adapter_cache() {
+fs::path tlbf_cache_folder() {
+  if (const char* own = std::getenv("TLBF_CACHE_DIR"); own && *own == '/') return own;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') return fs::path(xdg) / "tlbf";
   const char* home = std::getenv("HOME");
   std::string folder = home && *home ? home : "";

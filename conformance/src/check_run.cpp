@@ -146,7 +146,7 @@ Outcome<Done> add_adapters(CheckRunOptions& opt, CheckObserver& observer) {
     if (!server)
       return failure("cannot find the Rust adapter (adapters/rust/main.rs beside tlbf or in share/tlbf)");
     observer.note(std::string(kCheckCommand) + ": building the Rust adapter against " + crate + " ...");
-    auto a = rust_crate_adapter(crate, opt.rust_module, *server, adapter_cache(), limit, launch_of(opt));
+    auto a = rust_crate_adapter(crate, opt.rust_module, *server, tlbf_cache_folder(), limit, launch_of(opt));
     if (!a) return a.failure();
     opt.impls.push_back(std::move(a.value()));
   }

@@ -3,12 +3,12 @@
 
 #include <sys/stat.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "file_text.hpp"
+#include "tlbf/conformance/adapters.hpp"
 #include "tlbf/mutants/hidden.hpp"
 #include "tlbf/sha256.hpp"
 
@@ -42,17 +42,7 @@ bool copy_into(const fs::path& from, const fs::path& to) {
 
 }  // namespace
 
-std::optional<VariantCache> VariantCache::from_environment() {
-  if (const char* dir = std::getenv("TLBF_CACHE_DIR")) {
-    if (*dir == '\0') return std::nullopt;
-    return VariantCache(fs::path(dir) / "variants");
-  }
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/')
-    return VariantCache(fs::path(xdg) / "tlbf" / "variants");
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/')
-    return VariantCache(fs::path(home) / ".cache" / "tlbf" / "variants");
-  return std::nullopt;
-}
+VariantCache VariantCache::from_environment() { return VariantCache(conformance::tlbf_cache_folder() / "variants"); }
 
 std::string VariantCache::key(const fs::path& folder, const std::vector<std::string>& build,
                               const std::vector<std::string>& command, const std::string& toolchain) {

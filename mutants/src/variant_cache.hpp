@@ -6,7 +6,6 @@
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,10 +15,10 @@ namespace tlbf::mutants {
 
 class VariantCache {
  public:
-  // The cache the environment names: $TLBF_CACHE_DIR/variants, else
-  // $XDG_CACHE_HOME/tlbf/variants, else $HOME/.cache/tlbf/variants; none
-  // when TLBF_CACHE_DIR is set but empty (no cache), or no folder is named.
-  static std::optional<VariantCache> from_environment();
+  // The cache the environment names: variants/ in tlbf's cache folder
+  // (conformance::tlbf_cache_folder: $TLBF_CACHE_DIR, else
+  // $XDG_CACHE_HOME/tlbf, else ~/.cache/tlbf).
+  static VariantCache from_environment();
   explicit VariantCache(std::filesystem::path root) : root_(std::move(root)) {}
 
   // The key of the variant in `folder` (every file under it, by path and

@@ -173,7 +173,8 @@ std::shared_ptr<const VariantFolders> VariantFolders::make(const ServedSet& set,
     return out;
   }
   out->root_ = root.value();
-  Builder builder{set, set.variant_build.empty() ? std::nullopt : VariantCache::from_environment(),
+  Builder builder{set,
+                  set.variant_build.empty() ? std::nullopt : std::optional(VariantCache::from_environment()),
                   toolchain_of(set.variant_build)};
   make_all(builder, out->root_, all, jobs, out->by_id_);
   out->built_ = builder.built;

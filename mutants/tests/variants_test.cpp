@@ -65,7 +65,7 @@ std::map<std::string, std::string> built(const VariantFolders& variants) {
   return out;
 }
 
-// The cache of builds, for one test: none unless the test names a folder.
+// The cache of builds, for one test: a folder of its own.
 class CacheDir {
  public:
   explicit CacheDir(const std::string& dir) { ::setenv("TLBF_CACHE_DIR", dir.c_str(), 1); }
@@ -79,10 +79,10 @@ int lines_in(const fs::path& file) {
 
 TEST(VariantFolders, EachVariantIsBuiltInItsOwnFolderAndAFailedBuildIsThatVariantsError) {
   Scratch scratch;
-  CacheDir no_cache("");
   const ServedSet set = built_kit(scratch.path() / "kit");
   for (int jobs : {1, 2, 8}) {
     SCOPED_TRACE("jobs " + std::to_string(jobs));
+    CacheDir empty((scratch.path() / ("cache-" + std::to_string(jobs))).string());
     const auto variants = VariantFolders::make(set, jobs);
     auto got = built(*variants);
     ASSERT_EQ(got.count("c02"), 1U);
@@ -126,6 +126,10 @@ TEST(VariantFolders, ABuildIsKeptAndTheNextGradingTakesItInsteadOfBuilding) {
   EXPECT_EQ(first->built(), 5);
   EXPECT_EQ(first->taken_from_cache(), 0);
   EXPECT_EQ(lines_in(kit / "builds.log"), 5);
+  // Four kept where TLBF_CACHE_DIR says (c02's build failed).
+  int kept = 0;
+  for (const auto& entry : fs::directory_iterator(scratch.path() / "cache" / "variants")) kept += entry.is_directory();
+  EXPECT_EQ(kept, 4);
 
   const auto second = VariantFolders::make(set, 2);
   EXPECT_EQ(second->taken_from_cache(), 4);

@@ -42,7 +42,10 @@ tlbf::Outcome<std::string> rust_crate_adapter(const std::filesystem::path& crate
                                               const std::filesystem::path& cache,
                                               std::chrono::milliseconds limit, const Launch& launch = {});
 
-// Where adapters' builds go: $XDG_CACHE_HOME/tlbf, else ~/.cache/tlbf.
-std::filesystem::path adapter_cache();
+// Where tlbf keeps builds between runs (the Rust adapter's, a grading kit's
+// built variants): $TLBF_CACHE_DIR, else $XDG_CACHE_HOME/tlbf, else
+// ~/.cache/tlbf (the user's home from the password file when HOME is unset,
+// /tmp without either).
+std::filesystem::path tlbf_cache_folder();
 
 }  // namespace tlbf::conformance
