@@ -5,6 +5,8 @@
 #                                       LEARNERS=N for the class's size (default 10)
 #                                       NO_REPLAY=1 to grade with --no-replay
 #                                       KEEP=DIR to keep the reports and the log
+#                                       CACHE=DIR for the built variants' cache (default: a new,
+#                                       empty one, so the warm-up builds every variant)
 # The class: N learners, the strong, weak and own-crate suites of the tests'
 # class (mutants/tests/class/rust: alice, bob, heidi) in turn, each file made
 # the learner's own by a comment, so that no report is reused.
@@ -12,7 +14,7 @@
 # (an incremental `cargo test --no-run` of the tests file in a warmed copy of
 # the binding crate, the file replaced by the next learner's) plus one run of
 # the test binary per subject (against `tlbf serve`, the oracle, started by the
-# binding), the medians of six, the runs times the runs one learner's grading
+# binding), the median of three runs of that learner's suite, times the runs one learner's grading
 # makes divided by JOBS.
 # Goal: each learner after the first within 1.5x of that floor at -j 2.
 set -euo pipefail
@@ -51,8 +53,9 @@ for l in sys.stdin:
 cp mutants/tests/class/rust/alice/tests/ds08_bloom.rs "$scratch/floor/tests/ds08_bloom.rs"
 build >/dev/null  # the warm build, not counted
 builds=() runs=()
-for i in 1 2 3 4 5 6; do
-  { echo "// floor $i"; cat "mutants/tests/class/rust/${learners[$(( i % 3 ))]}/tests/ds08_bloom.rs"; } >"$scratch/floor/tests/ds08_bloom.rs"
+for i in 1 2 3 4 5 6 7 8 9; do
+  suite=${learners[$(( i % 3 ))]}
+  { echo "// floor $i"; cat "mutants/tests/class/rust/$suite/tests/ds08_bloom.rs"; } >"$scratch/floor/tests/ds08_bloom.rs"
   start=$(date +%s.%N)
   exe=$(build)
   end=$(date +%s.%N)
@@ -60,12 +63,12 @@ for i in 1 2 3 4 5 6; do
   start=$(date +%s.%N)
   (cd "$scratch/floor" && TLBF_IMPL="$tlbf serve" "$exe" -q >/dev/null 2>&1)
   end=$(date +%s.%N)
-  runs+=("$(python3 -c "print($end - $start)")")
+  runs+=("$suite:$(python3 -c "print($end - $start)")")
 done
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s.%N)
-TMPDIR=$scratch "$tlbf" grade --kind rust "$scratch/class" -o "$scratch/out" -j "$jobs" --chaffs "$chaffs" "${replay[@]}" \
+TMPDIR=$scratch TLBF_CACHE_DIR=${CACHE:-$scratch/cache} "$tlbf" grade --kind rust "$scratch/class" -o "$scratch/out" -j "$jobs" --chaffs "$chaffs" "${replay[@]}" \
   >"$scratch/grade.log" 2>"$scratch/grade.err" || { cat "$scratch/grade.log" "$scratch/grade.err"; exit 1; }
 end=$(date +%s.%N)
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -74,25 +77,37 @@ import json, os, re, statistics, sys
 scratch, jobs, total = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 load_before, load_after = sys.argv[6], sys.argv[7]
 build = statistics.median(float(t) for t in sys.argv[4].split())
-run = statistics.median(float(t) for t in sys.argv[5].split())
+# Each suite's own run: a learner's floor is their own test binary's (a strong suite's run
+# takes longer than a weak one's, and the grading's runs are theirs).
+by_suite = {}
+for entry in sys.argv[5].split():
+    suite, seconds = entry.split(":")
+    by_suite.setdefault(suite, []).append(float(seconds))
+run_of = {suite: statistics.median(times) for suite, times in by_suite.items()}
 err = open(os.path.join(scratch, "grade.err")).read()
-warmed = float(re.search(r"the reference warmed in ([0-9.]+) s", err).group(1))
-per_learner = [float(s) for s in re.findall(r": \w[\w-]* in ([0-9.]+) s", err)]
+warm_line = re.search(r"the reference warmed in ([0-9.]+) s(?: \(the kit's variants: (\d+) built, (\d+) from the cache\))?", err)
+warmed = float(warm_line.group(1))
+variants = (f", variants {warm_line.group(2)} built, {warm_line.group(3)} from the cache" if warm_line.group(2) else "")
+graded = re.findall(r"\[\d+/\d+\] (\S+): [\w-]+ in ([0-9.]+) s", err)
+per_learner = [float(s) for _, s in graded]
 learners = os.path.join(scratch, "out/learners")
 reports = [json.load(open(os.path.join(learners, f))) for f in sorted(os.listdir(learners)) if f.endswith(".json")]
 report = reports[0]
 c = report["config"]
 chaffs = c["chaffs"]["ran"] if c.get("chaffs") else 0
 runs = c["baselineRuns"] + sum(w["runs"] for w in c["wheats"]) + 1 + (c["ran"] + chaffs) * c["confirmRuns"] + c["controlRuns"]
-floor = build + run * runs / jobs
-print(f"floor: the tests built once {build:.2f} s + one run of the test binary {run:.2f} s x {runs} runs "
-      f"/ {jobs} jobs = {floor:.2f} s a learner (medians of 6)")
+floor_of = {suite: build + run * runs / jobs for suite, run in run_of.items()}
+print(f"floor: the tests built once {build:.2f} s (median of 9) + one run of the learner's test binary x {runs} runs "
+      f"/ {jobs} jobs: " + ", ".join(f"{suite} {run:.2f} s a run, {floor_of[suite]:.2f} s a learner"
+                                     for suite, run in sorted(run_of.items())) + " (medians of 3)")
 print(f"tlbf grade, {len(per_learner)} learners at -j {jobs}, chaffs {'%d' % chaffs if chaffs else 'none'}: {total:.1f} s in all "
-      f"(the class's warm-up {warmed:.1f} s)")
+      f"(the class's warm-up {warmed:.1f} s{variants})")
 print("per learner: " + ", ".join(f"{s:.1f}" for s in per_learner) + " s")
 later = per_learner[1:]
-print(f"learners after the first: mean {statistics.mean(later):.1f} s = {statistics.mean(later) / floor:.2f}x the floor, "
-      f"worst {max(later) / floor:.2f}x (goal: at most 1.5x)")
+ratios = [seconds / floor_of[name.rsplit("-", 1)[1]] for name, seconds in [(n, float(s)) for n, s in graded[1:]]]
+print(f"learners after the first: mean {statistics.mean(later):.1f} s; to each one's own floor "
+      f"{statistics.mean(ratios):.2f}x on the mean, {max(ratios):.2f}x at worst (goal: at most 1.5x); "
+      f"the class's time to the sum of its floors {sum(later) / sum(floor_of[n.rsplit('-', 1)[1]] for n, _ in graded[1:]):.2f}x")
 print(f"a class of 40: the warm-up + 40 x {statistics.mean(later):.1f} s = {(warmed + 40 * statistics.mean(later)) / 60:.1f} min "
       f"(goal: 10 min); load average (1, 5, 15 min) {load_before} before, {load_after} after")
 

@@ -264,7 +264,13 @@ mutants::ClassHooks hooks_of(Reporter& r, std::size_t learners) {
   hooks.warming = [&r, learners] {
     std::cerr << "tlbf grade: " << learners << " learners, kit " << r.kit_path << "; warming the reference\n";
   };
-  hooks.warmed = [](double s) { std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s\n", s); };
+  hooks.warmed = [](const mutants::ClassWarmUp& w) {
+    std::fprintf(stderr, "tlbf grade: the reference warmed in %.1f s", w.seconds);
+    if (w.variants_built + w.variants_from_cache > 0)
+      std::fprintf(stderr, " (the kit's variants: %d built, %d from the cache)", w.variants_built,
+                   w.variants_from_cache);
+    std::fputc('\n', stderr);
+  };
   hooks.learner_begins = [&r](std::size_t i, std::size_t n, const mutants::Learner& l) { r.begins(i, n, l); };
   hooks.progress = [&r](const mutants::Progress& p) { r.progress.show(p); };
   hooks.runs_ended = [&r] { r.progress.clear(); };

@@ -219,7 +219,9 @@ Outcome<ClassResult> grade_class(const ClassOptions& options, const std::vector<
   const auto sharing = Clock::now();
   share_variants(run.runs);
   result.warm_seconds = seed.warm_seconds() + seconds_since(sharing);
-  if (hooks.warmed) hooks.warmed(result.warm_seconds);
+  const VariantFolders* variants = run.runs.kit.served.variants.get();
+  if (hooks.warmed)
+    hooks.warmed({result.warm_seconds, variants ? variants->built() : 0, variants ? variants->taken_from_cache() : 0});
   for (std::size_t i = 0; i < learners.size(); ++i) {
     if (hooks.learner_begins) hooks.learner_begins(i, learners.size(), learners[i]);
     const auto began = Clock::now();

@@ -729,6 +729,10 @@ class RustClass(Grading):
 
     def test_every_learner_gets_the_right_verdict_at_j2(self):
         out, r = self.check_class(2, "--chaffs", "none")
+        # The kit's Rust variants, each built once for the class or taken from the cache an
+        # earlier grading kept (docs/mutants.md, "The Rust kind"): three wheats, ten mutant forms.
+        built, cached = map(int, re.search(r"the kit's variants: (\d+) built, (\d+) from the cache", r.stderr).groups())
+        self.assertEqual(built + cached, 13, r.stderr)
         bob = json.load(open(os.path.join(out, "learners", "bob.json")))["config"]
         self.assertEqual(bob["mode"], "served")
         # Served: each survivor is named where the oracle's source carries it.

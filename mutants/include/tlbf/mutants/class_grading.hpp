@@ -59,11 +59,20 @@ struct KeptReport {
   std::string page;
 };
 
+// What the class's warm-up did: its seconds (the reference warmed and the
+// served kit's variants made), and of the variants a build makes
+// (variants.build), how many it built and how many it took from the cache.
+struct ClassWarmUp {
+  double seconds = 0;
+  int variants_built = 0;
+  int variants_from_cache = 0;
+};
+
 // What the caller does as the class is graded. Every hook may be left empty.
 struct ClassHooks {
-  // Before the reference is warmed for the class, and after (its seconds).
+  // Before the reference is warmed for the class, and after.
   std::function<void()> warming;
-  std::function<void(double seconds)> warmed;
+  std::function<void(const ClassWarmUp&)> warmed;
   // Before a learner's grading: their place in the class (from 0) and its size.
   std::function<void(std::size_t index, std::size_t count, const Learner&)> learner_begins;
   // Each run's progress (ScoreOptions::progress), and the end of a learner's runs.
