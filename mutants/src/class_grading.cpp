@@ -221,7 +221,8 @@ Outcome<ClassResult> grade_class(const ClassOptions& options, const std::vector<
   result.warm_seconds = seed.warm_seconds() + seconds_since(sharing);
   const VariantFolders* variants = run.runs.kit.served.variants.get();
   if (hooks.warmed)
-    hooks.warmed({result.warm_seconds, variants ? variants->built() : 0, variants ? variants->taken_from_cache() : 0});
+    hooks.warmed(
+        {result.warm_seconds, variants ? variants->built() : 0, variants ? variants->taken_from_cache() : 0});
   for (std::size_t i = 0; i < learners.size(); ++i) {
     if (hooks.learner_begins) hooks.learner_begins(i, learners.size(), learners[i]);
     const auto began = Clock::now();

@@ -42,7 +42,9 @@ bool copy_into(const fs::path& from, const fs::path& to) {
 
 }  // namespace
 
-VariantCache VariantCache::from_environment() { return VariantCache(conformance::tlbf_cache_folder() / "variants"); }
+VariantCache VariantCache::from_environment() {
+  return VariantCache(conformance::tlbf_cache_folder() / "variants");
+}
 
 std::string VariantCache::key(const fs::path& folder, const std::vector<std::string>& build,
                               const std::vector<std::string>& command, const std::string& toolchain) {

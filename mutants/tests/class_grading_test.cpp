@@ -23,13 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using testing::read_text;
 using testing::write_text;
 using Scratch = testing::ScratchFolder;
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // The learner's tests file names, a line each, what their suite catches:
 // "s01".."s03" the mutants, "broken" the sanity check's subject, "clean" the

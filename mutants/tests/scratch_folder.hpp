@@ -1,10 +1,11 @@
-// A scratch folder for a test, removed at its end, and files written into it.
+// A scratch folder for a test, removed at its end, and files written into it and read back.
 #pragma once
 
 #include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace tlbf::mutants::testing {
@@ -31,6 +32,12 @@ class ScratchFolder {
 inline void write_text(const std::filesystem::path& file, const std::string& text) {
   std::filesystem::create_directories(file.parent_path());
   std::ofstream(file) << text;
+}
+
+// The bytes of `file`, "" when it cannot be read.
+inline std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace tlbf::mutants::testing

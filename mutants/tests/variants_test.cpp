@@ -22,13 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using testing::read_text;
 using testing::write_text;
 using Scratch = testing::ScratchFolder;
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // A kit of one implementation file, a wheat laid over it, two chaffs and a
 // mutant's form, each patch changing its one line; its build writes the
@@ -128,7 +124,8 @@ TEST(VariantFolders, ABuildIsKeptAndTheNextGradingTakesItInsteadOfBuilding) {
   EXPECT_EQ(lines_in(kit / "builds.log"), 5);
   // Four kept where TLBF_CACHE_DIR says (c02's build failed).
   int kept = 0;
-  for (const auto& entry : fs::directory_iterator(scratch.path() / "cache" / "variants")) kept += entry.is_directory();
+  for (const auto& entry : fs::directory_iterator(scratch.path() / "cache" / "variants"))
+    kept += entry.is_directory();
   EXPECT_EQ(kept, 4);
 
   const auto second = VariantFolders::make(set, 2);
