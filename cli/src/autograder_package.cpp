@@ -26,6 +26,13 @@ std::string packages_for(const std::string& kind) {
   return kind == "rust" ? "bubblewrap cargo rustc" : "bubblewrap python3";
 }
 
+// The kit's built variants made in the image, so that no submission pays
+// their builds (the Rust kit's: docs/mutants.md, "The Rust kind"); "" for a
+// kit whose variants need none.
+std::string prepare_line(const std::string& kind) {
+  return kind == "rust" ? "tlbf grade --kind rust --prepare" : "";
+}
+
 std::string quoted(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& w : words) out += " " + shell_quote_if_needed(w);
@@ -75,7 +82,7 @@ std::string setup_script(const std::string& kind) {
          "fi\n"
          "apt-get update\n"
          "apt-get install -y \"${debs[0]}\" " +
-         packages_for(kind) + "\n";
+         packages_for(kind) + "\n" + (prepare_line(kind).empty() ? "" : prepare_line(kind) + "\n");
 }
 
 struct PackageFile {
@@ -105,7 +112,8 @@ std::vector<PackageFile> prairielearn_files(const std::string& kind, const std::
            "FROM debian:12\n"
            "COPY tlbf_*.deb /tmp/\n"
            "RUN apt-get update && apt-get install -y /tmp/tlbf_*.deb " +
-               packages_for(kind) + " && rm -rf /var/lib/apt/lists/* /tmp/tlbf_*.deb\n"},
+               packages_for(kind) + " && rm -rf /var/lib/apt/lists/* /tmp/tlbf_*.deb\n" +
+               (prepare_line(kind).empty() ? "" : "RUN " + prepare_line(kind) + "\n")},
           {"tests/run.sh",
            entry_script("# PrairieLearn's external grader runs this (the question's tests/ folder is\n"
                         "# /grade/tests): it grades the uploaded file in /grade/student and writes\n"

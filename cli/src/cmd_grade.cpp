@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "installed_files.hpp"
 #include "mutant_binary.hpp"
 #include "platform_output.hpp"
+#include "tlbf/conformance/adapters.hpp"
 #include "tlbf/conformance/readable.hpp"
 #include "tlbf/mutants/catalog.hpp"
 #include "tlbf/mutants/class_grading.hpp"
@@ -50,6 +52,7 @@ struct GradeOptions {
   double timeout_floor_s = 10.0;
   double setup_timeout_s = 1800;
   bool fresh = false;
+  bool prepare = false;  // build the kit's variants into the cache, grade nobody
   bool no_sandbox = false;
   std::string suite_user;  // --suite-user, "" for the default (suite_user.hpp)
   bool no_replay = false;
@@ -425,7 +428,27 @@ std::vector<std::string> grading_args(const GradeOptions& opt) {
   return args;
 }
 
+// --prepare: the kit's variants built (or found) and kept in the cache.
+int run_prepare(const GradeOptions& opt) {
+  const auto kit_path = kit_path_of(opt);
+  if (!kit_path.ok()) return fail_with(kUsage, kGradeCommand, kit_path.failure());
+  const auto read = mutants::read_kit(kit_path.value());
+  if (!read.ok()) return fail_with(kUsage, kGradeCommand, read.failure());
+  if (read->served.variant_build.empty()) {
+    std::cout << "tlbf grade: the " << read->kind << " kit's variants need no build: nothing to prepare\n";
+    return kOk;
+  }
+  const auto prepared = mutants::prepare_variants(class_options(opt, read.value()));
+  if (!prepared.ok()) return fail_with(kCannotRun, kGradeCommand, prepared.failure());
+  std::cout << "tlbf grade: the kit's variants: " << prepared->variants_built << " built, "
+            << prepared->variants_from_cache << " from the cache, in "
+            << conformance::tlbf_cache_folder().string() << "/variants (" << std::fixed
+            << std::setprecision(1) << prepared->seconds << " s)\n";
+  return kOk;
+}
+
 int run_grade(const GradeOptions& opt) {
+  if (opt.prepare) return run_prepare(opt);
   if (!opt.platform.autograder.empty()) {
     if (auto written = write_autograder_package(opt.platform, opt.out, opt.kind, grading_args(opt)); !written)
       return fail_with(kIo, kGradeCommand, written.failure());
@@ -524,6 +547,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       "Run each suite against every mutant and chaff, even one that answers its clean runs' requests "
       "exactly as the reference did (by default that one survives unrun)");
   cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
+  cmd.add_flag("--prepare", opt.prepare,
+               "Build the kit's variants into tlbf's cache and grade nobody (a platform's image, a grader's "
+               "machine before a class)");
   cmd.add_option("--junit", opt.junit,
                  "Also write JUnit XML for a CI: a test case per learner, failing unless they meet the bar")
       ->check(kNotEmpty);
@@ -544,10 +570,11 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
 // results go with --submission, and a package grades with an installed kit.
 std::string usage_problem(const GradeOptions& opt) {
   const auto& p = opt.platform;
-  const int modes = !opt.class_dir.empty() + !p.submission.empty() + !p.autograder.empty();
+  const int modes = !opt.class_dir.empty() + !p.submission.empty() + !p.autograder.empty() + opt.prepare;
   if (modes != 1)
-    return "give CLASS, --submission DIR or --autograder gradescope|prairielearn (one of them), or --merge "
-           "SHARD...";
+    return "give CLASS, --submission DIR, --autograder gradescope|prairielearn or --prepare (one of them), "
+           "or "
+           "--merge SHARD...";
   if (!opt.shard.empty() && opt.class_dir.empty()) return "--shard goes with CLASS";
   if (opt.kind.empty() == opt.kit.empty())
     return "give --kind rust|python|protocol, or --kit FILE (not both)";

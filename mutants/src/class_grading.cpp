@@ -175,6 +175,21 @@ void share_variants(ClassOptions& runs) {
 
 }  // namespace
 
+Outcome<ClassWarmUp> prepare_variants(const ClassOptions& options) {
+  ClassOptions runs = options;
+  runs.kit = with_interpreters_resolved(options.kit);
+  const auto began = Clock::now();
+  share_variants(runs);
+  const VariantFolders* variants = runs.kit.served.variants.get();
+  if (variants == nullptr) return failure("the kit serves no variants of its own: nothing to prepare");
+  std::string failed;
+  for (const auto& [id, folder] : variants->by_id()) {
+    if (!folder.ok()) failed += "\n  " + id + ": " + folder.why();
+  }
+  if (!failed.empty()) return failure("some of the kit's variants cannot be made:" + failed);
+  return ClassWarmUp{seconds_since(began), variants->built(), variants->taken_from_cache()};
+}
+
 std::string options_in_words(const ClassOptions& opt) {
   std::ostringstream key;
   key << "sandbox=" << opt.sandbox_wanted << " baseline=" << opt.baseline_runs

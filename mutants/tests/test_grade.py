@@ -751,6 +751,24 @@ class RustClass(Grading):
         leo = json.load(open(os.path.join(out, "learners", "leo.json")))["config"]
         self.assertEqual((leo["killed"], leo["ran"], leo["controlPasses"]), (0, 10, 2))
 
+    def test_prepare_builds_the_kits_variants_once_and_then_finds_them_kept(self):
+        # tlbf grade --prepare (a platform's image, a grader's machine before a class): the
+        # kit's Rust variants built into the cache, then found there; the Python kit needs none.
+        env = dict(self.env, TLBF_CACHE_DIR=os.path.join(self.dir, "cache"))
+        said = []
+        for _ in range(2):
+            r = subprocess.run([TLBF, "grade", "--kind", "rust", "--prepare", "--chaffs", "none", "-j", "2"],
+                               capture_output=True, text=True, env=env, timeout=1200)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            said.append(re.search(r"the kit's variants: (\d+) built, (\d+) from the cache, in (\S+) ", r.stdout))
+        self.assertEqual([m.groups()[:2] for m in said], [("13", "0"), ("0", "13")])
+        self.assertEqual(said[0].group(3), os.path.join(self.dir, "cache", "variants"))
+        self.assertEqual(len(os.listdir(os.path.join(self.dir, "cache", "variants"))), 13)
+        r = subprocess.run([TLBF, "grade", "--kind", "python", "--prepare"], capture_output=True, text=True,
+                           env=env)
+        self.assertEqual((r.returncode, r.stdout.strip()),
+                         (0, "tlbf grade: the python kit's variants need no build: nothing to prepare"))
+
     def test_a_suite_is_built_once_and_one_that_does_not_build_fails_clean(self):
         class_dir = os.path.join(self.dir, "class")
         shutil.copytree(os.path.join(CLASSES, "rust", "bob"), os.path.join(class_dir, "bob"))

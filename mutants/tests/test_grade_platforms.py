@@ -239,9 +239,9 @@ class Packages(Grading):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def package(self, platform):
-        pkg = os.path.join(self.dir, platform)
-        r = subprocess.run(["tlbf", "grade", "--autograder", platform, "--kind", "python", "-o", pkg,
+    def package(self, platform, kind="python"):
+        pkg = os.path.join(self.dir, platform + "-" + kind)
+        r = subprocess.run(["tlbf", "grade", "--autograder", platform, "--kind", kind, "-o", pkg,
                             "--deb", self.deb, *QUICK], capture_output=True, text=True, env=self.env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         return pkg
@@ -287,6 +287,30 @@ class Packages(Grading):
             results = json.load(f)
         jsonschema.validate(results, schema("gradescope"))
         self.assertIn("failed before it could grade", results["output"])
+
+    def test_the_rust_packages_build_the_kits_variants_into_the_image(self):
+        # The Rust kit's variants are compiled (docs/mutants.md, "The Rust kind"): the image
+        # builds them once, after tlbf is installed, so that no submission pays their builds.
+        fake = os.path.join(self.dir, "fakebin")
+        os.makedirs(fake)
+        for tool in ("apt-get", "tlbf"):
+            with open(os.path.join(fake, tool), "w") as f:
+                f.write('#!/bin/sh\necho "%s $*" >> "%s/setup.log"\n' % (tool, self.dir))
+            os.chmod(os.path.join(fake, tool), 0o755)
+        pkg = self.package("gradescope", "rust")
+        r = subprocess.run(["bash", os.path.join(pkg, "setup.sh")], capture_output=True, text=True,
+                           env=dict(self.env, PATH=fake + ":" + self.env["PATH"]))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(os.path.join(self.dir, "setup.log")) as f:
+            self.assertEqual(f.read().splitlines(),
+                             ["apt-get update",
+                              "apt-get install -y %s/tlbf_1.0.0_amd64.deb bubblewrap cargo rustc" % pkg,
+                              "tlbf grade --kind rust --prepare"])
+        with open(os.path.join(self.package("prairielearn", "rust"), "Dockerfile")) as f:
+            self.assertEqual(f.read().splitlines()[-1], "RUN tlbf grade --kind rust --prepare")
+        # The Python kit's variants need no build: nothing is prepared.
+        with open(os.path.join(self.package("prairielearn"), "Dockerfile")) as f:
+            self.assertNotIn("--prepare", f.read())
 
     def test_prairielearn_package_grades_the_uploaded_file(self):
         pkg = self.package("prairielearn")

@@ -114,6 +114,13 @@ struct ClassResult {
 
 // Grades `learners` in turn. An empty class warms nothing. A Failure when
 // the reference cannot be copied for the class (then nobody is graded).
+// A served kit's built variants made ahead of any class (tlbf grade
+// --prepare): each built, or found in the cache of builds, and kept there,
+// so that a platform's image or a grader's machine pays the builds once.
+// What was built and taken (seconds, counts), or a Failure naming every
+// variant that could not be made and why.
+Outcome<ClassWarmUp> prepare_variants(const ClassOptions& options);
+
 Outcome<ClassResult> grade_class(const ClassOptions& options, const std::vector<Learner>& learners,
                                  const ClassHooks& hooks);
 
