@@ -484,25 +484,6 @@ class PythonClass(Grading):
         self.assertIn("has no sub-folder", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(out, "class.json")))
 
-    def test_chaffs_are_counted_apart_from_the_grade(self):
-        class_dir = os.path.join(self.dir, "class")
-        os.mkdir(class_dir)
-        for name in ("alice", "bob"):
-            shutil.copytree(os.path.join(CLASSES, "python", name), os.path.join(class_dir, name))
-        out = os.path.join(self.dir, "out")
-        r = self.grade(class_dir, out, "-j", "2", *CONFIRM_CHAFFS)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        chaffs = len([f for f in os.listdir(os.path.join(SOURCE, "mutants/chaffs/python")) if f.endswith(".patch")])
-        self.assertGreaterEqual(chaffs, 30)
-        summary = {l["name"]: l for l in json.load(open(os.path.join(out, "class.json")))["learners"]}
-        for name in ("alice", "bob"):
-            self.assertEqual(summary[name]["chaffs"]["ran"], chaffs)
-            self.assertEqual(summary[name]["chaffs"]["killed"] + len(summary[name]["chaffs"]["missed"]), chaffs)
-        # The stronger suite catches more of them, and the grade is the planted bugs' alone.
-        self.assertGreater(summary["alice"]["chaffs"]["killed"], summary["bob"]["chaffs"]["killed"])
-        self.assertEqual((summary["alice"]["killed"], summary["alice"]["ran"]), (10, 10))
-        self.assertEqual((summary["bob"]["killed"], summary["bob"]["ran"]), (6, 10))
-
     def grade_suites(self, suites):
         """Grades one learner per suite text, at -j2 without chaffs; returns the run and its out folder."""
         class_dir = os.path.join(self.dir, "class")
@@ -586,10 +567,9 @@ class PythonClass(Grading):
             self.assertEqual(r.returncode, 2, (left_out, r.stdout, r.stderr))
             self.assertIn(why, r.stderr)
 
-    def test_the_class_page_renders_with_every_learner_and_links_to_their_pages(self):
-        binary = html_reports.chromium()
-        if not binary:
-            self.skipTest("chromium is missing (scripts/setup installs it)")
+    def test_chaffs_are_counted_apart_and_the_class_page_shows_every_learner(self):
+        # One grading with the chaffs for two things: what the chaffs add to alice's and bob's
+        # rows (their count, apart from the grade), and the class page that shows them.
         class_dir = os.path.join(self.dir, "class")
         os.mkdir(class_dir)
         for name in ("alice", "bob", "ivan", "judy"):
@@ -599,11 +579,15 @@ class PythonClass(Grading):
         os.mkdir(os.path.join(class_dir, "mallory"))
         os.symlink("/etc/hostname", os.path.join(class_dir, "mallory", "test_bloom.py"))
         out = os.path.join(self.dir, "out")
-        # With the chaffs, whose columns the matrix shows; one run of each is enough for a page.
-        r = self.grade(class_dir, out, *CONFIRM_CHAFFS)
+        # With the chaffs, whose columns the matrix shows; one run of each (CONFIRM_CHAFFS).
+        r = self.grade(class_dir, out, "-j", "2", *CONFIRM_CHAFFS)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         summary = json.load(open(os.path.join(out, "class.json")))
+        self.check_chaffs_counted_apart({l["name"]: l for l in summary["learners"]})
         self.check_outcomes_against_reports(out, summary)
+        binary = html_reports.chromium()
+        if not binary:
+            self.skipTest("chromium is missing (scripts/setup installs it): the page is not checked")
         browser = html_reports.Browser(binary)
         try:
             page = os.path.join(out, "class.html")
@@ -629,6 +613,18 @@ class PythonClass(Grading):
             browser.screenshot(page, os.path.join(shots, "grade-class.png"))
         finally:
             browser.close()
+
+    def check_chaffs_counted_apart(self, summary):
+        """alice's and bob's rows: every chaff ran, each killed or missed, and the grade is the planted bugs' alone."""
+        chaffs = len([f for f in os.listdir(os.path.join(SOURCE, "mutants/chaffs/python")) if f.endswith(".patch")])
+        self.assertGreaterEqual(chaffs, 30)
+        for name in ("alice", "bob"):
+            self.assertEqual(summary[name]["chaffs"]["ran"], chaffs)
+            self.assertEqual(summary[name]["chaffs"]["killed"] + len(summary[name]["chaffs"]["missed"]), chaffs)
+        # The stronger suite catches more of them, and the grade is the planted bugs' alone.
+        self.assertGreater(summary["alice"]["chaffs"]["killed"], summary["bob"]["chaffs"]["killed"])
+        self.assertEqual((summary["alice"]["killed"], summary["alice"]["ran"]), (10, 10))
+        self.assertEqual((summary["bob"]["killed"], summary["bob"]["ran"]), (6, 10))
 
     def check_outcomes_against_reports(self, out, summary):
         """class.json's outcomes, each learner's, agree with their own report's counts and lists."""
