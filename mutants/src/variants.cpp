@@ -85,8 +85,10 @@ std::string built_variant(const fs::path& folder, const std::vector<std::string>
   for (const auto& word : words) command += " " + shell_quote(word);
   const auto built = conformance::run_with_input(command, "", kBuildLimit);
   if (built.exited_cleanly()) return "";
-  return "its build (" + words.front() + ") failed (" + built.how_it_ended() +
-         "): " + conformance::last_lines(built.out + built.err, 5);
+  std::string said = conformance::last_lines(built.out + built.err, 5);
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
+    said.pop_back();  // one line per variant
+  return "its build (" + words.front() + ") failed (" + built.how_it_ended() + "): " + said;
 }
 
 // What the build's first word says of itself (`cargo --version`): part of

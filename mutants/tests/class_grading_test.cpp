@@ -4,6 +4,8 @@
 // report is reused only when it was made with the same files and options.
 #include "tlbf/mutants/class_grading.hpp"
 
+#include <stdlib.h>
+
 #include <gtest/gtest.h>
 
 #include "scratch_folder.hpp"
@@ -203,6 +205,38 @@ TEST(ClassGrading, AServedKitsVariantsAreMadeOnceForTheWholeClass) {
   EXPECT_EQ(chaffs_seen, (std::vector<std::string>{"c01", "c02", "c01", "c02", "c01", "c02"}));
   EXPECT_FALSE(root.empty());
   EXPECT_FALSE(fs::exists(root));  // removed with the class's grading
+}
+
+// tlbf grade --prepare: the kit's variants built into the cache (a folder of
+// the test's own) and counted; a variant whose build fails is named, with its
+// build's last words, one line each.
+TEST(ClassGrading, PreparingBuildsTheVariantsOnceAndNamesOneThatCannotBeBuilt) {
+  TinyClass c;
+  ::setenv("TLBF_CACHE_DIR", (c.scratch.path() / "cache").c_str(), 1);
+  const fs::path kit = c.scratch.path() / "kit";
+  write_text(kit / "impl" / "impl.txt", "one\n");
+  write_text(kit / "wheats" / "lenient" / "impl.txt", "two\n");
+  ServedSet& served = c.options.kit.served;
+  served.variants_from = (kit / "impl").string();
+  served.variant_command = {"cat", "built.txt"};
+  served.variant_build = {"sh", "-c", "cp impl.txt built.txt"};
+  served.as_is = "plain";
+  served.wheats = (kit / "wheats").string();
+  const auto first = prepare_variants(c.options);
+  ASSERT_TRUE(first.ok()) << first.why();
+  EXPECT_EQ((std::pair{first->variants_built, first->variants_from_cache}), (std::pair{2, 0}));
+  const auto second = prepare_variants(c.options);
+  ASSERT_TRUE(second.ok()) << second.why();
+  EXPECT_EQ((std::pair{second->variants_built, second->variants_from_cache}), (std::pair{0, 2}));
+
+  served.variant_build = {"sh", "-c",
+                          "grep -q two impl.txt && { echo 'no two here'; exit 4; }; cp impl.txt built.txt"};
+  const auto refused = prepare_variants(c.options);
+  ::unsetenv("TLBF_CACHE_DIR");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(
+      refused.why(),
+      "some of the kit's variants cannot be made:\n  lenient: its build (sh) failed (exit 4): no two here");
 }
 
 TEST(ClassGrading, ALearnerWhoseCopyCannotBeMadeIsReportedNotDropped) {
