@@ -14,8 +14,9 @@
 # (an incremental `cargo test --no-run` of the tests file in a warmed copy of
 # the binding crate, the file replaced by the next learner's) plus one run of
 # the test binary per subject (against `tlbf serve`, the oracle, started by the
-# binding), the median of three runs of that learner's suite, times the runs one learner's grading
-# makes divided by JOBS.
+# binding), the median of three runs of that learner's suite, times the subjects one learner
+# is graded against (the reference, each wheat, the sanity check's broken subject, each mutant and
+# each chaff: issue 36's floor, one run per subject) divided by JOBS.
 # Goal: each learner after the first within 1.5x of that floor at -j 2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -95,9 +96,9 @@ reports = [json.load(open(os.path.join(learners, f))) for f in sorted(os.listdir
 report = reports[0]
 c = report["config"]
 chaffs = c["chaffs"]["ran"] if c.get("chaffs") else 0
-runs = c["baselineRuns"] + sum(w["runs"] for w in c["wheats"]) + 1 + (c["ran"] + chaffs) * c["confirmRuns"] + c["controlRuns"]
+runs = 1 + len(c["wheats"]) + 1 + c["ran"] + chaffs  # one run per subject
 floor_of = {suite: build + run * runs / jobs for suite, run in run_of.items()}
-print(f"floor: the tests built once {build:.2f} s (median of 9) + one run of the learner's test binary x {runs} runs "
+print(f"floor: the tests built once {build:.2f} s (median of 9) + one run of the learner's test binary x {runs} subjects "
       f"/ {jobs} jobs: " + ", ".join(f"{suite} {run:.2f} s a run, {floor_of[suite]:.2f} s a learner"
                                      for suite, run in sorted(run_of.items())) + " (medians of 3)")
 print(f"tlbf grade, {len(per_learner)} learners at -j {jobs}, chaffs {'%d' % chaffs if chaffs else 'none'}: {total:.1f} s in all "
@@ -120,12 +121,13 @@ def real_runs(c):
     confirmed = c.get("killsConfirmedBy") or {}
     n = c["baselineRuns"] + sum(w["runs"] for w in c["wheats"]) + 1 + c["controlRuns"]
     r = c.get("replay") or {}
+    otherwise = set(r.get("answeredOtherwise") or [])
     for m in report_mutants(c):
         if m in replayed:
             continue
         n += confirmed[m] if m in required and m in confirmed else c["confirmRuns"]
     for ch in (c["chaffs"]["runs"] if c.get("chaffs") else []):
-        n += 0 if ch["id"] in replayed else c["confirmRuns"]
+        n += 0 if ch["id"] in replayed else 1 if ch["id"] in otherwise else c["confirmRuns"]
     return n
 
 def report_mutants(c):

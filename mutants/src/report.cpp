@@ -122,10 +122,11 @@ Json report_json(Json files, const Score& score, const ReportContext& context,
 // config.replay: what the baseline's transcripts said, and which subjects survived by replay, not run.
 Json replay_json(const Score& score) {
   const TranscriptCheck& t = score.transcript;
-  Json replayed = Json::array();
+  Json replayed = Json::array(), otherwise = Json::array();
   for (const auto* runs : {&score.runs, &score.chaff_runs}) {
     for (const auto& r : *runs) {
       if (r.replayed) replayed.push_back(r.id);
+      if (r.answered_otherwise) otherwise.push_back(r.id);
     }
   }
   const auto text_or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
@@ -139,6 +140,7 @@ Json replay_json(const Score& score) {
           {"sessions", t.sessions},
           {"requests", t.requests},
           {"replayed", replayed},
+          {"answeredOtherwise", otherwise},
           {"seconds", std::round(t.seconds * 1000) / 1000}};
 }
 
@@ -204,7 +206,10 @@ std::string replay_summary(const Score& score) {
          std::to_string(t.sessions) + " sessions; " + std::to_string(t.replayed) + " of the " +
          std::to_string(subjects) +
          " mutants and chaffs answered them as the reference did and survived without a run (" + seconds +
-         " s of replays)";
+         " s of replays); " + std::to_string(t.evidenced) +
+         " answered one otherwise, and that answer is their evidence: a required kill confirmed by "
+         "--confirm-runs "
+         "runs, not --confirm-kills, and a chaff run once";
 }
 
 bool meets_bar(const Score& score, double threshold, const std::vector<std::string>& required,

@@ -840,6 +840,23 @@ void take_replays(const std::vector<std::optional<Replayed>>& replays, const std
   }
 }
 
+// A subject whose replay answered otherwise is evidence, not luck: the suite
+// is deterministic (its clean runs sent the same requests), and this subject
+// answered one of them otherwise. Its places shrink: a required mutant's kill
+// is confirmed by `confirm_runs` runs that agree, not `kill_confirm_runs`
+// (the six guard against a suite that kills by chance, whose chance the
+// clean runs' transcripts show), and a chaff, outside the grade, runs once
+// (docs/mutants.md, "A kill must be reproducible").
+void plan_by_evidence(const std::vector<std::optional<Replayed>>& replays, const ScoreOptions& options,
+                      GradedPhaseRecord& record, Score& score) {
+  for (std::size_t i = 0; i < replays.size(); ++i) {
+    if (!replays[i] || replays[i]->alike) continue;
+    const bool chaff = i >= options.mutants.size();
+    record.planned[i] = chaff ? 1 : std::min(record.planned[i], std::max(1, options.confirm_runs));
+    ++score.transcript.evidenced;
+  }
+}
+
 // Beside the evidence of a subject whose replay differed, where it did: the
 // first request it answered otherwise, and both answers.
 void add_replay_differences(const std::vector<std::optional<Replayed>>& replays, std::size_t graded,
@@ -847,6 +864,7 @@ void add_replay_differences(const std::vector<std::optional<Replayed>>& replays,
   for (std::size_t i = 0; i < replays.size(); ++i) {
     if (!replays[i] || replays[i]->alike) continue;
     MutantRun& r = i < graded ? score.runs[i] : score.chaff_runs[i - graded];
+    r.answered_otherwise = true;
     r.evidence += (r.evidence.empty() ? "" : "\n") + std::string("replayed first, it answered otherwise: ") +
                   replays[i]->difference;
   }
@@ -866,6 +884,7 @@ std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& opti
   record.runs.resize(ids.size());
   const auto replays = replay_all(subjects, options, ids, reference, score);
   take_replays(replays, ids, record, score);
+  plan_by_evidence(replays, options, record, score);
   const auto order = shuffled_run_order(options, record.planned);
   record.started.assign(ids.size(), 0);
   record.ended.assign(ids.size(), 0);
