@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tlbf/address_sanitizer.hpp"
 #include "tlbf/shell_quote.hpp"
 
 namespace {
@@ -27,11 +28,7 @@ namespace fs = std::filesystem;
 // `ulimit -v` stops tlbf before main (ReserveShadowMemoryRange, exit 134):
 // the sanitizer build runs these cases without the limit, or not at all
 // where the limit is the point.
-#ifdef __SANITIZE_ADDRESS__
-constexpr bool kAddressSpaceLimitsWork = false;
-#else
-constexpr bool kAddressSpaceLimitsWork = true;
-#endif
+constexpr bool kAddressSpaceLimitsWork = !tlbf::kAddressSanitized;
 
 // "ulimit -v KIB; ", or nothing where such a limit cannot work.
 std::string address_space_limit(const std::string& kib) {

@@ -18,6 +18,7 @@
 
 #include "live_processes.hpp"
 #include "shared_fixtures.hpp"
+#include "tlbf/address_sanitizer.hpp"
 #include "tlbf/conformance/process.hpp"
 #include "tlbf/conformance/runner.hpp"
 #include "tlbf/vectors/vectors.hpp"
@@ -189,11 +190,7 @@ constexpr long kMemoryCeilingKib = 64 * 1024;
 
 // AddressSanitizer keeps freed memory in quarantine (256 MB by default), so
 // under it resident memory says nothing about what tlbf keeps.
-#ifdef __SANITIZE_ADDRESS__
-constexpr bool kMemoryIsMeaningful = false;
-#else
-constexpr bool kMemoryIsMeaningful = true;
-#endif
+constexpr bool kMemoryIsMeaningful = !tlbf::kAddressSanitized;
 
 TEST(Budgets, A200MBLineIsRefusedInBoundedMemory) {
   // The vector cases only: the rule cases send a 16 MiB line, and the
