@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "file_text.hpp"
@@ -18,8 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The folder products are listed in, one path a line, inside a kept key.
+// The file products are listed in, one path a line, inside a kept key, and
+// the line that ends it: a list cut short (a full disk) is not taken for a
+// shorter one.
 constexpr const char* kManifest = "products";
+constexpr const char* kManifestEnd = "# end";
 
 // Whether `word` names a place inside a folder: relative, no "." or ".."
 // part, not an option.
@@ -40,6 +44,24 @@ bool copy_into(const fs::path& from, const fs::path& to) {
   return fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec) && !ec;
 }
 
+// The products listed in the kept folder `kept`, when the list is whole:
+// ended by its end line, nothing after it, at least one product.
+std::optional<std::vector<std::string>> whole_list_at(const fs::path& kept) {
+  std::istringstream manifest(file_text(kept / kManifest));
+  std::vector<std::string> listed;
+  bool ended = false;
+  for (std::string line; std::getline(manifest, line);) {
+    if (ended) return std::nullopt;  // anything after the end: not a list keep() wrote
+    if (line == kManifestEnd) {
+      ended = true;
+    } else {
+      listed.push_back(line);
+    }
+  }
+  if (!ended || listed.empty()) return std::nullopt;
+  return listed;
+}
+
 }  // namespace
 
 VariantCache VariantCache::from_environment() {
@@ -50,7 +72,10 @@ std::string VariantCache::key(const fs::path& folder, const std::vector<std::str
                               const std::vector<std::string>& command, const std::string& toolchain) {
   std::string framed;
   const auto add = [&framed](const std::string& part) { framed += std::to_string(part.size()) + ":" + part; };
-  add("tlbf variant 1");
+  // The cache's own format: 2 since a kept list of products ends with its
+  // end line. An entry of another format has another key, so it is never
+  // read, nor does it hold a key a new build should take.
+  add("tlbf variant 2");
   add(std::to_string(build.size()));
   for (const auto& word : build) add(word);
   add(std::to_string(command.size()));
@@ -85,13 +110,12 @@ std::vector<std::string> VariantCache::products(const fs::path& folder,
 
 bool VariantCache::take(const std::string& key, const fs::path& folder) const {
   const fs::path kept = root_ / key;
-  std::istringstream manifest(file_text(kept / kManifest));
-  bool any = false;
-  for (std::string product; std::getline(manifest, product);) {
+  const auto listed = whole_list_at(kept);
+  if (!listed) return false;
+  for (const auto& product : *listed) {
     if (!inside_folder(product) || !copy_into(kept / "files" / product, folder / product)) return false;
-    any = true;
   }
-  return any;
+  return true;
 }
 
 Outcome<Done> VariantCache::keep(const std::string& key, const std::vector<std::string>& products,
@@ -110,8 +134,19 @@ Outcome<Done> VariantCache::keep(const std::string& key, const std::vector<std::
     }
     manifest += product + "\n";
   }
-  std::ofstream(draft / kManifest) << manifest;
+  std::ofstream out(draft / kManifest);
+  out << manifest << kManifestEnd << "\n";
+  out.close();
+  if (!out) {
+    fs::remove_all(draft, ec);
+    return failure("cannot write " + (draft / kManifest).string());
+  }
   fs::rename(draft, root_ / key, ec);
+  if (ec && !whole_list_at(root_ / key)) {
+    // What holds the key is damaged (take() refuses it): the new build replaces it.
+    fs::remove_all(root_ / key, ec);
+    fs::rename(draft, root_ / key, ec);
+  }
   if (ec) {
     fs::remove_all(draft, ec);  // kept by another grading first, or not keepable: the same build either way
   }

@@ -33,7 +33,8 @@ class VariantCache {
 
   // Lays the products kept under `key` into `folder`, as they were kept
   // (their mode included): true when there were some and every one is now
-  // there, false when nothing is kept under `key` (or it cannot be read).
+  // there, false when nothing is kept under `key` (or it cannot be read, or
+  // its list of products is not whole).
   bool take(const std::string& key, const std::filesystem::path& folder) const;
   // Keeps `products` of `folder` under `key`, whole or not at all (a folder
   // renamed into place; when another grading kept the same key first, its

@@ -16,6 +16,7 @@
 
 #include "scratch_folder.hpp"
 #include "tlbf/mutants/scorer.hpp"
+#include "variant_cache.hpp"
 
 namespace tlbf::mutants {
 namespace {
@@ -141,6 +142,35 @@ TEST(VariantFolders, ABuildIsKeptAndTheNextGradingTakesItInsteadOfBuilding) {
   EXPECT_EQ(third->built(), 2);  // c01, changed, and c02 again
   EXPECT_EQ(read_text(third->by_id().at("c01").value() / "built.txt"), "ICHI\n");
   EXPECT_EQ(read_text(third->by_id().at("lenient").value() / "built.txt"), "ONE, LENIENTLY\n");
+}
+
+// A kept build whose list of products is not whole (cut short, as by a full
+// disk, or empty) or names a product that is not there is not taken: the
+// grading builds instead of serving half a variant.
+TEST(VariantCache, AKeptBuildIsTakenOnlyWhenItsListIsWhole) {
+  Scratch scratch;
+  const VariantCache cache(scratch.path() / "cache");
+  const fs::path built_folder = scratch.path() / "built";
+  write_text(built_folder / "bin" / "serve", "#!/bin/sh\n");
+  write_text(built_folder / "bin" / "helper", "data\n");
+  ASSERT_TRUE(cache.keep("k", {"bin/serve", "bin/helper"}, built_folder).ok());
+  const fs::path list = scratch.path() / "cache" / "k" / "products";
+  const std::string whole = read_text(list);
+  EXPECT_EQ(whole, "bin/serve\nbin/helper\n# end\n");
+  EXPECT_TRUE(cache.take("k", scratch.path() / "taken"));
+  EXPECT_EQ(read_text(scratch.path() / "taken" / "bin" / "helper"), "data\n");
+
+  for (const std::string& damaged :
+       {std::string("bin/serve\n"), std::string("bin/serve\nbin/hel"), std::string(""),
+        std::string("# end\n"), std::string("bin/serve\nbin/gone\n# end\n"), whole + "bin/more\n"}) {
+    write_text(list, damaged);
+    EXPECT_FALSE(cache.take("k", scratch.path() / "again")) << damaged;
+  }
+  EXPECT_FALSE(cache.take("never-kept", scratch.path() / "again"));
+  // The next build kept under the key replaces the damaged entry.
+  ASSERT_TRUE(cache.keep("k", {"bin/serve", "bin/helper"}, built_folder).ok());
+  EXPECT_EQ(read_text(list), whole);
+  EXPECT_TRUE(cache.take("k", scratch.path() / "again"));
 }
 
 }  // namespace
