@@ -58,8 +58,14 @@ struct Change {
 
 // A copy of `from` in `folder`, changed by `change`: "" or why it cannot be made.
 std::string made_variant(const std::string& from, const fs::path& folder, const Change& change) {
+  // Everything but a `target/` at the top: the build's own folder (as
+  // VariantCache::key counts it), which a developer's cargo may have filled
+  // with hundreds of MB in a source tree, 62 copies of it for a class.
+  const std::string to = shell_quote(fs::absolute(folder).string());  // the find runs inside `from`
   const auto copied = conformance::run_with_input(
-      "cp -a " + shell_quote(from) + " " + shell_quote(folder.string()), "", std::chrono::minutes(1));
+      "mkdir -p " + to + " && cd " + shell_quote(from) +
+          " && find . -mindepth 1 -maxdepth 1 ! -name target -exec cp -a -t " + to + " {} +",
+      "", std::chrono::minutes(1));
   if (!copied.exited_cleanly())
     return "cannot copy " + from + ": " + conformance::last_lines(copied.out + copied.err, 3);
   std::error_code ec;

@@ -110,6 +110,25 @@ TEST(VariantFolders, WithoutABuildAVariantIsItsCopyAlone) {
   EXPECT_FALSE(fs::exists(scratch.path() / "cache"));  // nothing built, nothing kept
 }
 
+// A `target/` in the folder variants are made from (a developer's cargo
+// build in the source tree) is the build's own folder: not copied into any
+// variant, which builds from its sources alone.
+TEST(VariantFolders, TheSourcesTargetFolderIsNotCopied) {
+  Scratch scratch;
+  CacheDir cache((scratch.path() / "cache").string());
+  const ServedSet set = built_kit(scratch.path() / "kit");
+  write_text(scratch.path() / "kit" / "impl" / "target" / "stale.bin", "from an old build\n");
+  write_text(scratch.path() / "kit" / "impl" / ".hidden", "kept\n");
+  const auto variants = VariantFolders::make(set, 2);
+  for (const auto& [id, variant] : variants->by_id()) {
+    if (id == "c02") continue;  // its build fails, as built_kit says
+    ASSERT_TRUE(variant.ok()) << id << ": " << variant.why();
+    EXPECT_FALSE(fs::exists(variant.value() / "target")) << id;
+    EXPECT_EQ(read_text(variant.value() / ".hidden"), "kept\n") << id;
+  }
+  EXPECT_EQ(read_text(variants->by_id().at("plain").value() / "built.txt"), "ONE\n");
+}
+
 // A build is kept, by the variant's sources, and the next set of the same
 // sources takes what its command names instead of building again: a second
 // class on the machine pays no build. A failed build is not kept; a changed
