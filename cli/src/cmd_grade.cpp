@@ -522,8 +522,7 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
   cmd.add_option(
          "--confirm-kills", opt.confirm_kills,
          "Runs that confirm a required mutant's kill, stopping at the first that survives (default 6; "
-         "never fewer than --confirm-runs; none more with --confirm-runs 1, nor for a deterministic suite's "
-         "kill whose replay answered otherwise)")
+         "never fewer than --confirm-runs; none more with --confirm-runs 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--threshold", opt.threshold, "The score to meet (default 0.80)")->check(decimal_in(0, 1));
   cmd.add_option("--require", opt.require,

@@ -353,8 +353,7 @@ void add_run_and_report_options(CLI::App& cmd, MutateOptions& opt) {
   cmd.add_option(
          "--confirm-kills", opt.confirm_kills,
          "Runs that confirm a required mutant's kill, stopping at the first that survives (default 6; "
-         "never fewer than --confirm-runs; none more with --confirm-runs 1, nor for a deterministic suite's "
-         "kill whose replay answered otherwise)")
+         "never fewer than --confirm-runs; none more with --confirm-runs 1)")
       ->check(whole_number_in(1, 20));
   cmd.add_option("--json", opt.json, "Write the report in the mutation-testing-elements schema to FILE")
       ->check(kNotEmpty);

@@ -840,19 +840,18 @@ void take_replays(const std::vector<std::optional<Replayed>>& replays, const std
   }
 }
 
-// A subject whose replay answered otherwise is evidence, not luck: the suite
-// is deterministic (its clean runs sent the same requests), and this subject
-// answered one of them otherwise. Its places shrink: a required mutant's kill
-// is confirmed by `confirm_runs` runs that agree, not `kill_confirm_runs`
-// (the six guard against a suite that kills by chance, whose chance the
-// clean runs' transcripts show), and a chaff, outside the grade, runs once
+// A chaff whose replay answered otherwise runs once: the suite is
+// deterministic (its clean runs sent the same requests) and the chaff
+// answered one of them otherwise, and a chaff is outside the grade, so a
+// second run would confirm nothing the grade needs. A required mutant's kill
+// keeps all its confirming runs: a suite whose random choice among a few
+// cases made the clean runs alike by chance kills by luck all the same
 // (docs/mutants.md, "A kill must be reproducible").
 void plan_by_evidence(const std::vector<std::optional<Replayed>>& replays, const ScoreOptions& options,
                       GradedPhaseRecord& record, Score& score) {
-  for (std::size_t i = 0; i < replays.size(); ++i) {
+  for (std::size_t i = options.mutants.size(); i < replays.size(); ++i) {
     if (!replays[i] || replays[i]->alike) continue;
-    const bool chaff = i >= options.mutants.size();
-    record.planned[i] = chaff ? 1 : std::min(record.planned[i], std::max(1, options.confirm_runs));
+    record.planned[i] = 1;
     ++score.transcript.evidenced;
   }
 }

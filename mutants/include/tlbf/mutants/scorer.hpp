@@ -267,8 +267,7 @@ struct ScoreOptions {
   // skipped once a run of it has survived (or timed out, which is re-run
   // already), so a suite that catches it half the time meets the bar in 1
   // grading in 64, not 1 in 4 (docs/mutants.md). Not with confirm_runs 1,
-  // which takes one run's word by choice, nor for a mutant whose replay
-  // answered otherwise (the suite is deterministic; confirm_runs confirm it).
+  // which takes one run's word by choice.
   std::vector<std::string> required;
   int kill_confirm_runs = 6;        // the most: kill_confirmations() says how many it makes
   std::vector<std::string> chaffs;  // chaff ids to run, reported apart from the score
@@ -321,8 +320,8 @@ struct MutantRun {
   // It answered the reference's transcript as the reference did, and
   // survived without the suite being run (confirmed_by 0).
   bool replayed = false;
-  // Its replay answered a request otherwise (the evidence names it), so it
-  // ran fewer times (TranscriptCheck::evidenced).
+  // Its replay answered a request otherwise (the evidence names it); a
+  // chaff so ran once (TranscriptCheck::evidenced).
   bool answered_otherwise = false;
 };
 
@@ -338,8 +337,7 @@ struct TranscriptCheck {
   bool variant_recorded = false;   // a passing run against the variant as it is was recorded
   std::string variant_unrecorded;  // when there is a variant and it was not: why
   int replayed = 0;                // mutants and chaffs that survived by replay, not run
-  // mutants and chaffs whose replay answered otherwise, and so ran fewer
-  // times: a required kill confirmed by confirm_runs, a chaff run once
+  // chaffs whose replay answered otherwise, and so ran once
   int evidenced = 0;
   double seconds = 0;  // the replays' wall time
 };
