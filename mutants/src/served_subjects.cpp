@@ -308,10 +308,15 @@ class Served final : public Subjects {
     std::string folder = fs::current_path(ec).string();
     if (!set_.directory.empty()) {
       // A fresh copy for each run: a suite must not leave itself notes from
-      // one run to the next (how many runs it has seen) where it runs.
+      // one run to the next (how many runs it has seen) where it runs. Every
+      // time in it is the fixed epoch, as in a built suite's folder: the time
+      // the class copied the learner's file would tell the clean runs, early,
+      // from the later ones by the file's age.
       folder = (runs_ / ("run-" + random_name())).string();  // no count of runs in its name
       const auto copied = conformance::run_with_input(
-          "cp -a " + shell_quote(set_.directory) + " " + shell_quote(folder), "", std::chrono::minutes(10));
+          "cp -a " + shell_quote(set_.directory) + " " + shell_quote(folder) + " && find " +
+              shell_quote(folder) + " -exec touch -h -d @" + std::to_string(kRunFolderEpoch) + " {} +",
+          "", std::chrono::minutes(10));
       if (!copied.exited_cleanly())
         return failure("cannot copy " + set_.directory + ": " +
                        conformance::last_lines(copied.out + copied.err, 3));

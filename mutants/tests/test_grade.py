@@ -142,6 +142,7 @@ class TestBloom(unittest.TestCase):
 # a filter, so that it fails the implementation that refuses everything:
 # else it would stop as passes-broken, with no score to show.
 READ = '''import hashlib
+import os
 
 
 def shape(code):
@@ -152,8 +153,13 @@ def shape(code):
 
 def read(path):
     data = open(path, "rb").read()
+    folder = os.path.dirname(os.path.abspath(path))
+    # The times of the run folder's sources (the binding, the learner's file), not of the
+    # __pycache__ a run may make: the same in every run, or a suite could tell runs apart.
+    times = sorted({int(os.stat(os.path.join(folder, f)).st_mtime) for f in os.listdir(folder) if f.endswith(".py")})
     return {"sha256": hashlib.sha256(data).hexdigest(), "size": str(len(data)),
-            "bytecode": hashlib.sha256(repr(shape(compile(data, "tlbf_impl.py", "exec"))).encode()).hexdigest()}
+            "bytecode": hashlib.sha256(repr(shape(compile(data, "tlbf_impl.py", "exec"))).encode()).hexdigest(),
+            "time": str(times)}
 '''
 READER = READ + '''
 
@@ -532,10 +538,15 @@ class PythonClass(Grading):
         scope = {}
         exec(READ, scope)
         seen = scope["read"](binding)
-        r, out = self.grade_suites({what: READER % ((what, seen[what]),) for what in ("sha256", "size", "bytecode")})
-        self.assertEqual(table_verdicts(r.stdout), {"sha256": "short", "size": "short", "bytecode": "short"},
-                         r.stdout)
-        for what in ("sha256", "size", "bytecode"):
+        # Every source of a run's folder has the one fixed time, 2000-01-01 (docs/mutants.md,
+        # "What a suite can see"): a suite pinned to it passes every run too. Were it the time
+        # the class copied the files, it would fail every run (fails-clean), and a suite could
+        # tell the clean runs, early, from the rest by the file's age.
+        seen["time"] = str([946684800])
+        kinds = ("sha256", "size", "bytecode", "time")
+        r, out = self.grade_suites({what: READER % ((what, seen[what]),) for what in kinds})
+        self.assertEqual(table_verdicts(r.stdout), {what: "short" for what in kinds}, r.stdout)
+        for what in kinds:
             config = json.load(open(os.path.join(out, "learners", what + ".json")))["config"]
             self.assertEqual((config["killed"], config["ran"]), (0, 10), config)
             self.assertEqual([s["id"] for s in config["survivors"]], ["s%02d" % n for n in range(1, 11)])
