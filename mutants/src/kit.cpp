@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "json_strings.hpp"
+#include "tlbf/mutants/test_names.hpp"
 #include "tlbf/strict_json.hpp"
 #include "tlbf/whole_file.hpp"
 
@@ -132,6 +133,26 @@ void read_build(KitReader& reader, Kit& kit, bool served) {
   }
 }
 
+// "test_runner": what runs a served kit's suite, by which tlbf names the
+// tests a run failed and runs them alone (test_names.hpp); absent, the suite
+// is always run whole.
+void read_test_runner(KitReader& reader, Kit& kit, bool served) {
+  const std::string word = reader.field("test_runner", false);
+  if (word.empty()) {
+    if (!reader.kit().value("test_runner", Json()).is_null())
+      reader.wrong("\"test_runner\" must be \"libtest\"");
+    return;
+  }
+  const auto runner = test_runner_named(word);
+  if (!served) {
+    reader.wrong("\"test_runner\" is for a kit that serves its subjects (\"serves\")");
+  } else if (!runner) {
+    reader.wrong("\"test_runner\" must be \"libtest\", not \"" + word + "\"");
+  } else {
+    kit.served.test_runner = *runner;
+  }
+}
+
 // Every folder and file the kit names is there.
 Outcome<Done> kit_paths_exist(const fs::path& path, const Kit& kit) {
   std::error_code ec;
@@ -188,6 +209,7 @@ Outcome<Kit> read_kit(const fs::path& path) {
   read_left_out(reader, kit);
   if (served) read_variants(reader, kit);
   read_build(reader, kit, served);
+  read_test_runner(reader, kit, served);
   if (!reader.error().empty()) return failure(reader.error());
   if (const auto found = kit_paths_exist(path, kit); !found.ok()) return found.failure();
   return kit;

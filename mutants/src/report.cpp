@@ -65,6 +65,18 @@ Json kills_confirmed_by(const Score& score, const ReportContext& context) {
   return out;
 }
 
+// Where kills were confirmed by tests run alone: by required mutant id, the
+// tests its confirming runs ran ([] for the whole suite), and the clean runs
+// of such tests alone; null where none was (a merge of shards keeps none).
+Json confirmed_alone(const Score& score) {
+  if (score.confirmed_alone.empty() && score.alone_control_runs == 0) return nullptr;
+  Json tests = Json::object();
+  for (const auto& [id, names] : score.confirmed_alone) tests[id] = names;
+  return {{"tests", tests},
+          {"controlRuns", score.alone_control_runs},
+          {"controlPasses", score.alone_control_passes}};
+}
+
 Json config_json(const Score& score, const ReportContext& context, const Json& extra) {
   Json stopped = nullptr;
   if (score.stopped != kNotStopped) {
@@ -93,6 +105,7 @@ Json config_json(const Score& score, const ReportContext& context, const Json& e
           {"confirmRuns", context.confirm_runs},
           {"confirmKills", context.confirm_kills},
           {"killsConfirmedBy", kills_confirmed_by(score, context)},
+          {"confirmedAlone", confirmed_alone(score)},
           {"sandbox", context.sandbox},
           {"replay", extra.value("replay", Json(nullptr))},
           {"survivors", extra.value("survivors", Json::array())},

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cctype>
 #include <mutex>
+#include <map>
+#include <set>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -269,12 +271,25 @@ MutantRun judge(const std::string& id, const Outcome<Ran>& ran, std::chrono::mil
   return r;
 }
 
-// One run of mutant `id`. A loaded machine can stop a run that would have
-// ended: a timeout counts only when a second run times out too.
-MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit) {
-  MutantRun r = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
+// One run of mutant `id`, the whole suite or only the tests `only`, with the
+// tests it named as failed.
+MutantRun run_of_mutant(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit,
+                        const std::vector<std::string>& only) {
+  const auto ran =
+      run_and_finish(subjects, only.empty() ? subjects.mutant(id) : subjects.mutant_only(id, only), limit);
+  MutantRun r = judge(id, ran, limit);
+  if (r.verdict == MutantVerdict::Killed) r.failed_tests = subjects.failed_tests(ran->result.out);
+  r.only = only;
+  return r;
+}
+
+// One run of mutant `id` (run_of_mutant). A loaded machine can stop a run
+// that would have ended: a timeout counts only when a second run times out too.
+MutantRun grade(Subjects& subjects, const std::string& id, std::chrono::milliseconds limit,
+                const std::vector<std::string>& only = {}) {
+  MutantRun r = run_of_mutant(subjects, id, limit, only);
   if (r.verdict != MutantVerdict::Timeout) return r;
-  MutantRun again = judge(id, run_and_finish(subjects, subjects.mutant(id), limit), limit);
+  MutantRun again = run_of_mutant(subjects, id, limit, only);
   if (again.verdict == MutantVerdict::Timeout) again.evidence += ", twice";
   again.seconds += r.seconds;
   return again;
@@ -514,6 +529,12 @@ std::optional<Stopped> sanity_stands(const Subjects& subjects, const Outcome<Ran
 // Every run of one mutant, folded into its outcome: the first run's, when
 // every run agrees on caught or not; and when they do not, the flaky stop
 // that says so.
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 struct Folded {
   MutantRun run;
   std::optional<Stopped> disagreement;
@@ -532,9 +553,14 @@ Folded fold(std::vector<MutantRun> runs) {
     if (caught(r.verdict) == caught(out.verdict)) continue;
     const MutantRun& killing = caught(r.verdict) ? r : out;
     const MutantRun& passing = caught(r.verdict) ? out : r;
+    const std::string alone =
+        passing.only.empty() ? ""
+                             : " (the run that passed ran only " + joined(passing.only) +
+                                   ", the tests that failed against it before: a test that catches it only "
+                                   "after other tests have run depends on them)";
     return {out, Stopped{kFlaky, "the suite is flaky: of " + std::to_string(runs.size()) + " runs against " +
-                                     out.id + ", at least one failed and one passed, so whether it catches " +
-                                     out.id +
+                                     out.id + ", at least one failed and one passed" + alone +
+                                     ", so whether it catches " + out.id +
                                      " is luck; seed its random tests and retry.\nthe output of the run that "
                                      "failed:\n" +
                                      tail_of(killing.output) + "the output of the run that passed:\n" +
@@ -556,10 +582,11 @@ struct ControlResult {
   std::string how;     // how it ended, when it failed
 };
 
-Outcome<ControlResult> control_run(Subjects& subjects, std::chrono::milliseconds limit) {
+template <typename Prepare>
+Outcome<ControlResult> control_run(Subjects& subjects, std::chrono::milliseconds limit, Prepare prepare) {
   ControlResult out;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    const auto ran = run_and_finish(subjects, subjects.clean(), limit);
+    const auto ran = run_and_finish(subjects, prepare(), limit);
     if (const auto not_run = harness_failure(ran)) return *not_run;
     if (ran->result.exited_cleanly()) return ControlResult{true, "", ""};
     out.output = output_of(ran->result);
@@ -571,10 +598,14 @@ Outcome<ControlResult> control_run(Subjects& subjects, std::chrono::milliseconds
 
 // One run of the graded phase: a mutant's or a chaff's (`index` into the
 // ids), a clean control run, a wheat's (`index` into the wheats), or the
-// sanity check's broken subject.
+// sanity check's broken subject; after it, where tests run alone, a required
+// mutant's confirming run or a clean run alone in subject form `form`, of
+// only the tests `tests` (an index into GradedPhaseRecord::alone_tests).
 struct Entry {
-  enum Kind { kMutant, kControl, kWheat, kBroken } kind;
+  enum Kind { kMutant, kControl, kWheat, kBroken, kAloneControl } kind;
   std::size_t index = 0;
+  int tests = -1;  // -1: the whole suite
+  int form = 0;
 };
 
 // Each mutant's and chaff's places (planned_runs), `control_runs` control
@@ -596,19 +627,21 @@ std::vector<Entry> shuffled_run_order(const ScoreOptions& options, const std::ve
   return order;
 }
 
+bool is_required(const ScoreOptions& options, const std::vector<std::string>& ids, std::size_t i) {
+  return i < options.mutants.size() &&
+         std::find(options.required.begin(), options.required.end(), ids[i]) != options.required.end();
+}
+
 // The places in the order of each id (mutants, then chaffs): `confirm_runs`
 // each, and for a required mutant up to `kill_confirm_runs`, of which those
 // past `confirm_runs` run only while every run of it so far killed it
-// (confirm_more).
-std::vector<int> planned_runs(const ScoreOptions& options, const std::vector<std::string>& ids) {
+// (confirm_more). Where tests run `alone`, a required mutant's places past
+// `confirm_runs` come after the shuffled phase instead (alone_order).
+std::vector<int> planned_runs(const ScoreOptions& options, const std::vector<std::string>& ids, bool alone) {
   const int confirm = std::max(1, options.confirm_runs);
   std::vector<int> out;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    const bool required =
-        i < options.mutants.size() &&
-        std::find(options.required.begin(), options.required.end(), ids[i]) != options.required.end();
-    out.push_back(required ? kill_confirmations(options) : confirm);
-  }
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    out.push_back(is_required(options, ids, i) && !alone ? kill_confirmations(options) : confirm);
   return out;
 }
 
@@ -620,6 +653,9 @@ struct GradedPhaseRecord {
   std::optional<Failure> harness_failure;    // the first control or wheat run not prepared or not served
   std::string control_how, control_output;   // how the first failing control run ended, and its output
   std::optional<Outcome<Ran>> broken;        // the sanity check's run
+  std::vector<std::vector<std::string>> alone_tests;  // the sets of tests run alone (Entry::tests)
+  // The first clean run alone that failed: its tests, how it ended, its output.
+  std::string alone_control_tests, alone_control_how, alone_control_output;
 };
 
 void record_control(const Outcome<ControlResult>& control, GradedPhaseRecord& record, Score& score) {
@@ -633,6 +669,22 @@ void record_control(const Outcome<ControlResult>& control, GradedPhaseRecord& re
   } else if (record.control_how.empty()) {
     record.control_how = control->how;
     record.control_output = control->output;
+  }
+}
+
+void record_alone_control(const Outcome<ControlResult>& control, const std::vector<std::string>& tests,
+                          GradedPhaseRecord& record, Score& score) {
+  if (!control.ok()) {
+    if (!record.harness_failure) record.harness_failure = control.failure();
+    return;
+  }
+  ++score.alone_control_runs;
+  if (control->passed) {
+    ++score.alone_control_passes;
+  } else if (record.alone_control_how.empty()) {
+    record.alone_control_tests = tests.empty() ? "the whole suite" : joined(tests);
+    record.alone_control_how = control->how;
+    record.alone_control_output = control->output;
   }
 }
 
@@ -727,6 +779,15 @@ std::optional<Stopped> verdicts_stand(const Score& score,
                        record.control_how + "), so its grade would not be about the mutants",
                    record.control_output};
   }
+  if (score.alone_control_passes < score.alone_control_runs) {
+    return Stopped{kFlaky,
+                   "the suite fails when only some of its tests run: run alone, " +
+                       record.alone_control_tests + " failed against a correct implementation (" +
+                       record.alone_control_how +
+                       "), so their failures against the mutants they caught say nothing of those mutants; "
+                       "each test must pass or fail on its own, whatever ran before it",
+                   record.alone_control_output};
+  }
   for (const auto& disagreement : disagreements) {
     if (disagreement) return disagreement;
   }
@@ -739,9 +800,17 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
                 Progress& progress) {
   switch (entry.kind) {
     case Entry::kControl: {
-      const auto control = control_run(subjects, score.limit);
+      const auto control = control_run(subjects, score.limit, [&] { return subjects.clean(); });
       std::lock_guard<std::mutex> lock(mutex);
       record_control(control, record, score);
+      return;
+    }
+    case Entry::kAloneControl: {
+      const auto& tests = record.alone_tests[static_cast<std::size_t>(entry.tests)];
+      const auto control =
+          control_run(subjects, score.limit, [&] { return subjects.clean_only(tests, entry.form); });
+      std::lock_guard<std::mutex> lock(mutex);
+      record_alone_control(control, tests, record, score);
       return;
     }
     case Entry::kWheat: {
@@ -767,7 +836,10 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
         }
         ++record.started[entry.index];
       }
-      MutantRun r = grade(subjects, ids[entry.index], score.limit);
+      static const std::vector<std::string> kWhole;
+      MutantRun r =
+          grade(subjects, ids[entry.index], score.limit,
+                entry.tests < 0 ? kWhole : record.alone_tests[static_cast<std::size_t>(entry.tests)]);
       std::lock_guard<std::mutex> lock(mutex);
       record_mutant_run(std::move(r), record, entry.index, progress);
       return;
@@ -869,8 +941,54 @@ void add_replay_differences(const std::vector<std::optional<Replayed>>& replays,
   }
 }
 
+// The tests that confirm a required mutant's kill alone, from its runs so
+// far: nullopt unless every one of them killed it (a survivor or a
+// disagreement settles it, a timeout ran twice already); else every test
+// they named as failed, or none (the whole suite confirms it) when one named
+// none: a crash, or output that does not end as the runner's does.
+std::optional<std::vector<std::string>> tests_confirming(const std::vector<MutantRun>& runs) {
+  const auto killed = [](const MutantRun& r) { return r.verdict == MutantVerdict::Killed && !r.replayed; };
+  if (runs.empty() || !std::all_of(runs.begin(), runs.end(), killed)) return std::nullopt;
+  std::set<std::string> names;
+  for (const MutantRun& r : runs) {
+    if (r.failed_tests.empty()) return std::vector<std::string>{};
+    names.insert(r.failed_tests.begin(), r.failed_tests.end());
+  }
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+// After the shuffled phase, where tests run alone (docs/mutants.md, "A kill
+// must be reproducible"): each required mutant that every run so far killed
+// gets the rest of its confirming runs, each of only the tests that caught
+// it, and each set of such tests two clean runs of them alone, one in each
+// form of the subject, all in one more order the suite cannot know. A suite
+// that fails whenever only some of its tests run fails those clean runs.
+std::vector<Entry> alone_order(const ScoreOptions& options, const std::vector<std::string>& ids,
+                               GradedPhaseRecord& record, Score& score, Progress& progress) {
+  const int more = kill_confirmations(options) - std::max(1, options.confirm_runs);
+  std::map<std::vector<std::string>, int> sets;
+  std::vector<Entry> order;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (!is_required(options, ids, i)) continue;
+    const auto tests = tests_confirming(record.runs[i]);
+    if (!tests) continue;
+    const auto [at, added] = sets.emplace(*tests, static_cast<int>(record.alone_tests.size()));
+    if (added) {
+      record.alone_tests.push_back(*tests);
+      for (int form = 0; form < 2; ++form) order.push_back({Entry::kAloneControl, 0, at->second, form});
+    }
+    order.insert(order.end(), static_cast<std::size_t>(more), Entry{Entry::kMutant, i, at->second, 0});
+    record.planned[i] += more;
+    --progress.mutants_done;
+    score.confirmed_alone[ids[i]] = *tests;
+  }
+  shuffle_unpredictably(order);
+  return order;
+}
+
 // After the baseline, every other run in one shuffled order, `jobs` at a
-// time (shuffled_run_order), then their verdicts: a harness fault, a wheat
+// time (shuffled_run_order), then, where tests run alone, the confirming runs
+// of the required mutants' kills (alone_order); then their verdicts: a harness fault, a wheat
 // rejected, the sanity check passed, then the mutants' and controls' as
 // verdicts_stand says.
 std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& options, Score& score,
@@ -879,7 +997,9 @@ std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& opti
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
   for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", "", ""});
   GradedPhaseRecord record;
-  record.planned = planned_runs(options, ids);
+  const bool alone =
+      subjects.runs_tests_alone() && kill_confirmations(options) > std::max(1, options.confirm_runs);
+  record.planned = planned_runs(options, ids, alone);
   record.runs.resize(ids.size());
   const auto replays = replay_all(subjects, options, ids, reference, score);
   take_replays(replays, ids, record, score);
@@ -892,13 +1012,23 @@ std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& opti
   Progress progress{"mutants", 0, static_cast<int>(order.size()), replayed, static_cast<int>(ids.size()),
                     replayed,  0};
   const auto start = Clock::now();
-  in_parallel(order.size(), options.jobs, [&](std::size_t n) {
-    graded_run(subjects, options, ids, order[n], mutex, record, score, progress);
-    std::lock_guard<std::mutex> lock(mutex);
-    ++progress.done;
-    progress.elapsed_seconds = seconds_since(start);
-    if (options.progress) options.progress(progress);
-  });
+  const auto run_in_parallel = [&](const std::vector<Entry>& entries) {
+    in_parallel(entries.size(), options.jobs, [&](std::size_t n) {
+      graded_run(subjects, options, ids, entries[n], mutex, record, score, progress);
+      std::lock_guard<std::mutex> lock(mutex);
+      ++progress.done;
+      progress.elapsed_seconds = seconds_since(start);
+      if (options.progress) options.progress(progress);
+    });
+  };
+  run_in_parallel(order);
+  const bool wheats_passed = std::all_of(score.wheats.begin(), score.wheats.end(),
+                                         [](const WheatRuns& w) { return w.passes == w.runs; });
+  if (alone && !record.harness_failure && wheats_passed) {
+    const auto more = alone_order(options, ids, record, score, progress);
+    progress.total += static_cast<int>(more.size());
+    run_in_parallel(more);
+  }
   score.mutants_seconds = seconds_since(start);
   for (WheatRuns& w : score.wheats) w.about = subjects.about_wheat(w.id);
   if (record.harness_failure) {

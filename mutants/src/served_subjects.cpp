@@ -102,8 +102,15 @@ class Served final : public Subjects {
   std::optional<Outcome<SuiteRun>> broken() override {
     return reveal_ ? revealed(" serve --refuse-all", "") : hidden("refuse-all", {});
   }
-  Outcome<SuiteRun> mutant(const std::string& id) override {
-    if (variant_.count(id) > 0) return hidden("", id);  // a chaff
+  Outcome<SuiteRun> mutant(const std::string& id) override { return mutant_only(id, {}); }
+  // Alone only when the kit names its runner (ServedSet::test_runner) and
+  // the mutants are hidden: --reveal-mutant runs a course author's own suite whole.
+  bool runs_tests_alone() const override { return set_.test_runner != TestRunner::kUnnamed && !reveal_; }
+  std::vector<std::string> failed_tests(const std::string& out) const override {
+    return runs_tests_alone() ? mutants::failed_tests(set_.test_runner, out) : std::vector<std::string>{};
+  }
+  Outcome<SuiteRun> mutant_only(const std::string& id, const std::vector<std::string>& tests) override {
+    if (variant_.count(id) > 0) return hidden("", id, false, tests);  // a chaff
     if (reveal_) return revealed(" serve --mutant " + id, id);
     if (variant_.count(kMutantForm + id) > 0) {
       int turn = 0;
@@ -112,9 +119,15 @@ class Served final : public Subjects {
         if (turns_.count(id) == 0) turns_[id] = static_cast<int>(std::random_device{}() % 2);
         turn = turns_[id]++;
       }
-      if (turn % 2 == 1) return hidden("", kMutantForm + id);
+      if (turn % 2 == 1) return hidden("", kMutantForm + id, false, tests);
     }
-    return hidden(id, {});
+    return hidden(id, {}, false, tests);
+  }
+  Outcome<SuiteRun> clean_only(const std::vector<std::string>& tests, int form) override {
+    if (reveal_) return clean();
+    // The variant as it is is a wheat: in its form, a clean subject.
+    if (form % 2 == 1 && variant_.count(set_.as_is) > 0) return hidden("", set_.as_is, false, tests);
+    return hidden("", {}, false, tests);
   }
   Outcome<SuiteRun> wheat(const std::string& id) override {
     if (variant_.count(id) == 0) return Subjects::wheat(id);
@@ -289,7 +302,9 @@ class Served final : public Subjects {
   // TLBF_IMPL is the same words for every run but a random socket name, and
   // what answers there is chosen here (hidden.hpp): the oracle with `choice`,
   // or the variant `variant`.
-  Outcome<SuiteRun> hidden(const std::string& choice, const std::string& variant, bool record = false) {
+  // `tests`, when not empty, are the only tests it runs (Subjects::mutant_only).
+  Outcome<SuiteRun> hidden(const std::string& choice, const std::string& variant, bool record = false,
+                           const std::vector<std::string>& tests = {}) {
     SuiteRun run;
     if (private_.empty() || (!set_.directory.empty() && runs_.empty())) return failure(private_error_);
     if (!build_error_.empty()) return failure(build_error_);
@@ -323,8 +338,9 @@ class Served final : public Subjects {
       run.directory = folder;
     }
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
-    run.command = suite_command(
-        suite_, shell_quote_if_needed(relay) + " " + shell_quote_if_needed(server->socket_path()), "");
+    run.command =
+        suite_command(tests.empty() ? suite_ : running_only(set_.test_runner, suite_, tests),
+                      shell_quote_if_needed(relay) + " " + shell_quote_if_needed(server->socket_path()), "");
     run.command =
         set_.sandbox
             ? sandboxed(run_sandbox(server->socket_folder(), relay, folder), folder, run.command)

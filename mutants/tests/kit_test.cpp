@@ -81,6 +81,35 @@ TEST(KitFields, AVariantBuildIsReadAndMustBeWords) {
   }
 }
 
+// "test_runner" names what runs a served kit's suite, so that a kill's
+// tests can run alone (test_names.hpp); absent, every run is whole.
+TEST(KitFields, ATestRunnerIsReadForAServedKitAndMustBeOneTlbfKnows) {
+  const std::string served = R"({"kind": "rust", "serves": "oracle", "reference": "reference",
+    "tests_file": "t.rs", "suite": ["target/t"], "wheats": "wheats",
+    "variants": {"from": "impl", "command": ["s"], "as_is": "rust"})";
+  const auto read_with = [&](const std::string& more) {
+    Scratch s;
+    write_text(s.path() / "kit" / "impl" / "Cargo.toml", "\n");
+    return read_kit(kit_with(s, served + more + "}"));
+  };
+  const auto libtest = read_with(R"(, "test_runner": "libtest")");
+  ASSERT_TRUE(libtest.ok()) << libtest.why();
+  EXPECT_EQ(libtest.value().served.test_runner, TestRunner::kLibtest);
+  const auto none = read_with("");
+  ASSERT_TRUE(none.ok()) << none.why();
+  EXPECT_EQ(none.value().served.test_runner, TestRunner::kUnnamed);
+  for (const char* wrong : {R"("pytest")", R"("")", R"(["libtest"])", "1"}) {
+    const auto refused = read_with(std::string(R"(, "test_runner": )") + wrong);
+    ASSERT_FALSE(refused.ok()) << wrong;
+    EXPECT_PRED2(says, refused.why(), R"("test_runner" must be "libtest")");
+  }
+  Scratch patched;
+  const auto unserved = read_kit(kit_with(patched, R"({"kind": "rust", "reference": "reference",
+    "patches": "patches", "tests_file": "t.rs", "suite": ["cargo", "test"], "test_runner": "libtest"})"));
+  ASSERT_FALSE(unserved.ok());
+  EXPECT_PRED2(says, unserved.why(), R"("test_runner" is for a kit that serves its subjects)");
+}
+
 // The failure of the kit whose kit.json is `json`.
 std::string refusal(const std::string& json) {
   Scratch s;

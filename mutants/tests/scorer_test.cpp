@@ -16,6 +16,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "tlbf/mutants/hidden.hpp"
@@ -625,6 +626,201 @@ TEST(Scorer, ASuiteThatPassesOnlyItsFirstRunsFailsTheWheatsAmongTheMutants) {
   const Score score = score_suite(subjects, options_for(subjects));
   EXPECT_TRUE(score.stopped == kRejectsCorrect || score.stopped == kFlaky || score.stopped == kPassesBroken)
       << to_string(score.stopped) << ": " << score.stop_reason;
+}
+
+// Subjects whose suite's tests can also run alone (Subjects::runs_tests_alone):
+// `commands` are the whole suite's shell lines, as ScriptedSubjects' (a
+// mutant's by default fails naming its test, t_ and its id), and `alone`
+// the lines of runs of only some tests, by subject id ("" the clean subject,
+// which passes alone by default; a mutant fails). A run's failed tests are the words
+// after "FAILED " in its output; every run alone is logged.
+class AloneSubjects final : public Subjects {
+ public:
+  std::map<std::string, std::string> commands, alone;
+  std::vector<std::string> mutants{"s01", "s02"};
+  struct AloneRun {
+    std::string id;  // "" for a clean run alone
+    std::vector<std::string> tests;
+    int form = -1;  // a clean run's
+  };
+
+  std::vector<std::string> ids() const override { return mutants; }
+  Outcome<SuiteRun> clean() override { return line(commands, "", "true"); }
+  std::optional<Outcome<SuiteRun>> broken() override { return line(commands, "broken", "false"); }
+  Outcome<SuiteRun> mutant(const std::string& id) override {
+    return line(commands, id, "echo FAILED t_" + id + "; exit 1");
+  }
+  bool runs_tests_alone() const override { return true; }
+  std::vector<std::string> failed_tests(const std::string& out) const override {
+    std::vector<std::string> names;
+    std::istringstream in(out);
+    for (std::string l; std::getline(in, l);) {
+      if (l.rfind("FAILED ", 0) == 0) names.push_back(l.substr(7));
+    }
+    return names;
+  }
+  Outcome<SuiteRun> mutant_only(const std::string& id, const std::vector<std::string>& tests) override {
+    log({id, tests, -1});
+    return line(alone, id, "exit 1");
+  }
+  Outcome<SuiteRun> clean_only(const std::vector<std::string>& tests, int form) override {
+    log({"", tests, form});
+    return line(alone, "", "true");
+  }
+  void finish(const SuiteRun&) override {}
+  Place place(const std::string&) const override { return {}; }
+  std::string broken_description() const override { return "broken"; }
+  std::vector<AloneRun> alone_runs() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return alone_runs_;
+  }
+
+ private:
+  static SuiteRun line(const std::map<std::string, std::string>& lines, const std::string& id,
+                       const std::string& otherwise) {
+    const auto found = lines.find(id);
+    return {found != lines.end() ? found->second : otherwise, "", -1};
+  }
+  void log(AloneRun run) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    alone_runs_.push_back(std::move(run));
+  }
+  std::mutex mutex_;
+  std::vector<AloneRun> alone_runs_;
+};
+
+ScoreOptions required_both(const AloneSubjects& subjects) {
+  ScoreOptions options;
+  options.mutants = subjects.mutants;
+  options.required = subjects.mutants;
+  options.jobs = 2;
+  return options;
+}
+
+// Two whole runs of each mutant, as every other outcome; then the four more
+// runs a required kill needs, each of only the tests that caught it, and two
+// clean runs of those tests alone, one in each form. s01's failure named no
+// test (a crash): the whole suite confirms it, beside two whole clean runs.
+TEST(ScorerAlone, ARequiredKillIsConfirmedByTheTestsThatCaughtItRunAlone) {
+  AloneSubjects subjects;
+  subjects.commands["s01"] = "exit 1";
+  const Score score = score_suite(subjects, required_both(subjects));
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  ASSERT_EQ(score.runs.size(), 2U);
+  EXPECT_EQ(score.runs[0].confirmed_by, 6);
+  EXPECT_EQ(score.runs[1].confirmed_by, 6);
+  EXPECT_EQ(score.confirmed_alone,
+            (std::map<std::string, std::vector<std::string>>{{"s01", {}}, {"s02", {"t_s02"}}}));
+  std::map<std::string, int> mutant_alone;
+  std::multiset<std::pair<std::vector<std::string>, int>> clean_alone;
+  for (const auto& run : subjects.alone_runs()) {
+    if (run.id.empty()) {
+      clean_alone.insert({run.tests, run.form});
+    } else {
+      ++mutant_alone[run.id];
+      EXPECT_EQ(run.tests, std::vector<std::string>{"t_" + run.id});
+    }
+  }
+  EXPECT_EQ(mutant_alone, (std::map<std::string, int>{{"s02", 4}}));  // s01's four more ran whole
+  const std::vector<std::string> whole, t_s02{"t_s02"};
+  EXPECT_EQ(clean_alone, (std::multiset<std::pair<std::vector<std::string>, int>>{
+                             {whole, 0}, {whole, 1}, {t_s02, 0}, {t_s02, 1}}));
+  EXPECT_EQ(score.alone_control_runs, 4);
+  EXPECT_EQ(score.alone_control_passes, 4);
+}
+
+TEST(ScorerAlone, ARequiredSurvivorAndAKillThatDisagreesAreNotRunAlone) {
+  Scratch scratch;
+  AloneSubjects subjects;
+  subjects.commands["s01"] = "true";
+  subjects.commands["s02"] = kills_in_turn(scratch, "KS") + " # FAILED";
+  ScoreOptions options = required_both(subjects);
+  options.jobs = 1;
+  const Score score = score_suite(subjects, options);
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  for (const auto& r : subjects.alone_runs()) ADD_FAILURE() << "ran alone: '" << r.id << "' form " << r.form;
+  EXPECT_TRUE(score.confirmed_alone.empty());
+}
+
+// A suite that fails whenever only some of its tests run would have every
+// kill it made once confirmed alone: the clean runs alone catch it.
+TEST(ScorerAlone, ASuiteThatFailsWheneverOnlySomeOfItsTestsRunIsFlaky) {
+  AloneSubjects subjects;
+  subjects.alone[""] = "echo 'run alone: failing'; exit 1";
+  const Score score = score_suite(subjects, required_both(subjects));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("fails when only some of its tests run: run alone, t_s0"),
+            std::string::npos)
+      << score.stop_reason;
+  EXPECT_EQ(score.baseline_output, "run alone: failing\n");
+  EXPECT_EQ(score.alone_control_passes, 0);
+}
+
+// A test that catches s02 only after the tests before it have run passes
+// alone: its kill is not reproduced, and the grading says which run passed.
+TEST(ScorerAlone, ATestThatCatchesAMutantOnlyAfterOtherTestsIsFlaky) {
+  AloneSubjects subjects;
+  subjects.alone["s02"] = "true";
+  const Score score = score_suite(subjects, required_both(subjects));
+  EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("against s02"), std::string::npos) << score.stop_reason;
+  EXPECT_NE(score.stop_reason.find("the run that passed ran only t_s02"), std::string::npos)
+      << score.stop_reason;
+}
+
+// An unseeded test that kills s02 in half its runs, whole or alone: each run
+// appends K or S to a log. It meets the bar only when all six runs kill (1
+// grading in 64) and is flaky whenever they disagree, stopping at the first
+// run that does. Over eight gradings one at least is flaky but for 1 time in
+// 40,000, as when every run is whole.
+TEST(ScorerAlone, AnUnseededTestThatKillsHalfTheTimeIsFlaggedFlakyWhenItsRunsDisagree) {
+  int flaky = 0;
+  for (int grading = 0; grading < 8; ++grading) {
+    Scratch scratch;
+    const std::string log = scratch.file("log");
+    const std::string half = "if [ $(od -An -N1 -tu1 /dev/urandom) -lt 128 ]; then echo K >> " + log +
+                             "; echo FAILED t_coin; exit 1; fi; echo S >> " + log + "; exit 0";
+    AloneSubjects subjects;
+    subjects.commands["s02"] = subjects.alone["s02"] = half;
+    ScoreOptions options = required_both(subjects);
+    options.jobs = 1;
+    const Score score = score_suite(subjects, options);
+    std::ifstream in(log);
+    std::string runs;
+    for (std::string line; std::getline(in, line);) runs += line;
+    ASSERT_GE(runs.size(), 2U);
+    ASSERT_LE(runs.size(), 6U);
+    if (runs == "KKKKKK") {
+      EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+    } else if (runs == "SS") {
+      ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+      EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Survived);
+    } else {
+      ++flaky;
+      EXPECT_EQ(score.stopped, kFlaky) << runs << ": " << score.stop_reason;
+      EXPECT_EQ(runs.find(runs.back() == 'K' ? 'K' : 'S'), runs.size() - 1) << runs;
+    }
+  }
+  EXPECT_GT(flaky, 0);
+}
+
+// The same coin in whole runs, and a suite that fails every run alone, so
+// that a kill made once by luck is confirmed four times over: the clean runs
+// alone fail too, and it never meets the bar (short when both whole runs
+// pass, flaky otherwise).
+TEST(ScorerAlone, ACoinWhoseTestsFailWheneverTheyRunAloneNeverMeetsTheBar) {
+  for (int grading = 0; grading < 8; ++grading) {
+    AloneSubjects subjects;
+    subjects.commands["s02"] =
+        "if [ $(od -An -N1 -tu1 /dev/urandom) -lt 128 ]; then echo FAILED t_coin; exit 1; fi; exit 0";
+    subjects.alone[""] = subjects.alone["s02"] = "exit 1";
+    const Score score = score_suite(subjects, required_both(subjects));
+    if (score.stopped == kNotStopped) {
+      EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Survived);
+    } else {
+      EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
+    }
+  }
 }
 
 // What tlbf-relay sends first: the hello and two descriptors (here a pipe's

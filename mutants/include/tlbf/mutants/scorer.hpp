@@ -3,12 +3,14 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tlbf/mutants/test_names.hpp"
 #include "tlbf/mutants/transcript.hpp"
 #include "tlbf/mutants/variants.hpp"
 #include "tlbf/outcome.hpp"
@@ -89,6 +91,21 @@ class Subjects {
   virtual Outcome<SuiteRun> clean() = 0;
   virtual std::optional<Outcome<SuiteRun>> broken() = 0;  // none: no sanity check
   virtual Outcome<SuiteRun> mutant(const std::string& id) = 0;
+  // Runs of only some of the suite's tests (docs/mutants.md, "A kill must be
+  // reproducible"). When runs_tests_alone(), failed_tests names the tests
+  // that failed in a run's standard output (none: it cannot tell), and
+  // mutant_only and clean_only run only `tests`, which are such names: the
+  // clean subject in its `form` (0, the oracle's; 1, the kit's variant as
+  // it is, where there is one), so that a suite that tells the forms apart
+  // meets a clean run alone in each. By default no test runs alone.
+  virtual bool runs_tests_alone() const { return false; }
+  virtual std::vector<std::string> failed_tests(const std::string& /*out*/) const { return {}; }
+  virtual Outcome<SuiteRun> mutant_only(const std::string& id, const std::vector<std::string>& /*tests*/) {
+    return mutant(id);
+  }
+  virtual Outcome<SuiteRun> clean_only(const std::vector<std::string>& /*tests*/, int /*form*/) {
+    return clean();
+  }
   // A clean run whose sessions are recorded (ServingRecord::transcript), for
   // the baseline. By default an unrecorded clean run.
   virtual Outcome<SuiteRun> clean_recorded() { return clean(); }
@@ -197,6 +214,10 @@ struct ServedSet {
   // folder is a copy of that one, so each run only runs the executable.
   std::vector<std::string> build;
   std::string executable;
+  // What runs the suite (the kit's "test_runner"): with one, a required
+  // mutant's kill is confirmed by runs of only the tests that caught it
+  // (Subjects::runs_tests_alone). kUnnamed: every run runs the whole suite.
+  TestRunner test_runner = TestRunner::kUnnamed;
   // The variants' folders made once for many gradings (tlbf grade's class):
   // none, and each grading makes its own.
   std::shared_ptr<const VariantFolders> variants;
@@ -323,6 +344,11 @@ struct MutantRun {
   // Its replay answered a request otherwise (the evidence names it); a
   // chaff so ran once (TranscriptCheck::evidenced).
   bool answered_otherwise = false;
+  // The tests its output named as failed (Subjects::failed_tests): those
+  // that confirm the kill alone.
+  std::vector<std::string> failed_tests;
+  // The only tests the run ran (Subjects::mutant_only); empty: the whole suite.
+  std::vector<std::string> only;
 };
 
 // What the baseline's recorded transcripts said (served mode).
@@ -358,6 +384,11 @@ struct Score {
   std::string passing_output;   // a passing clean run's output (kFlaky)
   int baseline_runs = 0, baseline_passes = 0;
   int control_runs = 0, control_passes = 0;  // the clean runs among the mutants'
+  // Where kills are confirmed by tests run alone (Subjects::runs_tests_alone):
+  // by required mutant id, the tests its confirming runs ran; and the clean
+  // runs of those tests alone hidden among them, and how many passed.
+  std::map<std::string, std::vector<std::string>> confirmed_alone;
+  int alone_control_runs = 0, alone_control_passes = 0;
   double warm_up_seconds = 0;          // the ungraded run that builds (patch mode), 0 when there is none
   double baseline_seconds = 0;         // the slowest clean run
   std::chrono::milliseconds limit{0};  // each mutant run's bound
