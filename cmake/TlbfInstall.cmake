@@ -75,6 +75,12 @@ foreach(kind protocol python rust)
     string(JSON executable GET "${text}" executable)
     set(build_lines "  \"build\": ${build},\n  \"executable\": \"${executable}\",\n")
   endif()
+  # What runs the suite, where the kit names it: a kill's tests then run alone.
+  string(JSON test_runner ERROR_VARIABLE no_test_runner GET "${text}" test_runner)
+  set(test_runner_line "")
+  if(NOT no_test_runner)
+    set(test_runner_line "  \"test_runner\": \"${test_runner}\",\n")
+  endif()
   string(JSON variant_build ERROR_VARIABLE no_variant_build GET "${text}" variants build)
   set(variant_build_words "")
   if(NOT no_variant_build)
@@ -82,7 +88,7 @@ foreach(kind protocol python rust)
   endif()
   file(WRITE ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json
     "{\n  \"kind\": \"${kind}\",\n  \"serves\": \"oracle\",\n  \"reference\": \"course\",\n"
-    "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"${tests_into}\",\n${build_lines}  \"suite\": ${suite},\n"
+    "  \"tests_file\": \"${tests_file}\",\n  \"tests_into\": \"${tests_into}\",\n${build_lines}  \"suite\": ${suite},\n${test_runner_line}"
     "  \"variants\": {\"from\": \"variants\", \"command\": ${command}${variant_build_words}, \"as_is\": \"${as_is}\", \"mutants\": \"mutants\"},\n"
     "  \"chaffs\": \"chaffs\",\n  \"wheats\": \"wheats\"\n}\n")
   install(FILES ${CMAKE_BINARY_DIR}/installed-kits/${kind}/kit.json DESTINATION ${kit})

@@ -91,6 +91,23 @@ grep -q "cannot find mutation-test-elements.js" "$work/no-viewer.log" || { cat "
 [ ! -e "$work/suite-ran" ] && [ ! -e "$work/no-viewer.html" ] || fail "tlbf mutate ran the suite or wrote a page without its viewer"
 [ -z "$built_viewer" ] || mv "$work/viewer.js" "$viewer"
 
+# Each installed kit.json says what its source's says, but for the folders,
+# which it names beside it (TlbfInstall.cmake writes it field by field).
+for kind in protocol python rust; do
+  python3 - "$source/mutants/kits/$kind/kit.json" "$prefix/share/tlbf/grade-kits/$kind/kit.json" <<'PY' \
+    || fail "the installed $kind kit.json differs from its source's"
+import json, sys
+source, installed = (json.load(open(path)) for path in sys.argv[1:])
+folders = {"reference", "wheats", "chaffs", "patches", "sanity_patch"}
+def words(kit):
+    out = {k: v for k, v in kit.items() if k not in folders and k != "variants"}
+    out["variants"] = {k: v for k, v in kit["variants"].items() if k not in {"from", "mutants"}}
+    return out
+if words(source) != words(installed):
+    sys.exit("%s: %s\n%s: %s" % (sys.argv[1], words(source), sys.argv[2], words(installed)))
+PY
+done
+
 # tlbf grade from the prefix alone: its Python kit (the reference, patches,
 # wheats) installed in share/tlbf/grade-kits, two learners of the tests' class.
 mkdir -p "$work/class"

@@ -53,6 +53,10 @@ CONFIRM_BY_CHANCE = ["--confirm-runs", "3"]
 # so they confirm a kill with two runs, as every other outcome: a third of a
 # strong learner's runs.
 CONFIRM = ["--confirm-runs", "2", "--confirm-kills", "2"]
+# Where a kill's tests run alone (the Rust kit), the four more runs of the
+# default six cost one or a few tests each, not a whole suite, so the Rust
+# class is graded with them: every verdict must hold with tests run alone.
+CONFIRM_ALONE = ["--confirm-runs", "2"]
 # At -j1 no two runs meet, so a mutant's second run could differ from its
 # first only by chance, and the learners graded again at -j1 (run_dependent)
 # are those whose verdict depends on how runs meet, not on chance: one run a
@@ -244,6 +248,7 @@ def table_verdicts(stdout):
 
 class Grading(unittest.TestCase):
     kind = None
+    confirm = CONFIRM  # the learners graded at -j2 whose verdicts do not depend on luck
 
     def setUp(self):
         # Under scratch_root() whatever TMPDIR says: a tmpfs where there is one
@@ -271,7 +276,7 @@ class Grading(unittest.TestCase):
         by_chance = [n for n in names if n in flaky_by_chance(self.kind)]
         others = [n for n in names if n not in by_chance]
         result = None
-        for group, confirm in ((others, CONFIRM if jobs > 1 else CONFIRM_AT_J1), (by_chance, CONFIRM_BY_CHANCE)):
+        for group, confirm in ((others, self.confirm if jobs > 1 else CONFIRM_AT_J1), (by_chance, CONFIRM_BY_CHANCE)):
             if group:
                 graded = self.check_learners(jobs, group, confirm, *options)
                 result = result or graded
@@ -727,6 +732,7 @@ class PythonClass(Grading):
 
 class RustClass(Grading):
     kind = "rust"
+    confirm = CONFIRM_ALONE
 
     def setUp(self):
         if not cargo():
@@ -757,6 +763,30 @@ class RustClass(Grading):
         self.assertIn("fails on the clean reference", reason["dave"])
         leo = json.load(open(os.path.join(out, "learners", "leo.json")))["config"]
         self.assertEqual((leo["killed"], leo["ran"], leo["controlPasses"]), (0, 10, 2))
+        self.check_confirmed_alone(out)
+
+    def check_confirmed_alone(self, out):
+        """alice's ten kills, each confirmed by six runs, four of them of only the tests that caught
+        it: names of her tests, never the whole suite; two clean runs alone for each set of them,
+        all passed. nina, alice with a gate that fails every run alone, is flaky for it."""
+        alice = json.load(open(os.path.join(out, "learners", "alice.json")))["config"]
+        self.assertEqual(alice["killsConfirmedBy"], {"s%02d" % i: 6 for i in range(1, 11)})
+        alone = alice["confirmedAlone"]
+        self.assertEqual(sorted(alone["tests"]), ["s%02d" % i for i in range(1, 11)])
+        source = open(os.path.join(CLASSES, "rust", "alice", "tests", "ds08_bloom.rs")).read()
+        for mutant, tests in alone["tests"].items():
+            self.assertTrue(tests, mutant + " was confirmed by whole runs")
+            for test in tests:
+                self.assertIn("fn %s()" % test, source)
+        sets = {tuple(tests) for tests in alone["tests"].values()}
+        self.assertEqual((alone["controlRuns"], alone["controlPasses"]), (2 * len(sets), 2 * len(sets)))
+        # Her worked example asserts m = 20 for with_rate(4, 0.1), where s01 floors 19.17 to 19.
+        self.assertIn("worked_example", alone["tests"]["s01"])
+        by_chance = os.path.join(os.path.dirname(out), "out-j2-" + CONFIRM_BY_CHANCE[-1])
+        nina = json.load(open(os.path.join(by_chance, "learners", "nina.json")))["config"]
+        self.assertEqual(nina["learner"]["verdict"], "flaky")
+        self.assertIn("the suite fails when only some of its tests run: run alone,", nina["stopped"]["reason"])
+        self.assertIn("worked_example", nina["stopped"]["reason"])
 
     def test_prepare_builds_the_kits_variants_once_and_then_finds_them_kept(self):
         # tlbf grade --prepare (a platform's image, a grader's machine before a class): the
