@@ -114,8 +114,17 @@ print(f"learners after the first: mean {statistics.mean(later):.1f} s; the class
 print(f"a class of 40: the warm-up + 40 x {statistics.mean(later):.1f} s = {(warmed + 40 * statistics.mean(later)) / 60:.1f} min "
       f"(goal: 10 min); load average (1, 5, 15 min) {load_before} before, {load_after} after")
 
+def alone_runs(c):
+    """Of those, the runs of only some tests (docs/mutants.md, "The confirming runs run only the tests
+    that caught it"): the confirming runs alone, and the clean runs alone."""
+    alone = c.get("confirmedAlone") or {}
+    confirming = sum(c["killsConfirmedBy"].get(m, 0) - c["confirmRuns"]
+                     for m, tests in (alone.get("tests") or {}).items() if tests)
+    return confirming, alone.get("controlRuns", 0)
+
 def real_runs(c):
-    """The runs of the test binary one report's grading made, replays apart (docs/mutants.md)."""
+    """The runs of the test binary one report's grading made, replays apart (docs/mutants.md),
+    whole or alone."""
     if c.get("stopped"):
         return None
     replayed = set((c.get("replay") or {}).get("replayed") or [])
@@ -130,13 +139,14 @@ def real_runs(c):
         n += confirmed[m] if m in required and m in confirmed else c["confirmRuns"]
     for ch in (c["chaffs"]["runs"] if c.get("chaffs") else []):
         n += 0 if ch["id"] in replayed else 1 if ch["id"] in otherwise else c["confirmRuns"]
-    return n
+    return n + alone_runs(c)[1]
 
 def report_mutants(c):
     return c["selected"]
 
 print("each learner: real runs of the test binary, subjects replayed, and where the time went "
-      "(build = the learner's tests built, baseline = the clean runs, replay, graded = the one shuffled phase)")
+      "(build = the learner's tests built, baseline = the clean runs, replay, graded = the one shuffled phase "
+      "and the runs alone after it)")
 for r in reports:
     c, p = r["config"], r["performance"]
     rp = c.get("replay") or {}
@@ -145,7 +155,8 @@ for r in reports:
     variant = 1 if (rp.get("variantRecorded") or rp.get("variantUnrecorded")) else 0
     print(f"  {c['learner']['name']}: {c['learner']['verdict']}, "
           + (f"{n + variant} real runs ({c['baselineRuns']} clean, {variant} recorded against the variant, "
-             f"{n - c['baselineRuns']} in the shuffled phase), {len(rp.get('replayed') or [])} subjects replayed; "
+             f"{n - c['baselineRuns'] - sum(alone_runs(c))} whole in the shuffled phase, {alone_runs(c)[0]} confirming "
+             f"and {alone_runs(c)[1]} clean of only some tests), {len(rp.get('replayed') or [])} subjects replayed; "
              if n is not None else "stopped; ")
           + f"build {p['setup'] / 1000:.1f} s, baseline {p['initialRun'] / 1000:.1f} s, "
           + f"replay {rp.get('seconds', 0):.1f} s, graded {graded:.1f} s"
