@@ -1,6 +1,13 @@
 // A run's copy of a job folder (docs/mutants.md, "Patch mode").
 #include "folder_copy.hpp"
 
+#include "tlbf/mutants/suite_user.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -32,7 +39,8 @@ Outcome<Done> copy_tree(const fs::path& from, const fs::path& to,
   fs::create_directory(to, from, ec);
   for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    const fs::path target = to / fs::relative(it->path(), from);
+    // Lexically: fs::relative follows links, and would copy a link to a file as that file's copy.
+    const fs::path target = to / it->path().lexically_relative(from);
     if (it->is_symlink()) {
       fs::copy_symlink(it->path(), target, ec);
     } else if (it->is_directory()) {
@@ -49,6 +57,35 @@ Outcome<Done> copy_tree(const fs::path& from, const fs::path& to,
   if (ec) return failure(from.string() + ": " + ec.message());
   // Last, as adding to a folder changes its time.
   for (auto f = folders.rbegin(); f != folders.rend(); ++f) fs::last_write_time(f->first, f->second, ec);
+  return done();
+}
+
+namespace {
+
+Outcome<Done> touch_at(const fs::path& path, long long epoch) {
+  const timespec times[2] = {{static_cast<time_t>(epoch), 0}, {static_cast<time_t>(epoch), 0}};
+  if (::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0)
+    return failure("cannot set the time of " + path.string() + ": " + std::strerror(errno));
+  return done();
+}
+
+}  // namespace
+
+Outcome<Done> copy_at_epoch(const fs::path& from, const fs::path& to, long long epoch) {
+  // No product is shared: the oldest time there is hard-links nothing.
+  if (auto copied = copy_tree(from, to, fs::file_time_type::min()); !copied.ok()) return copied;
+  if (auto given = give_to_suite_user(to); !given.ok()) return given;
+  // Last, as adding to a folder or giving it away changes its times, and
+  // once every folder is listed: listing one sets its access time.
+  std::error_code ec;
+  std::vector<fs::path> all{to};
+  for (auto it = fs::recursive_directory_iterator(to, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    all.push_back(it->path());
+  if (ec) return failure(to.string() + ": " + ec.message());
+  for (const auto& path : all) {
+    if (auto touched = touch_at(path, epoch); !touched.ok()) return touched;
+  }
   return done();
 }
 

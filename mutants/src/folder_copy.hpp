@@ -1,4 +1,5 @@
-// A run's copy of a job folder, for the Subjects of patch mode.
+// A run's copy of a folder: a job folder's, for the Subjects of patch mode,
+// and a served run's folder, made from one folder for every run.
 #pragma once
 
 #include <filesystem>
@@ -14,5 +15,15 @@ namespace tlbf::mutants {
 // run rewrites. A failure names the file that could not be copied.
 Outcome<Done> copy_tree(const std::filesystem::path& from, const std::filesystem::path& to,
                         std::filesystem::file_time_type job_folders_warmed_from);
+
+// What cp -a and then `find TO -exec touch -h -d @EPOCH {} +` made, without
+// their three processes (a served run's folder, made for every run): `from`
+// copied to `to` (files with their modes, symbolic links as links, folders),
+// given to the suite user where there is one (suite_user.hpp), then every
+// file's, link's and folder's access and modification time set to `epoch`
+// (seconds since 1970), `to` included. A failure names what could not be
+// copied, given or touched.
+Outcome<Done> copy_at_epoch(const std::filesystem::path& from, const std::filesystem::path& to,
+                            long long epoch);
 
 }  // namespace tlbf::mutants

@@ -16,6 +16,7 @@
 #include "tlbf/mutants/scorer.hpp"
 #include "tlbf/mutants/suite_user.hpp"
 #include "built_suite.hpp"
+#include "folder_copy.hpp"
 #include "tlbf/shell_quote.hpp"
 #include "private_folder.hpp"
 #include "file_text.hpp"
@@ -328,13 +329,8 @@ class Served final : public Subjects {
       // the class copied the learner's file would tell the clean runs, early,
       // from the later ones by the file's age.
       folder = (runs_ / ("run-" + random_name())).string();  // no count of runs in its name
-      const auto copied = conformance::run_with_input(
-          "cp -a " + shell_quote(set_.directory) + " " + shell_quote(folder) + " && find " +
-              shell_quote(folder) + " -exec touch -h -d @" + std::to_string(kRunFolderEpoch) + " {} +",
-          "", std::chrono::minutes(10));
-      if (!copied.exited_cleanly())
-        return failure("cannot copy " + set_.directory + ": " +
-                       conformance::last_lines(copied.out + copied.err, 3));
+      if (const auto copied = copy_at_epoch(set_.directory, folder, kRunFolderEpoch); !copied.ok())
+        return failure("cannot copy " + set_.directory + ": " + copied.why());
       run.directory = folder;
     }
     const std::string relay = (fs::path(tlbf_mutant_).parent_path() / "tlbf-relay").string();
