@@ -74,6 +74,19 @@ TEST(TestNames, ALibtestListWithAWordThatIsNoTestsNameNamesNone) {
             Names{"tests::a"});
 }
 
+TEST(TestNames, AListTooLongForACommandLineNamesNone) {
+  const auto listing = [](std::size_t names, std::size_t length) {
+    std::string out = "failures:\n";
+    for (std::size_t i = 0; i < names; ++i)
+      out += "    t" + std::string(length - 1, 'x') + std::to_string(i) + "\n";
+    return out + "\ntest result: FAILED. 0 passed\n";
+  };
+  EXPECT_EQ(failed_tests(TestRunner::kLibtest, listing(kMostFailedTests, 4)).size(), kMostFailedTests);
+  EXPECT_EQ(failed_tests(TestRunner::kLibtest, listing(kMostFailedTests + 1, 4)), Names{});
+  EXPECT_EQ(failed_tests(TestRunner::kLibtest, listing(1, kLongestTestName - 1)).size(), 1U);
+  EXPECT_EQ(failed_tests(TestRunner::kLibtest, listing(1, kLongestTestName)), Names{});
+}
+
 TEST(TestNames, LibtestRunsOnlyTheNamedTestsByTheirExactNames) {
   EXPECT_EQ(running_only(TestRunner::kLibtest, {"target/ds08_bloom", "-q"}, {"tests::a", "tests::b"}),
             (Names{"target/ds08_bloom", "-q", "--exact", "tests::a", "tests::b"}));

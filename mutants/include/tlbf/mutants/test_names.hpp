@@ -4,6 +4,7 @@
 // does not, runs its suite whole every time.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,7 +24,10 @@ std::optional<TestRunner> test_runner_named(std::string_view word);
 // runner lists them at its end (libtest's last "failures:" list before
 // "test result: FAILED."), each once, in name order. Empty when the runner
 // is kUnnamed or the output lists none: a run cut short by a crash, a
-// timeout, or output that does not end as the runner's does.
+// timeout, or output that does not end as the runner's does, or a list of
+// more than kMostFailedTests names or a name longer than kLongestTestName.
+inline constexpr std::size_t kMostFailedTests = 1000;
+inline constexpr std::size_t kLongestTestName = 1000;
 std::vector<std::string> failed_tests(TestRunner runner, std::string_view out);
 
 // The suite's words running only `tests` (each by its exact name). `tests`
