@@ -704,16 +704,28 @@ void record_wheat_run(const Outcome<Ran>& outcome, WheatRuns& w, GradedPhaseReco
   }
 }
 
+// The runs of a mutant that caught it: a timeout stands for two (grade()
+// counts one only when a second run times out too).
+int runs_that_caught(const std::vector<MutantRun>& runs) {
+  int n = 0;
+  for (const MutantRun& r : runs) n += r.verdict == MutantVerdict::Timeout ? 2 : caught(r.verdict) ? 1 : 0;
+  return n;
+}
+
+bool all_caught(const std::vector<MutantRun>& runs) {
+  return std::all_of(runs.begin(), runs.end(),
+                     [](const MutantRun& m) { return caught(m.verdict) && !m.replayed; });
+}
+
 // Whether the next place of id `i` in the order runs: each of the first
 // `confirm_runs` does; a later one (a required mutant's kill confirmed) only
-// while every run of it that has ended killed it. A survivor among them
-// settles it (a disagreement already makes the grading flaky), and a timeout
-// was run twice already.
-bool confirm_more(const GradedPhaseRecord& record, std::size_t i, int confirm) {
-  if (record.started[i] < confirm) return true;
+// while every run of it that has ended caught it, and fewer than
+// kill_confirmations did. A survivor among them settles it (a disagreement
+// already makes the grading flaky).
+bool confirm_more(const GradedPhaseRecord& record, std::size_t i, const ScoreOptions& options) {
+  if (record.started[i] < std::max(1, options.confirm_runs)) return true;
   const auto& runs = record.runs[i];
-  return std::all_of(runs.begin(), runs.end(),
-                     [](const MutantRun& m) { return m.verdict == MutantVerdict::Killed; });
+  return all_caught(runs) && runs_that_caught(runs) < kill_confirmations(options);
 }
 
 // A place of id `i` that ended, run (`run`) or skipped.
@@ -830,7 +842,7 @@ void graded_run(Subjects& subjects, const ScoreOptions& options, const std::vect
     case Entry::kMutant: {
       {
         std::lock_guard<std::mutex> lock(mutex);
-        if (!confirm_more(record, entry.index, std::max(1, options.confirm_runs))) {
+        if (!confirm_more(record, entry.index, options)) {
           record_mutant_run(std::nullopt, record, entry.index, progress);
           return;
         }
@@ -942,13 +954,12 @@ void add_replay_differences(const std::vector<std::optional<Replayed>>& replays,
 }
 
 // The tests that confirm a required mutant's kill alone, from its runs so
-// far: nullopt unless every one of them killed it (a survivor or a
-// disagreement settles it, a timeout ran twice already); else every test
-// they named as failed, or none (the whole suite confirms it) when one named
-// none: a crash, or output that does not end as the runner's does.
+// far: nullopt unless every one of them caught it (a survivor or a
+// disagreement settles it); else every test they named as failed, or none
+// (the whole suite confirms it) when one named none: a timeout, a crash, or
+// output that does not end as the runner's does.
 std::optional<std::vector<std::string>> tests_confirming(const std::vector<MutantRun>& runs) {
-  const auto killed = [](const MutantRun& r) { return r.verdict == MutantVerdict::Killed && !r.replayed; };
-  if (runs.empty() || !std::all_of(runs.begin(), runs.end(), killed)) return std::nullopt;
+  if (runs.empty() || !all_caught(runs)) return std::nullopt;
   std::set<std::string> names;
   for (const MutantRun& r : runs) {
     if (r.failed_tests.empty()) return std::vector<std::string>{};
@@ -965,13 +976,13 @@ std::optional<std::vector<std::string>> tests_confirming(const std::vector<Mutan
 // that fails whenever only some of its tests run fails those clean runs.
 std::vector<Entry> alone_order(const ScoreOptions& options, const std::vector<std::string>& ids,
                                GradedPhaseRecord& record, Score& score, Progress& progress) {
-  const int more = kill_confirmations(options) - std::max(1, options.confirm_runs);
   std::map<std::vector<std::string>, int> sets;
   std::vector<Entry> order;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (!is_required(options, ids, i)) continue;
     const auto tests = tests_confirming(record.runs[i]);
-    if (!tests) continue;
+    const int more = kill_confirmations(options) - runs_that_caught(record.runs[i]);
+    if (!tests || more <= 0) continue;
     const auto [at, added] = sets.emplace(*tests, static_cast<int>(record.alone_tests.size()));
     if (added) {
       record.alone_tests.push_back(*tests);
@@ -997,8 +1008,11 @@ std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& opti
   ids.insert(ids.end(), options.chaffs.begin(), options.chaffs.end());
   for (const auto& id : options.wheats) score.wheats.push_back({id, 0, 0, "", "", ""});
   GradedPhaseRecord record;
-  const bool alone =
-      subjects.runs_tests_alone() && kill_confirmations(options) > std::max(1, options.confirm_runs);
+  // Only for a suite whose clean runs sent the same requests: one whose
+  // tests share a random state (a budget of cases spent by the tests before
+  // it) can catch a mutant every time alone and by luck in a whole run.
+  const bool alone = subjects.runs_tests_alone() && score.transcript.deterministic &&
+                     kill_confirmations(options) > std::max(1, options.confirm_runs);
   record.planned = planned_runs(options, ids, alone);
   record.runs.resize(ids.size());
   const auto replays = replay_all(subjects, options, ids, reference, score);

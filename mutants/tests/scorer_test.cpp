@@ -640,11 +640,14 @@ TEST(Scorer, ASuiteThatPassesOnlyItsFirstRunsFailsTheWheatsAmongTheMutants) {
 // mutant's by default fails naming its test, t_ and its id), and `alone`
 // the lines of runs of only some tests, by subject id ("" the clean subject,
 // which passes alone by default; a mutant fails). A run's failed tests are the words
-// after "FAILED " in its output; every run alone is logged.
+// after "FAILED " in its output; every run alone and every whole run of a
+// mutant is logged. The clean runs are recorded: the same sessions in each
+// when `deterministic`, else other requests in each.
 class AloneSubjects final : public Subjects {
  public:
   std::map<std::string, std::string> commands, alone;
   std::vector<std::string> mutants{"s01", "s02"};
+  bool deterministic = true;
   struct AloneRun {
     std::string id;  // "" for a clean run alone
     std::vector<std::string> tests;
@@ -655,7 +658,25 @@ class AloneSubjects final : public Subjects {
   Outcome<SuiteRun> clean() override { return line(commands, "", "true"); }
   std::optional<Outcome<SuiteRun>> broken() override { return line(commands, "broken", "false"); }
   Outcome<SuiteRun> mutant(const std::string& id) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++whole_runs_[id];
+    }
     return line(commands, id, "echo FAILED t_" + id + "; exit 1");
+  }
+  Outcome<SuiteRun> clean_recorded() override {
+    SuiteRun run = line(commands, "", "true");
+    std::lock_guard<std::mutex> lock(mutex_);
+    run.command += " # recorded " + std::to_string(++recorded_);
+    return run;
+  }
+  ServingRecord serving_record(const SuiteRun& run) override {
+    ServingRecord record;
+    const auto at = run.command.find(" # recorded ");
+    if (at == std::string::npos) return record;
+    const std::string k = deterministic ? "3" : run.command.substr(at + 12);
+    record.transcript = Transcript{{"new f 64 " + k + "\n", "ok\n"}};
+    return record;
   }
   bool runs_tests_alone() const override { return true; }
   std::vector<std::string> failed_tests(const std::string& out) const override {
@@ -681,6 +702,10 @@ class AloneSubjects final : public Subjects {
     std::lock_guard<std::mutex> lock(mutex_);
     return alone_runs_;
   }
+  int whole_runs(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return whole_runs_[id];
+  }
 
  private:
   static SuiteRun line(const std::map<std::string, std::string>& lines, const std::string& id,
@@ -694,6 +719,8 @@ class AloneSubjects final : public Subjects {
   }
   std::mutex mutex_;
   std::vector<AloneRun> alone_runs_;
+  std::map<std::string, int> whole_runs_;
+  int recorded_ = 0;
 };
 
 ScoreOptions required_both(const AloneSubjects& subjects) {
@@ -747,6 +774,43 @@ TEST(ScorerAlone, ARequiredSurvivorAndAKillThatDisagreesAreNotRunAlone) {
   EXPECT_EQ(score.stopped, kFlaky) << score.stop_reason;
   for (const auto& r : subjects.alone_runs()) ADD_FAILURE() << "ran alone: '" << r.id << "' form " << r.form;
   EXPECT_TRUE(score.confirmed_alone.empty());
+}
+
+// A suite whose clean runs sent other requests (its tests share a random
+// state: a budget of cases the tests before one spend) may catch a mutant
+// every time alone and by luck when whole: its kills are confirmed whole.
+TEST(ScorerAlone, ASuiteWhoseCleanRunsSentOtherRequestsIsConfirmedByWholeRuns) {
+  AloneSubjects subjects;
+  subjects.deterministic = false;
+  const Score score = score_suite(subjects, required_both(subjects));
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_FALSE(score.transcript.deterministic);
+  EXPECT_TRUE(subjects.alone_runs().empty());
+  EXPECT_TRUE(score.confirmed_alone.empty());
+  EXPECT_EQ(subjects.whole_runs("s02"), 6);
+  EXPECT_EQ(score.runs[1].confirmed_by, 6);
+}
+
+// A timeout is two runs that timed out: a required mutant's is confirmed by
+// three such places, six runs, as a kill is; before, its two places (four
+// runs) were taken for a kill, and a suite that hangs on a coin met the bar
+// 1 time in 16.
+TEST(ScorerAlone, ARequiredMutantsTimeoutsAreConfirmedBySixRunsToo) {
+  for (const bool alone : {true, false}) {
+    AloneSubjects subjects;
+    subjects.deterministic = alone;
+    subjects.commands["s02"] = "sleep 30";
+    ScoreOptions options = required_both(subjects);
+    options.jobs = 1;  // at -j2 a place may start while the one before it runs
+    options.timeout_floor = std::chrono::milliseconds(300);
+    options.timeout_factor = 0;
+    const Score score = score_suite(subjects, options);
+    ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+    EXPECT_EQ(score.runs[1].verdict, MutantVerdict::Timeout);
+    EXPECT_EQ(subjects.whole_runs("s02"), 6) << (alone ? "deterministic" : "not deterministic");
+    EXPECT_EQ(score.runs[1].confirmed_by, 3);  // places, each two runs
+    EXPECT_EQ(score.confirmed_alone.count("s02"), alone ? 1U : 0U);
+  }
 }
 
 // A suite that fails whenever only some of its tests run would have every
