@@ -1,7 +1,9 @@
 // A run's copy of a job folder (docs/mutants.md, "Patch mode").
 #include "folder_copy.hpp"
 
+#include "tlbf/conformance/process.hpp"
 #include "tlbf/mutants/suite_user.hpp"
+#include "tlbf/shell_quote.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -72,8 +74,13 @@ Outcome<Done> touch_at(const fs::path& path, long long epoch) {
 }  // namespace
 
 Outcome<Done> copy_at_epoch(const fs::path& from, const fs::path& to, long long epoch) {
-  // No product is shared: the oldest time there is hard-links nothing.
-  if (auto copied = copy_tree(from, to, fs::file_time_type::min()); !copied.ok()) return copied;
+  // cp, not copy_tree: a file this multithreaded process writes is open for
+  // writing in every child forked meanwhile until it execs, and a run that
+  // execs the copied test executable then fails with "Text file busy".
+  const auto copied = conformance::run_with_input("exec cp -a " + shell_quote(from.string()) + " " +
+                                                      shell_quote(to.string()),
+                                                  "", std::chrono::minutes(10));
+  if (!copied.exited_cleanly()) return failure(conformance::last_lines(copied.out + copied.err, 3));
   if (auto given = give_to_suite_user(to); !given.ok()) return given;
   // Last, as adding to a folder or giving it away changes its times, and
   // once every folder is listed: listing one sets its access time.

@@ -16,13 +16,12 @@ namespace tlbf::mutants {
 Outcome<Done> copy_tree(const std::filesystem::path& from, const std::filesystem::path& to,
                         std::filesystem::file_time_type job_folders_warmed_from);
 
-// What cp -a and then `find TO -exec touch -h -d @EPOCH {} +` made, without
-// their three processes (a served run's folder, made for every run): `from`
-// copied to `to` (files with their modes, symbolic links as links, folders),
-// given to the suite user where there is one (suite_user.hpp), then every
-// file's, link's and folder's access and modification time set to `epoch`
-// (seconds since 1970), `to` included. A failure names what could not be
-// copied, given or touched.
+// What cp -a and then `find TO -exec touch -h -d @EPOCH {} +` made, with
+// one process where there were four (a served run's folder, made for every
+// run): `from` copied to `to` by cp -a, given to the suite user where there
+// is one (suite_user.hpp), then every file's, link's and folder's access and
+// modification time set to `epoch` (seconds since 1970), `to` included. A
+// failure names what could not be copied, given or touched.
 Outcome<Done> copy_at_epoch(const std::filesystem::path& from, const std::filesystem::path& to,
                             long long epoch);
 
