@@ -77,9 +77,9 @@ Outcome<Done> copy_at_epoch(const fs::path& from, const fs::path& to, long long 
   // cp, not copy_tree: a file this multithreaded process writes is open for
   // writing in every child forked meanwhile until it execs, and a run that
   // execs the copied test executable then fails with "Text file busy".
-  const auto copied = conformance::run_with_input("exec cp -a " + shell_quote(from.string()) + " " +
-                                                      shell_quote(to.string()),
-                                                  "", std::chrono::minutes(10));
+  const auto copied =
+      conformance::run_with_input("exec cp -a " + shell_quote(from.string()) + " " + shell_quote(to.string()),
+                                  "", std::chrono::minutes(10));
   if (!copied.exited_cleanly()) return failure(conformance::last_lines(copied.out + copied.err, 3));
   if (auto given = give_to_suite_user(to); !given.ok()) return given;
   // Last, as adding to a folder or giving it away changes its times, and

@@ -526,15 +526,15 @@ std::optional<Stopped> sanity_stands(const Subjects& subjects, const Outcome<Ran
   return std::nullopt;
 }
 
-// Every run of one mutant, folded into its outcome: the first run's, when
-// every run agrees on caught or not; and when they do not, the flaky stop
-// that says so.
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
   return out;
 }
 
+// Every run of one mutant, folded into its outcome: the first run's, when
+// every run agrees on caught or not; and when they do not, the flaky stop
+// that says so.
 struct Folded {
   MutantRun run;
   std::optional<Stopped> disagreement;
@@ -634,7 +634,7 @@ bool is_required(const ScoreOptions& options, const std::vector<std::string>& id
 
 // The places in the order of each id (mutants, then chaffs): `confirm_runs`
 // each, and for a required mutant up to `kill_confirm_runs`, of which those
-// past `confirm_runs` run only while every run of it so far killed it
+// past `confirm_runs` run only while every run of it so far caught it
 // (confirm_more). Where tests run `alone`, a required mutant's places past
 // `confirm_runs` come after the shuffled phase instead (alone_order).
 std::vector<int> planned_runs(const ScoreOptions& options, const std::vector<std::string>& ids, bool alone) {
@@ -969,7 +969,7 @@ std::optional<std::vector<std::string>> tests_confirming(const std::vector<Mutan
 }
 
 // After the shuffled phase, where tests run alone (docs/mutants.md, "A kill
-// must be reproducible"): each required mutant that every run so far killed
+// must be reproducible"): each required mutant that every run so far caught
 // gets the rest of its confirming runs, each of only the tests that caught
 // it, and each set of such tests two clean runs of them alone, one in each
 // form of the subject, all in one more order the suite cannot know. A suite
