@@ -54,7 +54,7 @@ Outcome<std::unique_ptr<ClassSeed>> ClassSeed::make(const Kit& kit, std::chrono:
 // A served suite needs TLBF_IMPL, and builds nothing the class shares unless
 // its kit builds it once (the Rust kind): that build, with an empty tests
 // file where a learner's will be, builds the dependencies and the binding
-// each learner's copy then reuses.
+// each learner's copy then reuses, and a failure of it grades nobody.
 Outcome<Done> ClassSeed::warm(const fs::path& at, std::chrono::milliseconds limit) {
   std::error_code ec;
   if (!kit_.serves.empty() && !kit_.served.build.empty()) {
@@ -64,8 +64,19 @@ Outcome<Done> ClassSeed::warm(const fs::path& at, std::chrono::milliseconds limi
   }
   if (kit_.serves.empty() || !kit_.served.build.empty()) {
     const auto& warm_with = kit_.serves.empty() ? kit_.suite : kit_.served.build;
-    (void)conformance::run_with_input(
+    const auto built = conformance::run_with_input(
         "cd " + shell_quote(at.string()) + " && " + suite_command(warm_with, "", ""), "", limit);
+    // A served kit's build of the reference with an empty tests file is the
+    // one build that must succeed: if it cannot (no cargo on PATH, a broken
+    // toolchain), no learner's can, and that is not the learners' to fix.
+    if (!kit_.serves.empty() && !built.exited_cleanly()) {
+      std::string words;
+      for (const auto& word : warm_with) words += (words.empty() ? "" : " ") + word;
+      return failure("the kit's build (" + words +
+                     ") fails on the course's reference with an empty tests file (" + built.how_it_ended() +
+                     "), so no learner's suite could be built; is its toolchain on PATH? " +
+                     conformance::last_lines(built.err.empty() ? built.out : built.err, 3));
+    }
   }
   fs::rename(at, scratch_ / "reference", ec);
   if (ec)

@@ -343,8 +343,17 @@ std::optional<Stopped> warm_up_phase(Subjects& subjects, const ScoreOptions& opt
   const auto built = run(warm->value(), options.setup_limit);
   if (const std::string failed = subjects.after_warm_up(warm->value(), built.exited_cleanly(), built.out);
       !failed.empty()) {
+    // The shell's "not found" (127) and "cannot run" (126): the build's own
+    // program was missing where the suite runs, which no tests file causes.
+    const Stop why = built.exit_code == 126 || built.exit_code == 127 ? kHarness : kFailsClean;
     // Its standard error: the compiler's messages (standard output is the build's JSON).
-    return Stopped{kFailsClean, failed + "; first failing lines:\n" + evidence_from(built.err),
+    return Stopped{why,
+                   failed +
+                       (why == kHarness ? " (exit " + std::to_string(built.exit_code) +
+                                              ": the build's program could not be run where the suite "
+                                              "runs, which is not the suite's doing)"
+                                        : "") +
+                       "; first failing lines:\n" + evidence_from(built.err),
                    printable(built.err.empty() ? built.out : built.err)};
   }
   const std::size_t later_runs = options.mutants.size() + options.chaffs.size() + options.wheats.size();

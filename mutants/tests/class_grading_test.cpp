@@ -384,6 +384,26 @@ TEST(ClassGrading, AReferenceThatCannotBeCopiedGradesNobody) {
   EXPECT_TRUE(c.workdirs.empty());
 }
 
+// A served kit's one build, on the reference with an empty tests file,
+// fails where the toolchain is missing: every learner would be fails-clean
+// for it, so nobody is graded and the failure says why.
+TEST(ClassGrading, AServedKitsBuildThatFailsOnTheReferenceGradesNobody) {
+  TinyClass c;
+  c.options.kit.served.build = {"sh", "-c", "echo 'cargo: not found' >&2; exit 127"};
+  c.options.kit.served.executable = "target/t";
+  const auto graded = grade_class(c.options, {c.learner("ann", "s01\n")}, c.hooks);
+  ASSERT_FALSE(graded.ok());
+  EXPECT_NE(graded.why().find("the kit's build (sh -c"), std::string::npos) << graded.why();
+  EXPECT_NE(graded.why().find("no learner's suite could be built"), std::string::npos) << graded.why();
+  EXPECT_NE(graded.why().find("cargo: not found"), std::string::npos) << graded.why();
+  EXPECT_TRUE(c.workdirs.empty());
+  // The same build, succeeding, grades the learner.
+  c.options.kit.served.build = {"true"};
+  const auto built = grade_class(c.options, {c.learner("ann", "s01\n")}, c.hooks);
+  ASSERT_TRUE(built.ok()) << built.why();
+  EXPECT_EQ(built.value().rows.size(), 1U);
+}
+
 TEST(ClassGrading, TheExitCodeAReportRecordsIsTheCallers) {
   TinyClass c;
   std::vector<std::pair<Stop, bool>> asked;

@@ -99,9 +99,10 @@ TEST(Scorer, AFailureTheSubjectSawIsAKill) {
 class BuiltOnce final : public FakeSubjects {
  public:
   bool builds = false;
+  std::string exit = "false";  // how a failing build ends
   std::optional<Outcome<SuiteRun>> warm_up() override {
     SuiteRun run;
-    run.command = builds ? "true" : "echo 'error[E0308]: mismatched types' >&2; echo '{}'; false";
+    run.command = builds ? "true" : "echo 'error[E0308]: mismatched types' >&2; echo '{}'; " + exit;
     return run;
   }
   std::string after_warm_up(const SuiteRun&, bool succeeded, const std::string& out) override {
@@ -122,6 +123,23 @@ TEST(Scorer, ASuiteThatDoesNotBuildFailsCleanWithTheCompilersErrorBeforeAnyRun) 
   score = score_suite(fake, options_for(fake));
   EXPECT_EQ(score.stopped, kNotStopped) << score.stop_reason;
   EXPECT_EQ(score.killed(), 3);
+}
+
+// A build whose program the shell could not find (127) or run (126) where
+// the suite runs (no cargo on the suite user's PATH, in the sandbox) is the
+// machine's fault, not the suite's.
+TEST(Scorer, ABuildWhoseProgramCannotBeRunIsAHarnessErrorNotTheSuites) {
+  for (const char* exit : {"exit 127", "exit 126"}) {
+    BuiltOnce fake;
+    fake.exit = exit;
+    const Score score = score_suite(fake, options_for(fake));
+    EXPECT_EQ(score.stopped, kHarness) << exit << ": " << score.stop_reason;
+    EXPECT_NE(score.stop_reason.find("which is not the suite's doing"), std::string::npos)
+        << score.stop_reason;
+  }
+  BuiltOnce compiler_error;
+  compiler_error.exit = "exit 101";  // cargo's, for an error in the tests file
+  EXPECT_EQ(score_suite(compiler_error, options_for(compiler_error)).stopped, kFailsClean);
 }
 
 TEST(Scorer, AFailureAfterTheHarnessCouldNotServeIsNoKillAndNoGrade) {
