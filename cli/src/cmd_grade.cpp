@@ -56,6 +56,7 @@ struct GradeOptions {
   bool no_sandbox = false;
   std::string suite_user;  // --suite-user, "" for the default (suite_user.hpp)
   bool no_replay = false;
+  bool no_runs_alone = false;
   std::string junit;
   bool fail_unless_all_meet = false;
   PlatformOptions platform;        // one submission, for an autograder platform
@@ -107,6 +108,7 @@ mutants::ClassOptions class_options(const GradeOptions& opt, mutants::Kit kit) {
   options.version = TLBF_VERSION_STRING;
   std::error_code ec;
   options.replay = !opt.no_replay;
+  options.runs_alone = !opt.no_runs_alone;
   options.tlbf = fs::read_symlink("/proc/self/exe", ec).string();  // serves the alternatives wheat
   options.exit_code = [](mutants::Stop stopped, bool meets) -> int {
     if (stopped != mutants::kNotStopped) return exit_for(stopped);
@@ -425,6 +427,7 @@ std::vector<std::string> grading_args(const GradeOptions& opt) {
   if (opt.no_sandbox) args.push_back("--no-sandbox");
   if (!opt.suite_user.empty()) args.insert(args.end(), {"--suite-user", opt.suite_user});
   if (opt.no_replay) args.push_back("--no-replay");
+  if (opt.no_runs_alone) args.push_back("--no-runs-alone");
   return args;
 }
 
@@ -546,6 +549,9 @@ void add_grade_options(CLI::App& cmd, GradeOptions& opt) {
       "--no-replay", opt.no_replay,
       "Run each suite against every mutant and chaff, even one that answers its clean runs' requests "
       "exactly as the reference did (by default that one survives unrun)");
+  cmd.add_flag("--no-runs-alone", opt.no_runs_alone,
+               "Confirm every kill with whole runs of the suite, even where the kit names its test runner "
+               "(by default a required kill's last four runs are of the tests that caught it, alone)");
   cmd.add_flag("--fresh", opt.fresh, "Grade every learner again, even those whose reports are current");
   cmd.add_flag("--prepare", opt.prepare,
                "Build the kit's variants into tlbf's cache and grade nobody (a platform's image, a grader's "

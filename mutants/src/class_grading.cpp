@@ -55,6 +55,7 @@ ScoreOptions score_options(const ClassOptions& opt, const Subjects& subjects) {
   so.required = opt.required;
   so.kill_confirm_runs = opt.confirm_kills;
   so.replay = opt.replay;
+  so.runs_alone = opt.runs_alone;
   return so;
 }
 
@@ -195,7 +196,7 @@ std::string options_in_words(const ClassOptions& opt) {
   key << "sandbox=" << opt.sandbox_wanted << " baseline=" << opt.baseline_runs
       << " controls=" << opt.control_runs << " confirm=" << opt.confirm_runs << " kills=" << opt.confirm_kills
       << " threshold=" << opt.threshold << " chaffs=" << (opt.chaffs ? "bundled" : "none")
-      << (opt.replay ? "" : " replay=off") << " require=";
+      << (opt.replay ? "" : " replay=off") << (opt.runs_alone ? "" : " alone=off") << " require=";
   for (const auto& id : opt.required) key << id << ",";
   return key.str();
 }

@@ -1020,7 +1020,7 @@ std::optional<Stopped> graded_phase(Subjects& subjects, const ScoreOptions& opti
   // Only for a suite whose clean runs sent the same requests: one whose
   // tests share a random state (a budget of cases spent by the tests before
   // it) can catch a mutant every time alone and by luck in a whole run.
-  const bool alone = subjects.runs_tests_alone() && score.transcript.deterministic &&
+  const bool alone = options.runs_alone && subjects.runs_tests_alone() && score.transcript.deterministic &&
                      kill_confirmations(options) > std::max(1, options.confirm_runs);
   record.planned = planned_runs(options, ids, alone);
   record.runs.resize(ids.size());

@@ -318,6 +318,9 @@ TEST(ClassGrading, AnEarlierReportIsReusedOnlyForTheSameFilesAndOptions) {
   EXPECT_EQ(said(again.value().rows[0]), said(first.value().rows[0]));
   c.options.threshold = 0.5;  // another bar: another key
   ASSERT_TRUE(grade_class(c.options, learners, c.hooks).ok());
+  c.options.runs_alone = false;  // whole confirming runs: another key
+  ASSERT_TRUE(grade_class(c.options, learners, c.hooks).ok());
+  c.options.runs_alone = true;
   c.options.fresh = true;
   ASSERT_TRUE(grade_class(c.options, learners, c.hooks).ok());
   c.options.fresh = false;
@@ -325,8 +328,8 @@ TEST(ClassGrading, AnEarlierReportIsReusedOnlyForTheSameFilesAndOptions) {
   const auto changed = grade_class(c.options, learners, c.hooks);
   ASSERT_TRUE(changed.ok()) << changed.why();
   EXPECT_EQ(changed.value().rows[0].verdict, "short");
-  EXPECT_EQ(reused, (std::vector<bool>{false, true, false, false, false}));
-  EXPECT_EQ(c.workdirs.size(), 4U);
+  EXPECT_EQ(reused, (std::vector<bool>{false, true, false, false, false, false}));
+  EXPECT_EQ(c.workdirs.size(), 5U);
 }
 
 TEST(ClassGrading, EachLearnersPageInlinesTheViewerGiven) {

@@ -809,6 +809,20 @@ TEST(ScorerAlone, ASuiteWhoseCleanRunsSentOtherRequestsIsConfirmedByWholeRuns) {
   EXPECT_EQ(score.runs[1].confirmed_by, 6);
 }
 
+// --no-runs-alone: a course that wants every kill confirmed whole gets it,
+// whatever the kit names.
+TEST(ScorerAlone, WithoutRunsAloneEveryConfirmingRunIsWhole) {
+  AloneSubjects subjects;
+  ScoreOptions options = required_both(subjects);
+  options.runs_alone = false;
+  const Score score = score_suite(subjects, options);
+  ASSERT_EQ(score.stopped, kNotStopped) << score.stop_reason;
+  EXPECT_TRUE(score.transcript.deterministic);
+  EXPECT_TRUE(subjects.alone_runs().empty());
+  EXPECT_TRUE(score.confirmed_alone.empty());
+  EXPECT_EQ(subjects.whole_runs("s02"), 6);
+}
+
 // A timeout is two runs that timed out: a required mutant's is confirmed by
 // three such places, six runs, as a kill is; before, its two places (four
 // runs) were taken for a kill, and a suite that hangs on a coin met the bar

@@ -813,9 +813,13 @@ class RustClass(Grading):
         with open(os.path.join(class_dir, "broken", "tests", "ds08_bloom.rs"), "w") as f:
             f.write("use tl_ds::bloom::Bloom;\n#[test]\nfn t() { let b: u32 = Bloom::new(20, 3); }\n")
         out = os.path.join(self.dir, "out")
-        r = self.grade(class_dir, out, "-j", "2", *CONFIRM, "--chaffs", "none")
+        # Six runs a kill, all whole (--no-runs-alone): bob's six kills, none of them alone.
+        r = self.grade(class_dir, out, "-j", "2", "--confirm-runs", "2", "--no-runs-alone", "--chaffs", "none")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(table_verdicts(r.stdout), {"bob": "short", "broken": "fails-clean"}, r.stdout)
+        whole = json.load(open(os.path.join(out, "learners", "bob.json")))["config"]
+        self.assertIsNone(whole["confirmedAlone"])
+        self.assertEqual(whole["killsConfirmedBy"], {m: 6 for m in ("s01", "s02", "s06", "s07", "s08", "s10")})
         broken = json.load(open(os.path.join(out, "learners", "broken.json")))["config"]
         self.assertIn("the suite does not build", broken["stopped"]["reason"])
         self.assertIn("error[E0308]: mismatched types", broken["stopped"]["reason"])

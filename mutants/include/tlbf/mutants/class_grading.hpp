@@ -30,7 +30,8 @@ struct ClassOptions {
   int control_runs = 2;
   int confirm_runs = 2;
   int confirm_kills = 6;
-  bool replay = true;  // ScoreOptions::replay (--no-replay turns it off)
+  bool replay = true;      // ScoreOptions::replay (--no-replay turns it off)
+  bool runs_alone = true;  // ScoreOptions::runs_alone (--no-runs-alone turns it off)
   double timeout_factor = 5.0;
   std::chrono::milliseconds timeout_floor{10'000};
   std::chrono::milliseconds setup_limit{std::chrono::minutes(30)};

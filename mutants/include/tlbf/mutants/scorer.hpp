@@ -298,6 +298,10 @@ struct ScoreOptions {
   // it as the reference did survives without the suite being run. Off:
   // every subject is run (--no-replay).
   bool replay = true;
+  // Where the Subjects run tests alone (Subjects::runs_tests_alone): a
+  // deterministic suite's required kills confirmed by the tests that caught
+  // them, run alone. Off: every run is whole (--no-runs-alone).
+  bool runs_alone = true;
   // Called after every run of the baseline and of the mutants' phase ends,
   // from the thread that ran it, never from two threads at once.
   std::function<void(const Progress&)> progress;
