@@ -667,34 +667,36 @@ struct GradedPhaseRecord {
   std::string alone_control_tests, alone_control_how, alone_control_output;
 };
 
-void record_control(const Outcome<ControlResult>& control, GradedPhaseRecord& record, Score& score) {
+// A control run, whole or alone, counted in `runs` and `passes`; the first
+// that failed keeps how it ended and its output in `how` and `output`. True
+// for that first failure.
+bool tally_control(const Outcome<ControlResult>& control, GradedPhaseRecord& record, int& runs, int& passes,
+                   std::string& how, std::string& output) {
   if (!control.ok()) {
     if (!record.harness_failure) record.harness_failure = control.failure();
-    return;
+    return false;
   }
-  ++score.control_runs;
+  ++runs;
   if (control->passed) {
-    ++score.control_passes;
-  } else if (record.control_how.empty()) {
-    record.control_how = control->how;
-    record.control_output = control->output;
+    ++passes;
+    return false;
   }
+  if (!how.empty()) return false;
+  how = control->how;
+  output = control->output;
+  return true;
+}
+
+void record_control(const Outcome<ControlResult>& control, GradedPhaseRecord& record, Score& score) {
+  (void)tally_control(control, record, score.control_runs, score.control_passes, record.control_how,
+                      record.control_output);
 }
 
 void record_alone_control(const Outcome<ControlResult>& control, const std::vector<std::string>& tests,
                           GradedPhaseRecord& record, Score& score) {
-  if (!control.ok()) {
-    if (!record.harness_failure) record.harness_failure = control.failure();
-    return;
-  }
-  ++score.alone_control_runs;
-  if (control->passed) {
-    ++score.alone_control_passes;
-  } else if (record.alone_control_how.empty()) {
+  if (tally_control(control, record, score.alone_control_runs, score.alone_control_passes,
+                    record.alone_control_how, record.alone_control_output))
     record.alone_control_tests = tests.empty() ? "the whole suite" : joined(tests);
-    record.alone_control_how = control->how;
-    record.alone_control_output = control->output;
-  }
 }
 
 void record_wheat_run(const Outcome<Ran>& outcome, WheatRuns& w, GradedPhaseRecord& record) {
